@@ -1,0 +1,151 @@
+//! Caps, TTL and maintenance. A write that would push live memories over `max_bytes` /
+//! `max_memories` first removes expired memories, then evicts least-recently-used unpinned
+//! ones (evict events); it fails with QUOTA_EXCEEDED only when pinned data alone would not fit,
+//! so usage never exceeds a cap. `sweep()` physically removes expired memories and applies
+//! retention; it also runs by itself every few hundred writes.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::feed::EventKind;
+use crate::memories::LiveRow;
+use crate::store::{Store, Tx};
+use rusqlite::params;
+
+const AUTO_MAINTAIN_EVERY: u64 = 500;
+
+struct Candidate {
+    ns: String,
+    key: String,
+    row: LiveRow,
+}
+
+impl Store {
+    /// Makes room for a write of `size` bytes replacing `replacing` (old size / pinned).
+    /// Returns the evicted (namespace, key) pairs.
+    pub(crate) fn ensure_room_for(
+        &mut self,
+        tx: &mut Tx,
+        size: u64,
+        replacing: Option<i64>,
+        old_size: u64,
+        old_pinned: bool,
+    ) -> Result<Vec<(Vec<String>, String)>> {
+        let caps = self.cfg.caps;
+        if caps.max_bytes == 0 && caps.max_memories == 0 {
+            return Ok(Vec::new());
+        }
+        let adds_row = replacing.is_none();
+        let fits = |u: &crate::store::Usage| {
+            let bytes = u.bytes - old_size + size;
+            let count = u.count + adds_row as u64;
+            (caps.max_bytes == 0 || bytes <= caps.max_bytes) && (caps.max_memories == 0 || count <= caps.max_memories)
+        };
+        if fits(&tx.usage) {
+            return Ok(Vec::new());
+        }
+        // Feasibility: after evicting every other unpinned memory, would it fit?
+        let pinned_bytes = tx.usage.pinned_bytes - if old_pinned { old_size } else { 0 };
+        let pinned_count = tx.usage.pinned_count - old_pinned as u64;
+        // The memory being written is never evicted to make room for itself.
+        let floor_bytes = pinned_bytes + size;
+        let floor_count = pinned_count + 1;
+        if (caps.max_bytes > 0 && floor_bytes > caps.max_bytes) || (caps.max_memories > 0 && floor_count > caps.max_memories) {
+            return Err(Error::new(
+                ErrorCode::QuotaExceeded,
+                format!(
+                    "does not fit: pinned memories hold {pinned_bytes} bytes / {pinned_count} memories, this write needs {size} bytes; caps are {} bytes / {} memories",
+                    caps.max_bytes, caps.max_memories
+                ),
+            ));
+        }
+        let mut evicted = Vec::new();
+        // 1. Expired memories go first (as expire events).
+        for c in self.candidates(tx, "expires_at IS NOT NULL AND expires_at <= ?2 AND id != ?1", replacing, 64)? {
+            if fits(&tx.usage) {
+                return Ok(evicted);
+            }
+            self.remove_row(tx, &c.ns, &c.key, &c.row, EventKind::Expire)?;
+        }
+        // 2. Least recently used unpinned memories (exact order: recency flushed first).
+        self.flush_recency()?;
+        while !fits(&tx.usage) {
+            let batch = self.candidates(tx, "pinned = 0 AND id != ?1 ORDER BY access_tick", replacing, 32)?;
+            if batch.is_empty() {
+                return Err(Error::internal("eviction found nothing to evict"));
+            }
+            for c in batch {
+                if fits(&tx.usage) {
+                    break;
+                }
+                self.remove_row(tx, &c.ns, &c.key, &c.row, EventKind::Evict)?;
+                evicted.push((crate::namespace::decode(&c.ns), c.key));
+            }
+        }
+        Ok(evicted)
+    }
+
+    fn candidates(&self, tx: &Tx, where_order: &str, exclude: Option<i64>, limit: usize) -> Result<Vec<Candidate>> {
+        let sql = format!(
+            "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, ns, key FROM memories WHERE {where_order} LIMIT {limit}"
+        );
+        let mut st = self.conn.prepare_cached(&sql)?;
+        let needs_now = where_order.contains("?2");
+        let map = |r: &rusqlite::Row| {
+            Ok(Candidate {
+                row: LiveRow {
+                    id: r.get(0)?,
+                    version: r.get::<_, i64>(1)? as u64,
+                    size: r.get::<_, i64>(2)? as u64,
+                    pinned: r.get(3)?,
+                    expires_at: r.get(4)?,
+                    has_embedding: r.get(5)?,
+                    has_text: r.get(6)?,
+                },
+                ns: r.get(7)?,
+                key: r.get(8)?,
+            })
+        };
+        let ex = exclude.unwrap_or(-1);
+        let rows = if needs_now { st.query_map(params![ex, tx.now], map)? } else { st.query_map(params![ex], map)? };
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Removes expired memories (expire events), applies history / event / checkpoint
+    /// retention and persists LRU recency. Returns how many memories expired.
+    pub fn sweep(&mut self) -> Result<u64> {
+        self.flush_recency()?;
+        let mut expired = 0;
+        loop {
+            let n = self.write_tx(|s, tx| {
+                let batch = s.candidates(tx, "expires_at IS NOT NULL AND expires_at <= ?2 AND id != ?1", None, 256)?;
+                for c in &batch {
+                    s.remove_row(tx, &c.ns, &c.key, &c.row, EventKind::Expire)?;
+                }
+                Ok(batch.len() as u64)
+            })?;
+            expired += n;
+            if n < 256 {
+                break;
+            }
+        }
+        let now = self.now_ms();
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let r = self.prune_history(now).and_then(|_| self.prune_events(now)).and_then(|_| self.prune_checkpoints());
+        match r {
+            Ok(()) => self.conn.execute_batch("COMMIT")?,
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+        self.writes_since_sweep = 0;
+        Ok(expired)
+    }
+
+    /// Runs `sweep` every few hundred writes so retention holds without a host timer.
+    pub(crate) fn maybe_maintain(&mut self) {
+        if self.writes_since_sweep >= AUTO_MAINTAIN_EVERY {
+            // Maintenance failing must not fail the write that triggered it.
+            let _ = self.sweep();
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Checkpoints, LangGraph-shaped: (thread_id, checkpoint_ns, checkpoint_id) with parent,
+//! payload (JSON or bytes) and metadata; pending writes per task; list newest first with
+//! `before` / `limit` / metadata filter; delete a thread; retention (last N per thread,
+//! total bytes). Every put is a `checkpoint` event (channel = thread id, key = checkpoint id).
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::feed::EventKind;
+use crate::filter::{self, Condition};
+use crate::store::Store;
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{params, params_from_iter, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckpointData {
+    Json(Value),
+    Bytes(Vec<u8>),
+}
+
+impl CheckpointData {
+    pub(crate) fn encode(&self) -> Result<(&'static str, Vec<u8>)> {
+        Ok(match self {
+            CheckpointData::Json(v) => ("json", serde_json::to_vec(v)?),
+            CheckpointData::Bytes(b) => ("bytes", b.clone()),
+        })
+    }
+    fn decode(kind: &str, data: Vec<u8>) -> Self {
+        match kind {
+            "json" => CheckpointData::Json(serde_json::from_slice(&data).unwrap_or(Value::Null)),
+            _ => CheckpointData::Bytes(data),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointPut {
+    pub thread_id: String,
+    #[serde(default)]
+    pub checkpoint_ns: String,
+    pub checkpoint_id: String,
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    pub data: CheckpointData,
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingWrite {
+    pub task_id: String,
+    pub idx: i64,
+    pub channel: String,
+    pub value: CheckpointData,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub thread_id: String,
+    pub checkpoint_ns: String,
+    pub checkpoint_id: String,
+    pub parent_id: Option<String>,
+    pub data: CheckpointData,
+    pub metadata: Map<String, Value>,
+    pub created_at: i64,
+    pub seq: u64,
+    pub pending_writes: Vec<PendingWrite>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointListQuery {
+    pub thread_id: String,
+    /// None = every checkpoint namespace of the thread.
+    #[serde(default)]
+    pub checkpoint_ns: Option<String>,
+    /// Only checkpoints older than this checkpoint id.
+    #[serde(default)]
+    pub before: Option<String>,
+    #[serde(default)]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub filter: Vec<Condition>,
+}
+
+fn check_id(s: &str, what: &str, allow_empty: bool) -> Result<()> {
+    if (!allow_empty && s.is_empty()) || s.len() > 256 || s.chars().any(char::is_control) {
+        return Err(Error::invalid(format!("{what} must be {}..=256 bytes without control characters", if allow_empty { 0 } else { 1 })));
+    }
+    Ok(())
+}
+
+const CP_COLS: &str = "thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq";
+
+fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
+    let kind: String = r.get(4)?;
+    let meta: String = r.get(6)?;
+    Ok(Checkpoint {
+        thread_id: r.get(0)?,
+        checkpoint_ns: r.get(1)?,
+        checkpoint_id: r.get(2)?,
+        parent_id: r.get(3)?,
+        data: CheckpointData::decode(&kind, r.get(5)?),
+        metadata: serde_json::from_str(&meta).unwrap_or_default(),
+        created_at: r.get(7)?,
+        seq: r.get::<_, i64>(8)? as u64,
+        pending_writes: Vec::new(),
+    })
+}
+
+impl Store {
+    /// Stores a checkpoint (replacing one with the same id). Returns its seq.
+    pub fn put_checkpoint(&mut self, c: CheckpointPut) -> Result<u64> {
+        check_id(&c.thread_id, "thread_id", false)?;
+        check_id(&c.checkpoint_ns, "checkpoint_ns", true)?;
+        check_id(&c.checkpoint_id, "checkpoint_id", false)?;
+        if let Some(p) = &c.parent_id {
+            check_id(p, "parent_id", false)?;
+        }
+        let (kind, data) = c.data.encode()?;
+        let meta = serde_json::to_string(&c.metadata)?;
+        let size = data.len() + meta.len();
+        if size > self.cfg.max_checkpoint_bytes {
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("checkpoint is {size} bytes, limit {}", self.cfg.max_checkpoint_bytes),
+            ));
+        }
+        let keep = self.cfg.retention.checkpoints_per_thread;
+        self.write_tx(|s, tx| {
+            let seq = tx.next_seq();
+            s.conn
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, size)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                )?
+                .execute(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, kind, data, meta, tx.now, seq as i64, size as i64])?;
+            if keep > 0 {
+                s.prune_thread(&c.thread_id, &c.checkpoint_ns, keep)?;
+            }
+            s.emit(tx, seq, EventKind::Checkpoint, None, Some(&c.checkpoint_id), None, Some(&c.thread_id), None)?;
+            Ok(seq)
+        })
+    }
+
+    /// The latest checkpoint of a thread (or the one with `checkpoint_id`), with pending writes.
+    pub fn get_checkpoint(&self, thread_id: &str, checkpoint_ns: &str, checkpoint_id: Option<&str>) -> Result<Option<Checkpoint>> {
+        let found = match checkpoint_id {
+            Some(id) => self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT {CP_COLS} FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3"
+                ))?
+                .query_row(params![thread_id, checkpoint_ns, id], row_to_checkpoint)
+                .optional()?,
+            None => self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT {CP_COLS} FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 ORDER BY seq DESC LIMIT 1"
+                ))?
+                .query_row(params![thread_id, checkpoint_ns], row_to_checkpoint)
+                .optional()?,
+        };
+        match found {
+            Some(mut c) => {
+                c.pending_writes = self.pending_writes(&c)?;
+                Ok(Some(c))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn pending_writes(&self, c: &Checkpoint) -> Result<Vec<PendingWrite>> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT task_id, idx, channel, kind, value FROM checkpoint_writes
+             WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3 ORDER BY task_id, idx",
+        )?;
+        let rows = st.query_map(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id], |r| {
+            let kind: String = r.get(3)?;
+            Ok(PendingWrite { task_id: r.get(0)?, idx: r.get(1)?, channel: r.get(2)?, value: CheckpointData::decode(&kind, r.get(4)?) })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Checkpoints of a thread, newest first.
+    pub fn list_checkpoints(&self, q: &CheckpointListQuery) -> Result<Vec<Checkpoint>> {
+        check_id(&q.thread_id, "thread_id", false)?;
+        let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+        let mut ps: Vec<SqlValue> = vec![SqlValue::Text(q.thread_id.clone())];
+        let mut sql = format!("SELECT {CP_COLS} FROM checkpoints WHERE thread_id = ?1");
+        if let Some(ns) = &q.checkpoint_ns {
+            ps.push(SqlValue::Text(ns.clone()));
+            sql.push_str(&format!(" AND checkpoint_ns = ?{}", ps.len()));
+        }
+        if let Some(before) = &q.before {
+            let seq: Option<i64> = self
+                .conn
+                .query_row("SELECT MAX(seq) FROM checkpoints WHERE thread_id = ?1 AND checkpoint_id = ?2", params![q.thread_id, before], |r| r.get(0))?;
+            let Some(seq) = seq else { return Err(Error::not_found(format!("no checkpoint {before:?} in thread"))) };
+            ps.push(SqlValue::Integer(seq));
+            sql.push_str(&format!(" AND seq < ?{}", ps.len()));
+        }
+        sql.push_str(&filter::compile(&q.filter, "metadata", &mut ps)?);
+        sql.push_str(&format!(" ORDER BY seq DESC LIMIT {limit}"));
+        let mut out: Vec<Checkpoint> = {
+            let mut st = self.conn.prepare_cached(&sql)?;
+            let rows = st.query_map(params_from_iter(ps.iter()), row_to_checkpoint)?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for c in out.iter_mut() {
+            c.pending_writes = self.pending_writes(c)?;
+        }
+        Ok(out)
+    }
+
+    /// Stores a task's pending writes for a checkpoint (idx = position, replacing earlier ones).
+    pub fn put_writes(
+        &mut self,
+        thread_id: &str,
+        checkpoint_ns: &str,
+        checkpoint_id: &str,
+        task_id: &str,
+        writes: Vec<(String, CheckpointData)>,
+    ) -> Result<()> {
+        check_id(thread_id, "thread_id", false)?;
+        check_id(checkpoint_ns, "checkpoint_ns", true)?;
+        check_id(checkpoint_id, "checkpoint_id", false)?;
+        check_id(task_id, "task_id", false)?;
+        if writes.len() > 1000 {
+            return Err(Error::new(ErrorCode::PayloadTooLarge, "at most 1000 writes per call"));
+        }
+        let mut encoded = Vec::with_capacity(writes.len());
+        let mut total = 0;
+        for (ch, v) in &writes {
+            check_id(ch, "channel", false)?;
+            let (k, b) = v.encode()?;
+            total += b.len();
+            encoded.push((ch, k, b));
+        }
+        if total > self.cfg.max_checkpoint_bytes {
+            return Err(Error::new(ErrorCode::PayloadTooLarge, format!("writes are {total} bytes, limit {}", self.cfg.max_checkpoint_bytes)));
+        }
+        self.write_tx(|s, _tx| {
+            let mut st = s.conn.prepare_cached(
+                "INSERT OR REPLACE INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, value)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            for (i, (ch, k, b)) in encoded.iter().enumerate() {
+                st.execute(params![thread_id, checkpoint_ns, checkpoint_id, task_id, i as i64, ch, k, b])?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Deletes every checkpoint and pending write of a thread. Returns how many checkpoints.
+    pub fn delete_thread(&mut self, thread_id: &str) -> Result<u64> {
+        check_id(thread_id, "thread_id", false)?;
+        self.write_tx(|s, _tx| {
+            let n = s.conn.execute("DELETE FROM checkpoints WHERE thread_id = ?1", [thread_id])?;
+            s.conn.execute("DELETE FROM checkpoint_writes WHERE thread_id = ?1", [thread_id])?;
+            Ok(n as u64)
+        })
+    }
+
+    fn prune_thread(&self, thread_id: &str, ns: &str, keep: u64) -> Result<()> {
+        let doomed = "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 ORDER BY seq DESC LIMIT -1 OFFSET ?3";
+        self.conn.execute(
+            &format!("DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id IN ({doomed})"),
+            params![thread_id, ns, keep as i64],
+        )?;
+        self.conn.execute(
+            &format!("DELETE FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id IN ({doomed})"),
+            params![thread_id, ns, keep as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Applies checkpoint retention across all threads (inside a caller's transaction).
+    pub(crate) fn prune_checkpoints(&mut self) -> Result<()> {
+        let r = self.cfg.retention;
+        if r.checkpoints_per_thread > 0 {
+            let threads: Vec<(String, String)> = {
+                let mut st = self.conn.prepare("SELECT DISTINCT thread_id, checkpoint_ns FROM checkpoints")?;
+                let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            for (t, ns) in threads {
+                self.prune_thread(&t, &ns, r.checkpoints_per_thread)?;
+            }
+        }
+        if r.checkpoints_max_bytes > 0 {
+            // Oldest first, never the newest checkpoint of a (thread, ns).
+            let total: i64 = self.conn.query_row("SELECT COALESCE(SUM(size),0) FROM checkpoints", [], |r| r.get(0))?;
+            let mut over = total - r.checkpoints_max_bytes as i64;
+            if over > 0 {
+                let victims: Vec<(String, String, String, i64)> = {
+                    let mut st = self.conn.prepare(
+                        "SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.size FROM checkpoints c
+                         WHERE c.seq < (SELECT MAX(seq) FROM checkpoints d WHERE d.thread_id = c.thread_id AND d.checkpoint_ns = c.checkpoint_ns)
+                         ORDER BY c.seq",
+                    )?;
+                    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+                    rows.collect::<rusqlite::Result<_>>()?
+                };
+                for (t, ns, id, size) in victims {
+                    if over <= 0 {
+                        break;
+                    }
+                    self.conn.execute(
+                        "DELETE FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3",
+                        params![t, ns, id],
+                    )?;
+                    self.conn.execute(
+                        "DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3",
+                        params![t, ns, id],
+                    )?;
+                    over -= size;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+

@@ -1,0 +1,170 @@
+//! Store configuration: where the bytes live, vector settings, caps and retention.
+//! Defaults are what a typical agent wants; every field is documented with its unit.
+
+use crate::page_store::PageStore;
+use std::rc::Rc;
+
+/// Where a store keeps its SQLite database.
+#[derive(Clone)]
+pub enum Storage {
+    /// In memory; gone on close.
+    Memory,
+    /// A file on the local filesystem (native only), WAL mode.
+    File(std::path::PathBuf),
+    /// Pages in a host-provided key/value page store (OPFS, Durable Object storage, a file
+    /// through JS). `atomic` says the host commits a whole call atomically (a DO's
+    /// transactionSync): SQLite then keeps its rollback journal in memory instead of in the store.
+    Pages { store: Rc<dyn PageStore>, atomic: bool },
+}
+
+impl std::fmt::Debug for Storage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Storage::Memory => write!(f, "Memory"),
+            Storage::File(p) => write!(f, "File({})", p.display()),
+            Storage::Pages { atomic, .. } => write!(f, "Pages {{ atomic: {atomic} }}"),
+        }
+    }
+}
+
+/// Vector distance metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    Cosine,
+    InnerProduct,
+    L2,
+}
+
+impl Metric {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::Cosine => "cosine",
+            Metric::InnerProduct => "ip",
+            Metric::L2 => "l2",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "cosine" | "cos" => Some(Metric::Cosine),
+            "ip" | "inner_product" | "dot" => Some(Metric::InnerProduct),
+            "l2" | "l2sq" | "euclidean" => Some(Metric::L2),
+            _ => None,
+        }
+    }
+}
+
+/// How vectors are stored inside the HNSW index (SQLite always keeps the f32 originals).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarKind {
+    F32,
+    F16,
+    I8,
+}
+
+impl ScalarKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScalarKind::F32 => "f32",
+            ScalarKind::F16 => "f16",
+            ScalarKind::I8 => "i8",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "f32" => Some(ScalarKind::F32),
+            "f16" => Some(ScalarKind::F16),
+            "i8" => Some(ScalarKind::I8),
+            _ => None,
+        }
+    }
+}
+
+/// Durability of file storage. `Normal` survives a process crash or trap (WAL, no fsync per
+/// commit); `Full` also survives power loss (fsync per commit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sync {
+    Normal,
+    Full,
+}
+
+/// Caps on live memories; 0 means unlimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Caps {
+    /// Accounted bytes of live memories (see `Memory::size`).
+    pub max_bytes: u64,
+    /// Number of live memories.
+    pub max_memories: u64,
+}
+
+/// What history and the change feed keep; 0 means keep everything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retention {
+    /// Past versions kept per key (the live version is not counted).
+    pub history_versions: u64,
+    /// Past versions older than this (ms since they stopped being current) are dropped.
+    pub history_max_age_ms: u64,
+    /// Events kept in the change feed, newest first.
+    pub events_max: u64,
+    /// Events older than this are dropped.
+    pub events_max_age_ms: u64,
+    /// Checkpoints kept per (thread, checkpoint_ns), newest first.
+    pub checkpoints_per_thread: u64,
+    /// Total checkpoint bytes kept; oldest go first (the newest of each thread always stays).
+    pub checkpoints_max_bytes: u64,
+}
+
+impl Default for Retention {
+    fn default() -> Self {
+        Retention {
+            history_versions: 0,
+            history_max_age_ms: 0,
+            events_max: 100_000,
+            events_max_age_ms: 7 * 24 * 3600 * 1000,
+            checkpoints_per_thread: 0,
+            checkpoints_max_bytes: 0,
+        }
+    }
+}
+
+/// Everything needed to open a store.
+#[derive(Debug, Clone)]
+pub struct StoreConfig {
+    pub storage: Storage,
+    /// Embedding dimensions; 0 = no vectors in this store. Fixed once the store is created.
+    pub dims: usize,
+    pub metric: Metric,
+    pub scalar: ScalarKind,
+    pub caps: Caps,
+    pub retention: Retention,
+    pub sync: Sync,
+    /// The vector index is snapshotted into SQLite after this many vector changes (and on
+    /// close), never on every write. Reopen loads the snapshot and replays newer changes.
+    pub index_snapshot_every: u64,
+    /// Largest accepted memory (value + text + metadata + key), in bytes.
+    pub max_memory_bytes: usize,
+    /// Largest accepted checkpoint payload, in bytes.
+    pub max_checkpoint_bytes: usize,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        StoreConfig {
+            storage: Storage::Memory,
+            dims: 0,
+            metric: Metric::Cosine,
+            scalar: ScalarKind::F32,
+            caps: Caps::default(),
+            retention: Retention::default(),
+            sync: Sync::Normal,
+            index_snapshot_every: 5_000,
+            max_memory_bytes: 1 << 20,
+            max_checkpoint_bytes: 8 << 20,
+        }
+    }
+}
+
+impl StoreConfig {
+    pub fn memory(dims: usize) -> Self {
+        StoreConfig { dims, ..Default::default() }
+    }
+}

@@ -1,0 +1,90 @@
+//! The engine's one error type: a stable machine-readable code plus a human message.
+//! Codes are shared by Rust, JavaScript and HTTP error bodies; never rename one.
+
+use std::fmt;
+
+/// Stable error codes. New codes may be added; existing ones never change meaning.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    InvalidArgument,
+    NotFound,
+    Conflict,
+    DimensionMismatch,
+    QuotaExceeded,
+    PayloadTooLarge,
+    ResumeGap,
+    HistoryPruned,
+    Internal,
+}
+
+impl ErrorCode {
+    /// The wire form, e.g. `INVALID_ARGUMENT`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::Conflict => "CONFLICT",
+            ErrorCode::DimensionMismatch => "DIMENSION_MISMATCH",
+            ErrorCode::QuotaExceeded => "QUOTA_EXCEEDED",
+            ErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
+            ErrorCode::ResumeGap => "RESUME_GAP",
+            ErrorCode::HistoryPruned => "HISTORY_PRUNED",
+            ErrorCode::Internal => "INTERNAL",
+        }
+    }
+}
+
+/// An engine error: `code` for programs, `message` for people. For RESUME_GAP, `oldest_seq`
+/// says where the retained change feed starts so a client can resync.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    pub oldest_seq: Option<u64>,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error { code, message: message.into(), oldest_seq: None }
+    }
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::InvalidArgument, message)
+    }
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::NotFound, message)
+    }
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorCode::Internal, message)
+    }
+    pub fn code_str(&self) -> &'static str {
+        self.code.as_str()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        if let rusqlite::Error::SqliteFailure(f, _) = &e {
+            if f.code == rusqlite::ErrorCode::DiskFull {
+                return Error::new(ErrorCode::QuotaExceeded, format!("storage full: {e}"));
+            }
+        }
+        Error::internal(format!("sqlite: {e}"))
+    }
+}
+
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error::invalid(format!("invalid JSON: {e}"))
+    }
+}

@@ -1,0 +1,283 @@
+//! The change feed: every put / delete / expire / evict / checkpoint / notify is an event with
+//! its seq, stored in SQLite for `changes(after)` (resume) and delivered in-process to
+//! subscribers after the commit that made it true. Old events are pruned by retention;
+//! asking for events older than the retained window is RESUME_GAP.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::namespace;
+use crate::store::{Store, Tx};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    Put,
+    Delete,
+    Expire,
+    Evict,
+    Checkpoint,
+    Notify,
+}
+
+impl EventKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Put => "put",
+            EventKind::Delete => "delete",
+            EventKind::Expire => "expire",
+            EventKind::Evict => "evict",
+            EventKind::Checkpoint => "checkpoint",
+            EventKind::Notify => "notify",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "put" => EventKind::Put,
+            "delete" => EventKind::Delete,
+            "expire" => EventKind::Expire,
+            "evict" => EventKind::Evict,
+            "checkpoint" => EventKind::Checkpoint,
+            "notify" => EventKind::Notify,
+            _ => return None,
+        })
+    }
+}
+
+/// One change. Memory events carry namespace/key/version; checkpoint events carry the thread
+/// id in `channel` and the checkpoint id in `key`; notify carries channel and payload.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub seq: u64,
+    pub ts: i64,
+    pub kind: EventKind,
+    pub namespace: Option<Vec<String>>,
+    pub key: Option<String>,
+    pub version: Option<u64>,
+    pub channel: Option<String>,
+    pub payload: Option<Value>,
+}
+
+/// Which events a consumer wants; empty lists mean "all".
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EventFilter {
+    #[serde(default)]
+    pub kinds: Vec<EventKind>,
+    /// Namespace prefixes (memory events only).
+    #[serde(default)]
+    pub namespaces: Vec<Vec<String>>,
+    /// Notify channels (notify events only).
+    #[serde(default)]
+    pub channels: Vec<String>,
+}
+
+impl EventFilter {
+    pub fn matches(&self, e: &Event) -> bool {
+        if !self.kinds.is_empty() && !self.kinds.contains(&e.kind) {
+            return false;
+        }
+        if !self.namespaces.is_empty() {
+            let Some(ns) = &e.namespace else { return false };
+            if !self.namespaces.iter().any(|p| ns.len() >= p.len() && ns[..p.len()] == p[..]) {
+                return false;
+            }
+        }
+        if !self.channels.is_empty() && e.kind == EventKind::Notify {
+            let Some(ch) = &e.channel else { return false };
+            if !self.channels.contains(ch) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+pub type SubscriptionId = u64;
+
+type Callback = Box<dyn FnMut(&Event)>;
+
+#[derive(Default)]
+pub(crate) struct Feed {
+    subs: Vec<(SubscriptionId, EventFilter, Callback)>,
+    next_id: SubscriptionId,
+    /// Highest pruned event seq: `changes(after)` with after < floor is RESUME_GAP.
+    pub floor: u64,
+}
+
+impl Feed {
+    pub fn deliver(&mut self, e: &Event) {
+        for (_, f, cb) in self.subs.iter_mut() {
+            if f.matches(e) {
+                cb(e);
+            }
+        }
+    }
+}
+
+pub const MAX_NOTIFY_PAYLOAD_BYTES: usize = 64 * 1024;
+pub const MAX_CHANNEL_BYTES: usize = 256;
+
+impl Store {
+    /// Appends an event to the feed inside the current write transaction.
+    pub(crate) fn emit(
+        &mut self,
+        tx: &mut Tx,
+        seq: u64,
+        kind: EventKind,
+        ns: Option<&str>,
+        key: Option<&str>,
+        version: Option<u64>,
+        channel: Option<&str>,
+        payload: Option<&Value>,
+    ) -> Result<()> {
+        let payload_text = payload.map(|p| p.to_string());
+        self.conn
+            .prepare_cached(
+                "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(rusqlite::params![
+                seq as i64,
+                tx.now,
+                kind.as_str(),
+                ns,
+                key,
+                version.map(|v| v as i64),
+                channel,
+                payload_text
+            ])?;
+        tx.events.push(Event {
+            seq,
+            ts: tx.now,
+            kind,
+            namespace: ns.map(namespace::decode),
+            key: key.map(str::to_string),
+            version,
+            channel: channel.map(str::to_string),
+            payload: payload.cloned(),
+        });
+        Ok(())
+    }
+
+    /// Publishes an application message through the change feed. Returns its seq.
+    pub fn notify(&mut self, channel: &str, payload: Value) -> Result<u64> {
+        if channel.is_empty() || channel.len() > MAX_CHANNEL_BYTES || channel.chars().any(char::is_control) {
+            return Err(Error::invalid(format!("channel must be 1..={MAX_CHANNEL_BYTES} bytes without control characters")));
+        }
+        let size = payload.to_string().len();
+        if size > MAX_NOTIFY_PAYLOAD_BYTES {
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("notify payload is {size} bytes, limit {MAX_NOTIFY_PAYLOAD_BYTES}"),
+            ));
+        }
+        self.write_tx(|s, tx| {
+            let seq = tx.next_seq();
+            s.emit(tx, seq, EventKind::Notify, None, None, None, Some(channel), Some(&payload))?;
+            Ok(seq)
+        })
+    }
+
+    /// Events with seq > `after` that match `filter`, oldest first, at most `limit` (≤ 10,000).
+    /// RESUME_GAP (with `oldest_seq`) when events after `after` were already pruned.
+    pub fn changes(&self, after: u64, filter: &EventFilter, limit: usize) -> Result<Vec<Event>> {
+        if after < self.feed.floor {
+            let mut e = Error::new(
+                ErrorCode::ResumeGap,
+                format!("events after seq {after} were pruned; the feed starts after seq {}", self.feed.floor),
+            );
+            e.oldest_seq = Some(self.feed.floor + 1);
+            return Err(e);
+        }
+        let limit = limit.clamp(1, 10_000);
+        let mut out = Vec::new();
+        let mut cursor = after;
+        // Filter in Rust over pages of events, so a selective filter still fills `limit`.
+        loop {
+            let page: Vec<Event> = {
+                let mut st = self.conn.prepare_cached(
+                    "SELECT seq, ts, kind, ns, key, version, channel, payload FROM events WHERE seq > ?1 ORDER BY seq LIMIT 512",
+                )?;
+                let rows = st.query_map([cursor as i64], row_to_event)?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            if page.is_empty() {
+                break;
+            }
+            cursor = page.last().map(|e| e.seq).unwrap_or(cursor);
+            for e in page {
+                if filter.matches(&e) {
+                    out.push(e);
+                    if out.len() >= limit {
+                        return Ok(out);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The seq of the oldest event still retained (the feed's window starts there).
+    pub fn oldest_event_seq(&self) -> Result<Option<u64>> {
+        let v: Option<i64> = self.conn.query_row("SELECT MIN(seq) FROM events", [], |r| r.get(0))?;
+        Ok(v.map(|v| v as u64))
+    }
+
+    /// Calls `callback` for every later committed event matching `filter`.
+    pub fn subscribe(&mut self, filter: EventFilter, callback: impl FnMut(&Event) + 'static) -> SubscriptionId {
+        self.feed.next_id += 1;
+        let id = self.feed.next_id;
+        self.feed.subs.push((id, filter, Box::new(callback)));
+        id
+    }
+
+    /// Stops a subscription; false if it was not active.
+    pub fn unsubscribe(&mut self, id: SubscriptionId) -> bool {
+        let before = self.feed.subs.len();
+        self.feed.subs.retain(|(i, _, _)| *i != id);
+        self.feed.subs.len() != before
+    }
+
+    /// Prunes events beyond the retention window (count and age); raises the feed floor.
+    pub(crate) fn prune_events(&mut self, now: i64) -> Result<()> {
+        let r = self.cfg.retention;
+        let mut cut: u64 = 0;
+        if r.events_max > 0 && self.seq > r.events_max {
+            let by_count: Option<i64> = self.conn.query_row(
+                "SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET ?1",
+                [r.events_max as i64],
+                |row| row.get(0),
+            ).or_else(|e| if let rusqlite::Error::QueryReturnedNoRows = e { Ok(None) } else { Err(e) })?;
+            cut = cut.max(by_count.unwrap_or(0) as u64);
+        }
+        if r.events_max_age_ms > 0 {
+            let by_age: Option<i64> = self.conn.query_row(
+                "SELECT MAX(seq) FROM events WHERE ts < ?1",
+                [now - r.events_max_age_ms as i64],
+                |row| row.get(0),
+            )?;
+            cut = cut.max(by_age.unwrap_or(0) as u64);
+        }
+        if cut > self.feed.floor {
+            self.conn.execute("DELETE FROM events WHERE seq <= ?1", [cut as i64])?;
+            crate::schema::meta_set(&self.conn, "events_floor", cut as i64)?;
+            self.feed.floor = cut;
+        }
+        Ok(())
+    }
+}
+
+fn row_to_event(r: &rusqlite::Row) -> rusqlite::Result<Event> {
+    let kind: String = r.get(2)?;
+    let ns: Option<String> = r.get(3)?;
+    let payload: Option<String> = r.get(7)?;
+    Ok(Event {
+        seq: r.get::<_, i64>(0)? as u64,
+        ts: r.get(1)?,
+        kind: EventKind::parse(&kind).unwrap_or(EventKind::Notify),
+        namespace: ns.as_deref().map(namespace::decode),
+        key: r.get(4)?,
+        version: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
+        channel: r.get(6)?,
+        payload: payload.and_then(|p| serde_json::from_str(&p).ok()),
+    })
+}

@@ -1,0 +1,95 @@
+//! Metadata filters: conditions on top-level metadata fields, compiled to SQL over
+//! `json_extract(metadata, ...)` with bound parameters (never string-spliced values).
+
+use crate::error::{Error, Result};
+use rusqlite::types::Value as SqlValue;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterOp {
+    Eq,
+    Ne,
+    Gt,
+    Gte,
+    Lt,
+    Lte,
+    In,
+}
+
+/// `metadata[field] <op> value`. For `In`, `value` is an array.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Condition {
+    pub field: String,
+    pub op: FilterOp,
+    pub value: Value,
+}
+
+impl Condition {
+    pub fn eq(field: &str, value: Value) -> Self {
+        Condition { field: field.into(), op: FilterOp::Eq, value }
+    }
+}
+
+pub const MAX_CONDITIONS: usize = 16;
+
+fn scalar(v: &Value) -> Result<SqlValue> {
+    Ok(match v {
+        Value::Bool(b) => SqlValue::Integer(*b as i64),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => SqlValue::Integer(i),
+            None => SqlValue::Real(n.as_f64().unwrap_or(0.0)),
+        },
+        Value::String(s) => SqlValue::Text(s.clone()),
+        _ => return Err(Error::invalid("filter values must be strings, numbers or booleans")),
+    })
+}
+
+/// Appends `AND (...)` clauses for `conds` over the metadata column `col`, pushing params.
+pub fn compile(conds: &[Condition], col: &str, params: &mut Vec<SqlValue>) -> Result<String> {
+    if conds.len() > MAX_CONDITIONS {
+        return Err(Error::invalid(format!("at most {MAX_CONDITIONS} filter conditions")));
+    }
+    let mut sql = String::new();
+    for c in conds {
+        if c.field.is_empty() || c.field.len() > 128 || c.field.chars().any(|ch| ch == '"' || ch.is_control()) {
+            return Err(Error::invalid("filter field must be 1..=128 characters without quotes"));
+        }
+        params.push(SqlValue::Text(format!("$.\"{}\"", c.field)));
+        let path = params.len();
+        let lhs = format!("json_extract({col}, ?{path})");
+        let clause = match c.op {
+            FilterOp::In => {
+                let Value::Array(items) = &c.value else { return Err(Error::invalid("`in` takes an array")) };
+                if items.is_empty() || items.len() > 100 {
+                    return Err(Error::invalid("`in` takes 1..=100 values"));
+                }
+                let mut marks = Vec::new();
+                for it in items {
+                    params.push(scalar(it)?);
+                    marks.push(format!("?{}", params.len()));
+                }
+                format!("{lhs} IN ({})", marks.join(", "))
+            }
+            FilterOp::Eq if c.value.is_null() => format!("{lhs} IS NULL"),
+            FilterOp::Ne if c.value.is_null() => format!("{lhs} IS NOT NULL"),
+            op => {
+                params.push(scalar(&c.value)?);
+                let sym = match op {
+                    FilterOp::Eq => "=",
+                    FilterOp::Ne => "IS NOT",
+                    FilterOp::Gt => ">",
+                    FilterOp::Gte => ">=",
+                    FilterOp::Lt => "<",
+                    FilterOp::Lte => "<=",
+                    FilterOp::In => unreachable!("handled above"),
+                };
+                format!("{lhs} {sym} ?{}", params.len())
+            }
+        };
+        sql.push_str(" AND ");
+        sql.push_str(&clause);
+    }
+    Ok(sql)
+}

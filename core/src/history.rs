@@ -1,0 +1,107 @@
+//! AS OF reads and history retention. A version is visible at seq S when
+//! seq_from <= S < seq_to (the live row: seq <= S), and it had not expired at S's commit time.
+//! Time-based AS OF maps to the last seq committed at or before that time (the commit log).
+
+use crate::error::Result;
+use crate::memories::{history_pruned, row_to_memory, MEM_COLS, VER_COLS};
+use crate::namespace;
+use crate::store::Store;
+use crate::types::{AsOf, Memory};
+use rusqlite::{params, OptionalExtension};
+
+impl Store {
+    /// The seq an `AsOf` names (a seq beyond the present is the present).
+    pub fn resolve_as_of(&self, a: AsOf) -> Result<u64> {
+        match a {
+            AsOf::Seq(s) => Ok(s.min(self.seq)),
+            AsOf::Time(t) => {
+                let s: Option<i64> = self
+                    .conn
+                    .prepare_cached("SELECT seq FROM commits WHERE ts <= ?1 ORDER BY ts DESC, seq DESC LIMIT 1")?
+                    .query_row([t], |r| r.get(0))
+                    .optional()?;
+                Ok(s.unwrap_or(0) as u64)
+            }
+        }
+    }
+
+    /// Commit time of the write that produced `seq` (now for the present).
+    pub(crate) fn ts_of_seq(&self, seq: u64) -> Result<i64> {
+        if seq >= self.seq {
+            return Ok(self.now_ms().max(self.last_ts));
+        }
+        let ts: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT ts FROM commits WHERE seq >= ?1 ORDER BY seq LIMIT 1")?
+            .query_row([seq as i64], |r| r.get(0))
+            .optional()?;
+        Ok(ts.unwrap_or(self.last_ts))
+    }
+
+    pub(crate) fn get_as_of(&mut self, ns: &[String], key: &str, a: AsOf) -> Result<Option<Memory>> {
+        let ns = namespace::encode(ns)?;
+        namespace::check_key(key)?;
+        let s = self.resolve_as_of(a)?;
+        let found = self
+            .conn
+            .prepare_cached(&format!(
+                "SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2 AND seq <= ?3
+                 UNION ALL
+                 SELECT {VER_COLS} FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3 AND seq_to > ?3
+                 LIMIT 1"
+            ))?
+            .query_row(params![ns, key, s as i64], |r| row_to_memory(r, true))
+            .optional()?;
+        match found {
+            Some((_, m)) => {
+                if let Some(exp) = m.expires_at {
+                    if exp <= self.ts_of_seq(s)? {
+                        return Ok(None);
+                    }
+                }
+                Ok(Some(m))
+            }
+            None if s < self.history_floor => Err(history_pruned(s, self.history_floor)),
+            None => Ok(None),
+        }
+    }
+
+    /// Drops past versions beyond retention (N per key, max age) and raises the history floor.
+    pub(crate) fn prune_history(&mut self, now: i64) -> Result<()> {
+        let r = self.cfg.retention;
+        let mut floor = self.history_floor;
+        if r.history_max_age_ms > 0 {
+            let cutoff = now - r.history_max_age_ms as i64;
+            let m: Option<i64> =
+                self.conn.query_row("SELECT MAX(seq_to) FROM versions WHERE ended_at < ?1", [cutoff], |row| row.get(0))?;
+            if let Some(m) = m {
+                floor = floor.max(m as u64);
+                self.conn.execute("DELETE FROM versions WHERE ended_at < ?1", [cutoff])?;
+            }
+        }
+        if r.history_versions > 0 {
+            let doomed = "SELECT ns, key, seq_from, seq_to FROM (SELECT ns, key, seq_from, seq_to,
+                 row_number() OVER (PARTITION BY ns, key ORDER BY seq_from DESC) AS rn FROM versions) WHERE rn > ?1";
+            let m: Option<i64> = self.conn.query_row(
+                &format!("SELECT MAX(seq_to) FROM ({doomed})"),
+                [r.history_versions as i64],
+                |row| row.get(0),
+            )?;
+            if let Some(m) = m {
+                floor = floor.max(m as u64);
+                self.conn.execute(
+                    &format!("DELETE FROM versions WHERE (ns, key, seq_from) IN (SELECT ns, key, seq_from FROM ({doomed}))"),
+                    [r.history_versions as i64],
+                )?;
+            }
+        }
+        if floor > self.history_floor {
+            crate::schema::meta_set(&self.conn, "history_floor", floor as i64)?;
+            // The commit log is only needed inside the retained window (keep the newest row).
+            self.conn.execute("DELETE FROM commits WHERE seq < ?1 AND seq < (SELECT MAX(seq) FROM commits)", [floor as i64])?;
+            self.history_floor = floor;
+        }
+        Ok(())
+    }
+}
+

@@ -1,0 +1,38 @@
+//! edgemem-core: the agent-memory engine. SQLite holds the truth (memories, history, checkpoints,
+//! change feed, FTS5); a USearch HNSW index serves vector search. No JavaScript in here: hosts
+//! (the wasm adapter, the Worker) plug in through [`PageStore`] and the public [`Store`] API.
+
+mod caps;
+mod checkpoints;
+mod clock;
+mod config;
+mod error;
+mod export;
+mod feed;
+mod filter;
+mod history;
+mod memories;
+mod namespace;
+mod page_store;
+mod schema;
+mod search;
+mod stats;
+mod store;
+mod types;
+mod vector_index;
+mod vfs;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm_rt;
+
+pub use checkpoints::{Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, PendingWrite};
+pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
+pub use error::{Error, ErrorCode, Result};
+pub use export::ExportDoc;
+pub use feed::{Event, EventFilter, EventKind, SubscriptionId};
+pub use filter::{Condition, FilterOp};
+pub use page_store::{MemoryPageStore, PageStore};
+pub use search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery};
+pub use stats::Stats;
+pub use store::Store;
+pub use types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};

@@ -1,0 +1,438 @@
+//! Memories by (namespace, key): put (with CAS, TTL, pinning), batch put, get, delete and
+//! listing by namespace prefix. Every change closes the previous version into `versions`
+//! (history) and appends an event.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::feed::EventKind;
+use crate::namespace;
+use crate::store::{IndexOp, Store, Tx};
+use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
+use crate::vector_index::{decode_vec, encode_vec, validate};
+use rusqlite::{params, OptionalExtension, Row};
+use serde_json::Value;
+
+/// Columns read for a memory, in `row_to_memory` order. `versions` rows alias to the same.
+pub(crate) const MEM_COLS: &str =
+    "id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size";
+pub(crate) const VER_COLS: &str =
+    "mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, size";
+
+/// Fixed per-memory overhead counted by caps (row, index entries, FTS postings).
+pub const ROW_OVERHEAD_BYTES: u64 = 64;
+pub const MAX_BATCH: usize = 1000;
+pub const MAX_TTL_MS: u64 = 100 * 365 * 24 * 3600 * 1000;
+
+pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(i64, Memory)> {
+    let ns: String = r.get(1)?;
+    let value: String = r.get(3)?;
+    let metadata: String = r.get(6)?;
+    let embedding = if with_embedding { r.get::<_, Option<Vec<u8>>>(5)?.map(|b| decode_vec(&b)) } else { None };
+    Ok((
+        r.get(0)?,
+        Memory {
+            namespace: namespace::decode(&ns),
+            key: r.get(2)?,
+            value: serde_json::from_str(&value).unwrap_or(Value::Null),
+            text: r.get(4)?,
+            embedding,
+            metadata: serde_json::from_str(&metadata).unwrap_or_default(),
+            pinned: r.get(7)?,
+            expires_at: r.get(8)?,
+            created_at: r.get(9)?,
+            updated_at: r.get(10)?,
+            version: r.get::<_, i64>(11)? as u64,
+            seq: r.get::<_, i64>(12)? as u64,
+            size: r.get::<_, i64>(13)? as u64,
+        },
+    ))
+}
+
+/// The live row of a key, as needed by writers.
+pub(crate) struct LiveRow {
+    pub id: i64,
+    pub version: u64,
+    pub size: u64,
+    pub pinned: bool,
+    pub expires_at: Option<i64>,
+    pub has_embedding: bool,
+    pub has_text: bool,
+}
+
+impl LiveRow {
+    pub fn expired(&self, now: i64) -> bool {
+        self.expires_at.is_some_and(|t| t <= now)
+    }
+}
+
+/// A validated put, ready to write.
+struct Prepared {
+    ns: String,
+    key: String,
+    value: String,
+    text: Option<String>,
+    embedding: Option<Vec<f32>>,
+    metadata: String,
+    pinned: bool,
+    ttl_ms: Option<u64>,
+    if_version: Option<u64>,
+    size: u64,
+}
+
+impl Store {
+    fn prepare_put(&self, p: &MemoryPut) -> Result<Prepared> {
+        let ns = namespace::encode(&p.namespace)?;
+        namespace::check_key(&p.key)?;
+        let value = serde_json::to_string(&p.value)?;
+        let text = p.text.clone().or_else(|| p.value.as_str().map(str::to_string));
+        if let Some(e) = &p.embedding {
+            validate(e, self.cfg.dims, self.cfg.metric)?;
+        }
+        let metadata = serde_json::to_string(&p.metadata.clone().unwrap_or_default())?;
+        if let Some(ttl) = p.ttl_ms {
+            if ttl == 0 || ttl > MAX_TTL_MS {
+                return Err(Error::invalid(format!("ttl_ms must be 1..={MAX_TTL_MS}")));
+            }
+        }
+        let payload = (ns.len() + p.key.len() + value.len() + text.as_ref().map_or(0, String::len) + metadata.len()) as u64;
+        if payload as usize > self.cfg.max_memory_bytes {
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("memory is {payload} bytes, limit {}", self.cfg.max_memory_bytes),
+            ));
+        }
+        let size = payload + p.embedding.as_ref().map_or(0, |e| 4 * e.len() as u64) + ROW_OVERHEAD_BYTES;
+        Ok(Prepared {
+            ns,
+            key: p.key.clone(),
+            value,
+            text,
+            embedding: p.embedding.clone(),
+            metadata,
+            pinned: p.pinned,
+            ttl_ms: p.ttl_ms,
+            if_version: p.if_version,
+            size,
+        })
+    }
+
+    pub(crate) fn live_row(&self, ns: &str, key: &str) -> Result<Option<LiveRow>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL FROM memories WHERE ns = ?1 AND key = ?2",
+            )?
+            .query_row(params![ns, key], |r| {
+                Ok(LiveRow {
+                    id: r.get(0)?,
+                    version: r.get::<_, i64>(1)? as u64,
+                    size: r.get::<_, i64>(2)? as u64,
+                    pinned: r.get(3)?,
+                    expires_at: r.get(4)?,
+                    has_embedding: r.get(5)?,
+                    has_text: r.get(6)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Removes a live row: closes its version into history, drops it from FTS and the index,
+    /// and emits `kind` (delete / expire / evict).
+    pub(crate) fn remove_row(&mut self, tx: &mut Tx, ns: &str, key: &str, row: &LiveRow, kind: EventKind) -> Result<u64> {
+        let seq = tx.next_seq();
+        self.close_version(tx, row.id, seq, kind)?;
+        self.conn.prepare_cached("DELETE FROM memories WHERE id = ?1")?.execute([row.id])?;
+        if row.has_text {
+            self.conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?.execute([row.id])?;
+        }
+        if row.has_embedding {
+            tx.index_ops.push(IndexOp::Remove(row.id as u64));
+        }
+        tx.usage.bytes -= row.size;
+        tx.usage.count -= 1;
+        if row.pinned {
+            tx.usage.pinned_bytes -= row.size;
+            tx.usage.pinned_count -= 1;
+        }
+        self.recency.remove(&row.id);
+        self.emit(tx, seq, kind, Some(ns), Some(key), Some(row.version), None, None)?;
+        Ok(seq)
+    }
+
+    /// Copies the live row `id` into `versions`, valid until `seq`.
+    fn close_version(&mut self, tx: &Tx, id: i64, seq: u64, kind: EventKind) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, seq_to, ended_at, end_kind, size)
+                 SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, ?2, ?3, ?4, size FROM memories WHERE id = ?1",
+            )?
+            .execute(params![id, seq as i64, tx.now, kind.as_str()])?;
+        Ok(())
+    }
+
+    fn put_in_tx(&mut self, tx: &mut Tx, p: Prepared) -> Result<WriteAck> {
+        let mut existing = self.live_row(&p.ns, &p.key)?;
+        if existing.as_ref().is_some_and(|r| r.expired(tx.now)) {
+            let row = existing.take().ok_or_else(|| Error::internal("row vanished"))?;
+            self.remove_row(tx, &p.ns, &p.key, &row, EventKind::Expire)?;
+        }
+        let live_version = existing.as_ref().map_or(0, |r| r.version);
+        if let Some(want) = p.if_version {
+            if want != live_version {
+                return Err(Error::new(
+                    ErrorCode::Conflict,
+                    format!("if_version {want} does not match the live version {live_version}"),
+                ));
+            }
+        }
+        let old_size = existing.as_ref().map_or(0, |r| r.size);
+        let old_pinned = existing.as_ref().is_some_and(|r| r.pinned);
+        let evicted = self.ensure_room_for(tx, p.size, existing.as_ref().map(|r| r.id), old_size, old_pinned)?;
+
+        let seq = tx.next_seq();
+        let expires_at = p.ttl_ms.map(|t| tx.now + t as i64);
+        let emb = p.embedding.as_ref().map(|e| encode_vec(e));
+        let (id, version) = match &existing {
+            Some(row) => {
+                self.close_version(tx, row.id, seq, EventKind::Put)?;
+                self.conn
+                    .prepare_cached(
+                        "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
+                         updated_at = ?8, version = ?9, seq = ?10, size = ?11, access_tick = ?12 WHERE id = ?1",
+                    )?
+                    .execute(params![
+                        row.id,
+                        p.value,
+                        p.text,
+                        emb,
+                        p.metadata,
+                        p.pinned,
+                        expires_at,
+                        tx.now,
+                        (row.version + 1) as i64,
+                        seq as i64,
+                        p.size as i64,
+                        self.tick as i64
+                    ])?;
+                if row.has_text {
+                    self.conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?.execute([row.id])?;
+                }
+                if row.has_embedding && p.embedding.is_none() {
+                    tx.index_ops.push(IndexOp::Remove(row.id as u64));
+                }
+                (row.id, row.version + 1)
+            }
+            None => {
+                let last: Option<i64> = self
+                    .conn
+                    .prepare_cached("SELECT MAX(version) FROM versions WHERE ns = ?1 AND key = ?2")?
+                    .query_row(params![p.ns, p.key], |r| r.get(0))?;
+                let version = last.unwrap_or(0) as u64 + 1;
+                self.conn
+                    .prepare_cached(
+                        "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size, access_tick)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)",
+                    )?
+                    .execute(params![
+                        p.ns,
+                        p.key,
+                        p.value,
+                        p.text,
+                        emb,
+                        p.metadata,
+                        p.pinned,
+                        expires_at,
+                        tx.now,
+                        version as i64,
+                        seq as i64,
+                        p.size as i64,
+                        self.tick as i64
+                    ])?;
+                (self.conn.last_insert_rowid(), version)
+            }
+        };
+        if let Some(text) = &p.text {
+            self.conn
+                .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
+                .execute(params![id, text])?;
+        }
+        if let Some(e) = p.embedding {
+            tx.index_ops.push(IndexOp::Upsert(id as u64, e));
+        }
+        tx.usage.bytes = tx.usage.bytes - old_size + p.size;
+        if existing.is_none() {
+            tx.usage.count += 1;
+        }
+        if old_pinned {
+            tx.usage.pinned_bytes -= old_size;
+            tx.usage.pinned_count -= 1;
+        }
+        if p.pinned {
+            tx.usage.pinned_bytes += p.size;
+            tx.usage.pinned_count += 1;
+        }
+        tx.touched.push(id);
+        self.emit(tx, seq, EventKind::Put, Some(&p.ns), Some(&p.key), Some(version), None, None)?;
+        Ok(WriteAck { seq, version, evicted })
+    }
+
+    /// Writes one memory. See [`MemoryPut`] for CAS (`if_version`), TTL and pinning.
+    pub fn put(&mut self, put: MemoryPut) -> Result<WriteAck> {
+        let p = self.prepare_put(&put)?;
+        let ack = self.write_tx(|s, tx| s.put_in_tx(tx, p))?;
+        self.maybe_maintain();
+        Ok(ack)
+    }
+
+    /// Writes several memories atomically: all or none (the first error rolls back the batch).
+    pub fn put_batch(&mut self, puts: Vec<MemoryPut>) -> Result<Vec<WriteAck>> {
+        if puts.len() > MAX_BATCH {
+            return Err(Error::new(ErrorCode::PayloadTooLarge, format!("batch of {} exceeds {MAX_BATCH}", puts.len())));
+        }
+        let prepared = puts.iter().map(|p| self.prepare_put(p)).collect::<Result<Vec<_>>>()?;
+        let acks = self.write_tx(|s, tx| prepared.into_iter().map(|p| s.put_in_tx(tx, p)).collect())?;
+        self.maybe_maintain();
+        Ok(acks)
+    }
+
+    /// The live memory, or None (expired memories are invisible at once).
+    pub fn get(&mut self, ns: &[String], key: &str) -> Result<Option<Memory>> {
+        let ns = namespace::encode(ns)?;
+        namespace::check_key(key)?;
+        let now = self.now_ms();
+        let found = self
+            .conn
+            .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
+            .query_row(params![ns, key], |r| row_to_memory(r, true))
+            .optional()?;
+        match found {
+            Some((id, m)) if m.expires_at.is_none_or(|t| t > now) => {
+                self.touch(id);
+                Ok(Some(m))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Reads a memory live or `as_of` a past seq/time.
+    pub fn get_at(&mut self, ns: &[String], key: &str, as_of: Option<AsOf>) -> Result<Option<Memory>> {
+        match as_of {
+            None => self.get(ns, key),
+            Some(a) => self.get_as_of(ns, key, a),
+        }
+    }
+
+    /// Deletes a memory. Returns the delete's seq, or NOT_FOUND. `if_version` as for put.
+    pub fn delete(&mut self, ns: &[String], key: &str, if_version: Option<u64>) -> Result<u64> {
+        let ns = namespace::encode(ns)?;
+        namespace::check_key(key)?;
+        let key = key.to_string();
+        let seq = self.write_tx(|s, tx| {
+            let row = s.live_row(&ns, &key)?;
+            let Some(row) = row else { return Err(Error::not_found(format!("no memory at key {key:?}"))) };
+            if row.expired(tx.now) {
+                s.remove_row(tx, &ns, &key, &row, EventKind::Expire)?;
+                return Err(Error::not_found(format!("no memory at key {key:?}")));
+            }
+            if let Some(want) = if_version {
+                if want != row.version {
+                    return Err(Error::new(ErrorCode::Conflict, format!("if_version {want} does not match the live version {}", row.version)));
+                }
+            }
+            s.remove_row(tx, &ns, &key, &row, EventKind::Delete)
+        })?;
+        self.maybe_maintain();
+        Ok(seq)
+    }
+
+    /// Lists memories under a namespace prefix in (namespace, key) order, a page at a time.
+    pub fn list(&mut self, q: &ListQuery) -> Result<ListPage> {
+        let prefix = namespace::encode_prefix(&q.prefix)?;
+        let end = namespace::prefix_end(&prefix).unwrap_or_else(|| "\u{10FFFF}".to_string());
+        let limit = q.limit.unwrap_or(100).clamp(1, 1000);
+        let (cns, ckey) = match &q.cursor {
+            Some(c) => decode_cursor(c)?,
+            None => (String::new(), String::new()),
+        };
+        let (seq, at_ts) = match q.as_of {
+            None => (None, self.now_ms()),
+            Some(a) => {
+                let s = self.resolve_as_of(a)?;
+                (Some(s), self.ts_of_seq(s)?)
+            }
+        };
+        let sql = match seq {
+            None => format!(
+                "SELECT {MEM_COLS} FROM memories WHERE ns >= ?1 AND ns < ?2 AND (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
+            ),
+            Some(_) => format!(
+                "SELECT * FROM (SELECT {MEM_COLS} FROM memories WHERE ns >= ?1 AND ns < ?2 AND seq <= ?6
+                   UNION ALL SELECT {VER_COLS} FROM versions WHERE ns >= ?1 AND ns < ?2 AND seq_from <= ?6 AND seq_to > ?6)
+                 WHERE (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
+            ),
+        };
+        let rows: Vec<(i64, Memory)> = {
+            let mut st = self.conn.prepare_cached(&sql)?;
+            let mapped = if let Some(s) = seq {
+                st.query_map(params![prefix, end, cns, ckey, limit as i64, s as i64], |r| row_to_memory(r, q.include_embeddings))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?
+            } else {
+                st.query_map(params![prefix, end, cns, ckey, limit as i64], |r| row_to_memory(r, q.include_embeddings))?
+                    .collect::<rusqlite::Result<Vec<_>>>()?
+            };
+            mapped
+        };
+        if seq.is_some() && rows.is_empty() && seq.is_some_and(|s| s < self.history_floor) {
+            return Err(history_pruned(seq.unwrap_or(0), self.history_floor));
+        }
+        let next_cursor = if rows.len() == limit {
+            rows.last().map(|(_, m)| encode_cursor(&namespace::encode(&m.namespace).unwrap_or_default(), &m.key))
+        } else {
+            None
+        };
+        let items = rows.into_iter().map(|(_, m)| m).filter(|m| m.expires_at.is_none_or(|t| t > at_ts)).collect();
+        Ok(ListPage { items, next_cursor })
+    }
+
+    /// Every version of a key that history still holds, oldest first, the live one last.
+    pub fn history(&mut self, ns: &[String], key: &str) -> Result<Vec<Memory>> {
+        let ns = namespace::encode(ns)?;
+        namespace::check_key(key)?;
+        let mut out: Vec<Memory> = {
+            let mut st = self
+                .conn
+                .prepare_cached(&format!("SELECT {VER_COLS} FROM versions WHERE ns = ?1 AND key = ?2 ORDER BY seq_from"))?;
+            let rows = st.query_map(params![ns, key], |r| row_to_memory(r, false).map(|(_, m)| m))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let live = self
+            .conn
+            .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
+            .query_row(params![ns, key], |r| row_to_memory(r, false))
+            .optional()?;
+        if let Some((_, m)) = live {
+            out.push(m);
+        }
+        Ok(out)
+    }
+}
+
+pub(crate) fn history_pruned(seq: u64, floor: u64) -> Error {
+    Error::new(ErrorCode::HistoryPruned, format!("history before seq {floor} was pruned by retention (asked for seq {seq})"))
+}
+
+fn encode_cursor(ns: &str, key: &str) -> String {
+    let json = serde_json::to_string(&(ns, key)).unwrap_or_default();
+    json.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_cursor(c: &str) -> Result<(String, String)> {
+    let bad = || Error::invalid("malformed cursor");
+    if c.len() % 2 != 0 || c.len() > 4096 {
+        return Err(bad());
+    }
+    let bytes = (0..c.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(c.get(i..i + 2).ok_or_else(bad)?, 16).map_err(|_| bad()))
+        .collect::<Result<Vec<u8>>>()?;
+    serde_json::from_slice::<(String, String)>(&bytes).map_err(|_| bad())
+}

@@ -1,0 +1,63 @@
+//! The host page-store hook: a synchronous key/value store of byte blobs that the engine's
+//! SQLite VFS (see `vfs.rs`) keeps database pages in. Hosts implement it over OPFS, a Durable
+//! Object's `ctx.storage.kv`, a file through JS, or memory. Keys are short ASCII strings.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+/// Synchronous blob storage for database pages. Errors are messages; the VFS reports them to
+/// SQLite as I/O errors, which roll the current transaction back.
+pub trait PageStore {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String>;
+    fn put(&self, key: &str, value: &[u8]) -> Result<(), String>;
+    fn delete(&self, key: &str) -> Result<(), String>;
+    /// Makes earlier puts durable (called when SQLite syncs). Default: nothing to do.
+    fn sync(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A page store in memory: the reference implementation, and handy for tests (share one
+/// between two opens with `Rc` to simulate a restart). Counts operations.
+#[derive(Default)]
+pub struct MemoryPageStore {
+    blobs: RefCell<HashMap<String, Vec<u8>>>,
+    puts: Cell<u64>,
+    fail_puts: Cell<bool>,
+}
+
+impl MemoryPageStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Number of `put` calls so far.
+    pub fn put_count(&self) -> u64 {
+        self.puts.get()
+    }
+    /// Total bytes held.
+    pub fn bytes(&self) -> usize {
+        self.blobs.borrow().values().map(Vec::len).sum()
+    }
+    /// Makes every later `put` fail (fault injection for tests).
+    pub fn set_fail_puts(&self, fail: bool) {
+        self.fail_puts.set(fail);
+    }
+}
+
+impl PageStore for MemoryPageStore {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
+        Ok(self.blobs.borrow().get(key).cloned())
+    }
+    fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
+        if self.fail_puts.get() {
+            return Err("injected put failure".into());
+        }
+        self.puts.set(self.puts.get() + 1);
+        self.blobs.borrow_mut().insert(key.to_string(), value.to_vec());
+        Ok(())
+    }
+    fn delete(&self, key: &str) -> Result<(), String> {
+        self.blobs.borrow_mut().remove(key);
+        Ok(())
+    }
+}

@@ -1,0 +1,146 @@
+//! The SQLite schema and its migrations. `PRAGMA user_version` records the applied version;
+//! each migration runs once, in order, inside one transaction. Never edit a shipped migration:
+//! append a new one.
+
+use crate::error::Result;
+use rusqlite::Connection;
+
+/// Migration N (1-based) is MIGRATIONS[N-1].
+const MIGRATIONS: &[&str] = &[
+    // v1 — the initial layout.
+    r#"
+    CREATE TABLE meta (name TEXT PRIMARY KEY, value ANY) STRICT;
+
+    -- Live memories. id is the HNSW key and the FTS rowid; AUTOINCREMENT so an id is never reused.
+    CREATE TABLE memories (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        ns          TEXT NOT NULL,
+        key         TEXT NOT NULL,
+        value       TEXT NOT NULL,
+        text        TEXT,
+        embedding   BLOB,
+        metadata    TEXT NOT NULL DEFAULT '{}',
+        pinned      INTEGER NOT NULL DEFAULT 0,
+        expires_at  INTEGER,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        version     INTEGER NOT NULL,
+        seq         INTEGER NOT NULL,
+        size        INTEGER NOT NULL,
+        access_tick INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (ns, key)
+    );
+    CREATE INDEX memories_lru ON memories (pinned, access_tick);
+    CREATE INDEX memories_expiry ON memories (expires_at) WHERE expires_at IS NOT NULL;
+    CREATE INDEX memories_seq ON memories (seq);
+
+    -- Past versions, valid for seq in [seq_from, seq_to). mem_id is the memories.id they had.
+    CREATE TABLE versions (
+        mem_id      INTEGER NOT NULL,
+        ns          TEXT NOT NULL,
+        key         TEXT NOT NULL,
+        value       TEXT NOT NULL,
+        text        TEXT,
+        embedding   BLOB,
+        metadata    TEXT NOT NULL,
+        pinned      INTEGER NOT NULL,
+        expires_at  INTEGER,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        version     INTEGER NOT NULL,
+        seq_from    INTEGER NOT NULL,
+        seq_to      INTEGER NOT NULL,
+        ended_at    INTEGER NOT NULL,
+        end_kind    TEXT NOT NULL,
+        size        INTEGER NOT NULL,
+        PRIMARY KEY (ns, key, seq_from)
+    ) WITHOUT ROWID;
+    CREATE INDEX versions_to ON versions (seq_to);
+
+    -- Commit log: the last seq of each write call and its time, for AS OF time -> seq.
+    CREATE TABLE commits (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL);
+    CREATE INDEX commits_ts ON commits (ts);
+
+    -- Contentless FTS5 over memories.text; rowid = memories.id.
+    CREATE VIRTUAL TABLE memories_fts USING fts5 (
+        text, content = '', contentless_delete = 1, tokenize = 'porter unicode61'
+    );
+
+    -- Change feed.
+    CREATE TABLE events (
+        seq      INTEGER PRIMARY KEY,
+        ts       INTEGER NOT NULL,
+        kind     TEXT NOT NULL,
+        ns       TEXT,
+        key      TEXT,
+        version  INTEGER,
+        channel  TEXT,
+        payload  TEXT
+    );
+    CREATE INDEX events_ts ON events (ts);
+
+    CREATE TABLE checkpoints (
+        thread_id     TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        parent_id     TEXT,
+        kind          TEXT NOT NULL,
+        data          BLOB NOT NULL,
+        metadata      TEXT NOT NULL,
+        created_at    INTEGER NOT NULL,
+        seq           INTEGER NOT NULL,
+        size          INTEGER NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX checkpoints_order ON checkpoints (thread_id, checkpoint_ns, seq);
+    CREATE INDEX checkpoints_seq ON checkpoints (seq);
+
+    CREATE TABLE checkpoint_writes (
+        thread_id     TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        checkpoint_id TEXT NOT NULL,
+        task_id       TEXT NOT NULL,
+        idx           INTEGER NOT NULL,
+        channel       TEXT NOT NULL,
+        kind          TEXT NOT NULL,
+        value         BLOB NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+    ) WITHOUT ROWID;
+
+    -- The HNSW index snapshot and the seq it covers (one row).
+    CREATE TABLE index_snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, data BLOB NOT NULL);
+    "#,
+];
+
+pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Applies every migration newer than the database's `user_version`.
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let have: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if have > CURRENT_VERSION {
+        return Err(crate::Error::new(
+            crate::ErrorCode::Conflict,
+            format!("database schema v{have} is newer than this engine (v{CURRENT_VERSION})"),
+        ));
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(have as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+pub fn meta_get(conn: &Connection, name: &str) -> Result<Option<rusqlite::types::Value>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn.query_row("SELECT value FROM meta WHERE name = ?1", [name], |r| r.get(0)).optional()?)
+}
+
+pub fn meta_set(conn: &Connection, name: &str, value: impl rusqlite::ToSql) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        rusqlite::params![name, value],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,327 @@
+//! Search: vector (HNSW), lexical (FTS5 BM25) and hybrid (fusion of both), with a
+//! namespace-prefix and metadata filter applied so that k hits come back whenever k exist,
+//! and AS OF search (exact scoring over the versions valid then).
+
+mod fusion;
+pub mod lexical;
+
+pub use fusion::{FusionMethod, FusionParams};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::filter::{self, Condition};
+use crate::memories::{history_pruned, row_to_memory, MEM_COLS, VER_COLS};
+use crate::namespace;
+use crate::store::Store;
+use crate::types::{AsOf, Memory};
+use crate::vector_index::exact_score;
+use fusion::{fuse, Fused};
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{params, params_from_iter, OptionalExtension};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+pub const MAX_K: usize = 1000;
+/// With a filter, at most this many allowed vectors are scored exactly instead of walking HNSW.
+const EXACT_MAX: usize = 2048;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchMode {
+    Vector,
+    Lexical,
+    Hybrid,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchQuery {
+    /// Default: hybrid when both `text` and `vector` are given, else whichever is.
+    #[serde(default)]
+    pub mode: Option<SearchMode>,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub vector: Option<Vec<f32>>,
+    /// Hits wanted (1..=1000, default 10).
+    #[serde(default)]
+    pub k: Option<usize>,
+    /// Namespace prefix (empty: the whole store).
+    #[serde(default)]
+    pub namespace: Vec<String>,
+    #[serde(default)]
+    pub filter: Vec<Condition>,
+    #[serde(default)]
+    pub as_of: Option<AsOf>,
+    #[serde(default)]
+    pub fusion: Option<FusionParams>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub namespace: Vec<String>,
+    pub key: String,
+    pub value: Value,
+    pub text: Option<String>,
+    pub metadata: Map<String, Value>,
+    pub version: u64,
+    pub seq: u64,
+    /// The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
+    pub score: f64,
+    pub vector_rank: Option<u32>,
+    pub vector_score: Option<f64>,
+    pub lexical_rank: Option<u32>,
+    pub lexical_score: Option<f64>,
+}
+
+struct Plan {
+    mode: SearchMode,
+    k: usize,
+    pool: usize,
+    fts: Option<String>,
+    vector: Option<Vec<f32>>,
+    prefix: String,
+    end: String,
+    conds: Vec<Condition>,
+    fusion: FusionParams,
+}
+
+impl Store {
+    fn plan(&self, q: &SearchQuery) -> Result<Plan> {
+        let mode = match (q.mode, &q.text, &q.vector) {
+            (Some(m), _, _) => m,
+            (None, Some(_), Some(_)) => SearchMode::Hybrid,
+            (None, None, Some(_)) => SearchMode::Vector,
+            (None, Some(_), None) => SearchMode::Lexical,
+            (None, None, None) => return Err(Error::invalid("search needs `text`, `vector` or both")),
+        };
+        let k = q.k.unwrap_or(10);
+        if k == 0 || k > MAX_K {
+            return Err(Error::invalid(format!("k must be 1..={MAX_K}")));
+        }
+        let wants_vec = mode != SearchMode::Lexical;
+        let wants_lex = mode != SearchMode::Vector;
+        let vector = if wants_vec {
+            let v = q.vector.clone().ok_or_else(|| Error::invalid(format!("{mode:?} search needs `vector`")))?;
+            crate::vector_index::validate(&v, self.cfg.dims, self.cfg.metric)?;
+            Some(v)
+        } else {
+            None
+        };
+        let fts = if wants_lex {
+            let t = q.text.as_deref().ok_or_else(|| Error::invalid(format!("{mode:?} search needs `text`")))?;
+            if t.len() > 16 * 1024 {
+                return Err(Error::new(ErrorCode::PayloadTooLarge, "search text is limited to 16 KiB"));
+            }
+            lexical::fts_query(t)
+        } else {
+            None
+        };
+        let fusion = q.fusion.unwrap_or_default();
+        let pool = if mode == SearchMode::Hybrid { fusion.pool.clamp(k, 4 * MAX_K) } else { k };
+        let prefix = namespace::encode_prefix(&q.namespace)?;
+        let end = namespace::prefix_end(&prefix).unwrap_or_else(|| "\u{10FFFF}".to_string());
+        let mut probe = Vec::new();
+        filter::compile(&q.filter, "metadata", &mut probe)?;
+        Ok(Plan { mode, k, pool, fts, vector, prefix, end, conds: q.filter.clone(), fusion })
+    }
+
+    /// Searches live memories, or the store as it was `as_of`.
+    pub fn search(&mut self, q: &SearchQuery) -> Result<Vec<SearchHit>> {
+        let plan = self.plan(q)?;
+        if let Some(a) = q.as_of {
+            return self.search_as_of(&plan, a);
+        }
+        self.ensure_index_fresh()?;
+        let now = self.now_ms();
+        let vec_list = match &plan.vector {
+            Some(v) => self.vector_candidates(&plan, v, now)?,
+            None => Vec::new(),
+        };
+        let lex_list = match &plan.fts {
+            Some(f) => self.lexical_candidates(&plan, f, now)?,
+            None => Vec::new(),
+        };
+        let fused = combine(&plan, &vec_list, &lex_list);
+        let mut hits = Vec::with_capacity(plan.k);
+        for f in fused.into_iter().take(plan.k) {
+            let row = self
+                .conn
+                .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE id = ?1"))?
+                .query_row([f.id], |r| row_to_memory(r, false))
+                .optional()?;
+            if let Some((id, m)) = row {
+                self.touch(id);
+                hits.push(hit(m, &f));
+            }
+        }
+        Ok(hits)
+    }
+
+    /// Filter SQL over live memories (alias-free columns), params starting after `base`.
+    fn live_filter(&self, plan: &Plan, now: i64, base: &mut Vec<SqlValue>) -> Result<String> {
+        base.push(SqlValue::Text(plan.prefix.clone()));
+        let p = base.len();
+        base.push(SqlValue::Text(plan.end.clone()));
+        base.push(SqlValue::Integer(now));
+        let mut sql = format!("m.ns >= ?{p} AND m.ns < ?{} AND (m.expires_at IS NULL OR m.expires_at > ?{})", p + 1, p + 2);
+        sql.push_str(&filter::compile(&plan.conds, "m.metadata", base)?);
+        Ok(sql)
+    }
+
+    fn vector_candidates(&self, plan: &Plan, q: &[f32], now: i64) -> Result<Vec<(i64, f64)>> {
+        let idx = self
+            .index
+            .as_ref()
+            .ok_or_else(|| Error::new(ErrorCode::DimensionMismatch, "this store has no vectors (dims = 0)"))?;
+        let filtered = !plan.prefix.is_empty() || !plan.conds.is_empty();
+        if filtered {
+            let mut ps = Vec::new();
+            let where_sql = self.live_filter(plan, now, &mut ps)?;
+            let allowed: Vec<i64> = {
+                let mut st = self
+                    .conn
+                    .prepare_cached(&format!("SELECT m.id FROM memories m WHERE m.embedding IS NOT NULL AND {where_sql}"))?;
+                let rows = st.query_map(params_from_iter(ps.iter()), |r| r.get(0))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            if allowed.len() <= EXACT_MAX || allowed.len() * 8 <= idx.len() {
+                let mut scored: Vec<(i64, f64)> = allowed
+                    .iter()
+                    .filter_map(|id| idx.get(*id as u64).map(|v| (*id, exact_score(self.cfg.metric, q, &v))))
+                    .collect();
+                scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+                scored.truncate(plan.pool);
+                return Ok(scored);
+            }
+            let set: HashSet<u64> = allowed.iter().map(|i| *i as u64).collect();
+            let res = idx.filtered_search(q, plan.pool, |key| set.contains(&key))?;
+            return Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect());
+        }
+        // Unfiltered: HNSW top-pool, minus memories that expired but were not swept yet.
+        let any_expired: bool = self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1)")?
+            .query_row([now], |r| r.get(0))?;
+        if !any_expired {
+            let res = idx.search(q, plan.pool)?;
+            return Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect());
+        }
+        let expired: HashSet<u64> = {
+            let mut st = self.conn.prepare_cached("SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1")?;
+            let rows = st.query_map([now], |r| r.get::<_, i64>(0))?;
+            rows.map(|r| r.map(|i| i as u64)).collect::<rusqlite::Result<_>>()?
+        };
+        let res = idx.filtered_search(q, plan.pool, |key| !expired.contains(&key))?;
+        Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect())
+    }
+
+    fn lexical_candidates(&self, plan: &Plan, fts: &str, now: i64) -> Result<Vec<(i64, f64)>> {
+        let mut ps = vec![SqlValue::Text(fts.to_string())];
+        let where_sql = self.live_filter(plan, now, &mut ps)?;
+        let sql = format!(
+            "SELECT m.id, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
+             WHERE memories_fts MATCH ?1 AND {where_sql} ORDER BY s LIMIT {}",
+            plan.pool
+        );
+        let mut st = self.conn.prepare_cached(&sql)?;
+        let rows = st.query_map(params_from_iter(ps.iter()), |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// AS OF search: loads the versions valid at the seq (after filters) and scores them
+    /// exactly — cosine/ip/l2 over the stored f32 embeddings, BM25 through a scratch FTS5 table.
+    fn search_as_of(&mut self, plan: &Plan, a: AsOf) -> Result<Vec<SearchHit>> {
+        let s = self.resolve_as_of(a)?;
+        if s < self.history_floor {
+            return Err(history_pruned(s, self.history_floor));
+        }
+        let ts = self.ts_of_seq(s)?;
+        let mut ps = vec![SqlValue::Integer(s as i64), SqlValue::Text(plan.prefix.clone()), SqlValue::Text(plan.end.clone()), SqlValue::Integer(ts)];
+        let cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
+        let sql = format!(
+            "SELECT * FROM (SELECT {MEM_COLS} FROM memories WHERE seq <= ?1
+               UNION ALL SELECT {VER_COLS} FROM versions WHERE seq_from <= ?1 AND seq_to > ?1)
+             WHERE ns >= ?2 AND ns < ?3 AND (expires_at IS NULL OR expires_at > ?4){cond_sql}"
+        );
+        let rows: Vec<Memory> = {
+            let mut st = self.conn.prepare(&sql)?;
+            let it = st.query_map(params_from_iter(ps.iter()), |r| row_to_memory(r, plan.vector.is_some()).map(|(_, m)| m))?;
+            it.collect::<rusqlite::Result<_>>()?
+        };
+        let vec_list: Vec<(i64, f64)> = match &plan.vector {
+            Some(q) => {
+                let mut v: Vec<(i64, f64)> = rows
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, m)| m.embedding.as_ref().map(|e| (i as i64, exact_score(self.cfg.metric, q, e))))
+                    .collect();
+                v.sort_by(|a, b| b.1.total_cmp(&a.1));
+                v.truncate(plan.pool);
+                v
+            }
+            None => Vec::new(),
+        };
+        let lex_list = match &plan.fts {
+            Some(f) => self.scratch_bm25(&rows, f, plan.pool)?,
+            None => Vec::new(),
+        };
+        let fused = combine(plan, &vec_list, &lex_list);
+        Ok(fused.into_iter().take(plan.k).map(|f| hit(rows[f.id as usize].clone(), &f)).collect())
+    }
+
+    fn scratch_bm25(&self, rows: &[Memory], fts: &str, pool: usize) -> Result<Vec<(i64, f64)>> {
+        self.conn.execute_batch(
+            "DROP TABLE IF EXISTS temp.asof_fts; CREATE VIRTUAL TABLE temp.asof_fts USING fts5 (text, tokenize = 'porter unicode61');",
+        )?;
+        let out = (|| -> Result<Vec<(i64, f64)>> {
+            {
+                let mut ins = self.conn.prepare("INSERT INTO temp.asof_fts (rowid, text) VALUES (?1, ?2)")?;
+                for (i, m) in rows.iter().enumerate() {
+                    if let Some(t) = &m.text {
+                        ins.execute(params![i as i64, t])?;
+                    }
+                }
+            }
+            let mut st = self.conn.prepare(&format!(
+                "SELECT rowid, bm25(asof_fts) AS s FROM temp.asof_fts WHERE asof_fts MATCH ?1 ORDER BY s LIMIT {pool}"
+            ))?;
+            let it = st.query_map([fts], |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
+            Ok(it.collect::<rusqlite::Result<_>>()?)
+        })();
+        self.conn.execute_batch("DROP TABLE IF EXISTS temp.asof_fts;")?;
+        out
+    }
+}
+
+fn combine(plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)]) -> Vec<Fused> {
+    match plan.mode {
+        SearchMode::Vector => vec_list
+            .iter()
+            .enumerate()
+            .map(|(i, (id, s))| Fused { id: *id, score: *s, vector: Some((i as u32 + 1, *s)), lexical: None })
+            .collect(),
+        SearchMode::Lexical => lex_list
+            .iter()
+            .enumerate()
+            .map(|(i, (id, s))| Fused { id: *id, score: *s, vector: None, lexical: Some((i as u32 + 1, *s)) })
+            .collect(),
+        SearchMode::Hybrid => fuse(vec_list, lex_list, &plan.fusion),
+    }
+}
+
+fn hit(m: Memory, f: &Fused) -> SearchHit {
+    SearchHit {
+        namespace: m.namespace,
+        key: m.key,
+        value: m.value,
+        text: m.text,
+        metadata: m.metadata,
+        version: m.version,
+        seq: m.seq,
+        score: f.score,
+        vector_rank: f.vector.map(|v| v.0),
+        vector_score: f.vector.map(|v| v.1),
+        lexical_rank: f.lexical.map(|v| v.0),
+        lexical_score: f.lexical.map(|v| v.1),
+    }
+}

@@ -1,0 +1,57 @@
+//! `stats()`: sizes and counts a host shows users or uses for alerts.
+
+use crate::error::Result;
+use crate::store::Store;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    pub seq: u64,
+    pub memories: u64,
+    /// Accounted bytes of live memories (what `max_bytes` caps).
+    pub bytes: u64,
+    pub pinned_memories: u64,
+    pub pinned_bytes: u64,
+    pub max_bytes: u64,
+    pub max_memories: u64,
+    pub versions: u64,
+    pub events: u64,
+    pub oldest_event_seq: Option<u64>,
+    pub checkpoints: u64,
+    pub index_vectors: u64,
+    pub index_bytes: u64,
+    /// SQLite database size (pages × page size).
+    pub db_bytes: u64,
+    pub history_floor: u64,
+    pub dims: u64,
+    pub metric: String,
+}
+
+impl Store {
+    pub fn stats(&mut self) -> Result<Stats> {
+        self.ensure_index_fresh()?;
+        let c = &self.conn;
+        let count = |sql: &str| -> Result<u64> { Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
+        let pages = count("PRAGMA page_count")?;
+        let page_size = count("PRAGMA page_size")?;
+        Ok(Stats {
+            seq: self.seq,
+            memories: self.usage.count,
+            bytes: self.usage.bytes,
+            pinned_memories: self.usage.pinned_count,
+            pinned_bytes: self.usage.pinned_bytes,
+            max_bytes: self.cfg.caps.max_bytes,
+            max_memories: self.cfg.caps.max_memories,
+            versions: count("SELECT COUNT(*) FROM versions")?,
+            events: count("SELECT COUNT(*) FROM events")?,
+            oldest_event_seq: self.oldest_event_seq()?,
+            checkpoints: count("SELECT COUNT(*) FROM checkpoints")?,
+            index_vectors: self.index.as_ref().map_or(0, |i| i.len() as u64),
+            index_bytes: self.index.as_ref().map_or(0, |i| i.memory_bytes() as u64),
+            db_bytes: pages * page_size,
+            history_floor: self.history_floor,
+            dims: self.cfg.dims as u64,
+            metric: self.cfg.metric.as_str().to_string(),
+        })
+    }
+}

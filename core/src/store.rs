@@ -1,0 +1,447 @@
+//! The `Store`: opening and closing a database, the write-transaction discipline every mutation
+//! goes through (one seq per change, events and in-memory effects applied only after COMMIT),
+//! and the clock. Feature methods live in their own files as further `impl Store` blocks.
+
+use crate::clock::{system_now_ms, ClockFn};
+use crate::config::{Storage, StoreConfig};
+use crate::error::{Error, ErrorCode, Result};
+use crate::feed::{Event, Feed};
+use crate::schema;
+use crate::vector_index::{decode_vec, VectorIndex};
+use crate::vfs;
+use rusqlite::{Connection, OpenFlags};
+use std::collections::HashMap;
+
+/// Live-memory accounting kept in memory (recomputed from SQLite on open).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Usage {
+    pub bytes: u64,
+    pub count: u64,
+    pub pinned_bytes: u64,
+    pub pinned_count: u64,
+}
+
+/// A change to the vector index, applied after the SQLite commit that made it true.
+pub(crate) enum IndexOp {
+    Upsert(u64, Vec<f32>),
+    Remove(u64),
+}
+
+/// State of one write transaction.
+pub(crate) struct Tx {
+    pub now: i64,
+    pub seq: u64,
+    pub usage: Usage,
+    pub events: Vec<Event>,
+    pub index_ops: Vec<IndexOp>,
+    pub touched: Vec<i64>,
+}
+
+impl Tx {
+    pub fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+}
+
+pub struct Store {
+    pub(crate) conn: Connection,
+    pub(crate) cfg: StoreConfig,
+    pub(crate) index: Option<VectorIndex>,
+    /// True when the in-memory index may disagree with SQLite; rebuilt before the next search.
+    pub(crate) index_stale: bool,
+    pub(crate) index_changes: u64,
+    pub(crate) seq: u64,
+    pub(crate) last_ts: i64,
+    pub(crate) clock: Option<ClockFn>,
+    pub(crate) usage: Usage,
+    /// LRU recency: memory id -> access tick, persisted lazily (reads never write).
+    pub(crate) recency: HashMap<i64, u64>,
+    pub(crate) tick: u64,
+    pub(crate) feed: Feed,
+    pub(crate) history_floor: u64,
+    pub(crate) writes_since_sweep: u64,
+    vfs_name: Option<String>,
+}
+
+impl Store {
+    /// Opens (creating if needed) a store. An existing store keeps the dims and metric it was
+    /// created with; a different non-zero `dims` is DIMENSION_MISMATCH.
+    pub fn open(cfg: StoreConfig) -> Result<Store> {
+        #[cfg(target_arch = "wasm32")]
+        crate::wasm_rt::init();
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut vfs_name = None;
+        let conn = match &cfg.storage {
+            Storage::Memory => Connection::open_in_memory()?,
+            Storage::File(path) => Connection::open_with_flags(path, flags)?,
+            Storage::Pages { store, .. } => {
+                let name = vfs::register_store(store.clone());
+                vfs_name = Some(name.clone());
+                Connection::open_with_flags_and_vfs(&name, flags, vfs::VFS_NAME)?
+            }
+        };
+        let mut store = Store {
+            conn,
+            cfg,
+            index: None,
+            index_stale: false,
+            index_changes: 0,
+            seq: 0,
+            last_ts: 0,
+            clock: None,
+            usage: Usage::default(),
+            recency: HashMap::new(),
+            tick: 0,
+            feed: Feed::default(),
+            history_floor: 0,
+            writes_since_sweep: 0,
+            vfs_name,
+        };
+        match store.init() {
+            Ok(()) => Ok(store),
+            Err(e) => {
+                if let Some(n) = store.vfs_name.take() {
+                    vfs::unregister_store(&n);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn init(&mut self) -> Result<()> {
+        self.configure_connection()?;
+        schema::migrate(&mut self.conn)?;
+        self.check_settings()?;
+        self.load_counters()?;
+        self.open_index()?;
+        Ok(())
+    }
+
+    fn configure_connection(&self) -> Result<()> {
+        let c = &self.conn;
+        // Temp tables/indices (sorts, the AS OF lexical scratch table) stay in memory.
+        c.pragma_update(None, "temp_store", "MEMORY")?;
+        c.pragma_update(None, "foreign_keys", false)?;
+        c.set_prepared_statement_cache_capacity(64);
+        match &self.cfg.storage {
+            Storage::Memory => {}
+            Storage::File(_) => {
+                // WAL: readers never block, commits append; one process owns the file.
+                c.pragma_update(None, "journal_mode", "WAL")?;
+                c.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+                let sync = match self.cfg.sync {
+                    crate::config::Sync::Normal => "NORMAL", // survives process crash (no fsync per commit)
+                    crate::config::Sync::Full => "FULL",     // survives power loss (fsync per commit)
+                };
+                c.pragma_update(None, "synchronous", sync)?;
+            }
+            Storage::Pages { atomic, .. } => {
+                c.pragma_update(None, "page_size", vfs::CHUNK as i64)?;
+                c.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+                // An atomic host (a DO's transactionSync) rolls back on its own: keep SQLite's
+                // rollback journal in memory. Otherwise journal into the page store for recovery.
+                let mode = if *atomic { "MEMORY" } else { "TRUNCATE" };
+                c.pragma_update(None, "journal_mode", mode)?;
+                c.pragma_update(None, "synchronous", "NORMAL")?;
+            }
+        }
+        // A page cache big enough for a 10k-memory store (negative = KiB).
+        c.pragma_update(None, "cache_size", -16384)?;
+        Ok(())
+    }
+
+    /// Records dims/metric/scalar on creation; checks them on reopen.
+    fn check_settings(&mut self) -> Result<()> {
+        let dims = schema::meta_get(&self.conn, "dims")?;
+        match dims {
+            None => {
+                schema::meta_set(&self.conn, "dims", self.cfg.dims as i64)?;
+                schema::meta_set(&self.conn, "metric", self.cfg.metric.as_str())?;
+                schema::meta_set(&self.conn, "scalar", self.cfg.scalar.as_str())?;
+            }
+            Some(v) => {
+                let stored = match v {
+                    rusqlite::types::Value::Integer(i) => i as usize,
+                    _ => 0,
+                };
+                if self.cfg.dims != 0 && self.cfg.dims != stored {
+                    return Err(Error::new(
+                        ErrorCode::DimensionMismatch,
+                        format!("store was created with dims {stored}, opened with {}", self.cfg.dims),
+                    ));
+                }
+                self.cfg.dims = stored;
+                if let Some(rusqlite::types::Value::Text(m)) = schema::meta_get(&self.conn, "metric")? {
+                    self.cfg.metric = crate::config::Metric::parse(&m).unwrap_or(self.cfg.metric);
+                }
+                if let Some(rusqlite::types::Value::Text(s)) = schema::meta_get(&self.conn, "scalar")? {
+                    self.cfg.scalar = crate::config::ScalarKind::parse(&s).unwrap_or(self.cfg.scalar);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn load_counters(&mut self) -> Result<()> {
+        let c = &self.conn;
+        let (seq, ts): (Option<i64>, Option<i64>) =
+            c.query_row("SELECT seq, ts FROM commits ORDER BY seq DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?))).or_else(
+                |e| match e {
+                    rusqlite::Error::QueryReturnedNoRows => Ok((None, None)),
+                    e => Err(e),
+                },
+            )?;
+        let meta_seq = meta_u64(c, "seq_floor")?;
+        self.seq = (seq.unwrap_or(0) as u64).max(meta_seq);
+        self.last_ts = ts.unwrap_or(0);
+        self.reload_usage()?;
+        let c = &self.conn;
+        self.tick = c.query_row("SELECT COALESCE(MAX(access_tick),0) FROM memories", [], |r| r.get::<_, i64>(0))? as u64 + 1;
+        self.history_floor = meta_u64(c, "history_floor")?;
+        self.feed.floor = meta_u64(c, "events_floor")?;
+        Ok(())
+    }
+
+    pub(crate) fn reload_usage(&mut self) -> Result<()> {
+        let c = &self.conn;
+        let (bytes, count, pb, pc): (i64, i64, i64, i64) = c.query_row(
+            "SELECT COALESCE(SUM(size),0), COUNT(*), COALESCE(SUM(CASE WHEN pinned THEN size END),0), COALESCE(SUM(pinned),0) FROM memories",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
+        self.usage = Usage { bytes: bytes as u64, count: count as u64, pinned_bytes: pb as u64, pinned_count: pc as u64 };
+        Ok(())
+    }
+
+    /// Loads the index snapshot and replays the changes after it; rebuilds from SQLite when
+    /// there is no usable snapshot.
+    fn open_index(&mut self) -> Result<()> {
+        if self.cfg.dims == 0 {
+            return Ok(());
+        }
+        let snap: Option<(i64, Vec<u8>)> = {
+            use rusqlite::OptionalExtension;
+            self.conn
+                .query_row("SELECT seq, data FROM index_snapshot WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?
+        };
+        if let Some((snap_seq, data)) = snap {
+            if let Ok(idx) = VectorIndex::load(&data, self.cfg.dims, self.cfg.metric, self.cfg.scalar) {
+                self.index = Some(idx);
+                if self.replay_index_since(snap_seq as u64).is_ok() && self.index_matches_sqlite()? {
+                    return Ok(());
+                }
+            }
+        }
+        self.rebuild_index()
+    }
+
+    fn replay_index_since(&mut self, snap_seq: u64) -> Result<()> {
+        let removed: Vec<i64> = {
+            let mut st = self.conn.prepare(
+                "SELECT DISTINCT mem_id FROM versions WHERE seq_to > ?1 AND mem_id NOT IN (SELECT id FROM memories)",
+            )?;
+            let rows = st.query_map([snap_seq as i64], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let changed: Vec<(i64, Option<Vec<u8>>)> = {
+            let mut st = self.conn.prepare("SELECT id, embedding FROM memories WHERE seq > ?1")?;
+            let rows = st.query_map([snap_seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let idx = self.index.as_mut().ok_or_else(|| Error::internal("no index"))?;
+        for id in removed {
+            idx.remove(id as u64)?;
+        }
+        for (id, emb) in changed {
+            match emb {
+                Some(b) => idx.upsert(id as u64, &decode_vec(&b))?,
+                None => idx.remove(id as u64)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn index_matches_sqlite(&self) -> Result<bool> {
+        let n: i64 = self.conn.query_row("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL", [], |r| r.get(0))?;
+        Ok(self.index.as_ref().map(|i| i.len() as i64 == n).unwrap_or(false))
+    }
+
+    /// Rebuilds the vector index from the embeddings in SQLite (the truth).
+    pub(crate) fn rebuild_index(&mut self) -> Result<()> {
+        let mut idx = VectorIndex::new(self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
+        {
+            let mut st = self.conn.prepare("SELECT id, embedding FROM memories WHERE embedding IS NOT NULL")?;
+            let mut rows = st.query([])?;
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                let b: Vec<u8> = r.get(1)?;
+                idx.upsert(id as u64, &decode_vec(&b))?;
+            }
+        }
+        self.index = Some(idx);
+        self.index_stale = false;
+        Ok(())
+    }
+
+    /// Writes the vector index snapshot (with the seq it covers) into SQLite.
+    pub fn snapshot_index(&mut self) -> Result<()> {
+        self.ensure_index_fresh()?;
+        let Some(idx) = &self.index else { return Ok(()) };
+        let data = idx.save()?;
+        self.conn.execute(
+            "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, data = excluded.data",
+            rusqlite::params![self.seq as i64, data],
+        )?;
+        self.index_changes = 0;
+        Ok(())
+    }
+
+    pub(crate) fn ensure_index_fresh(&mut self) -> Result<()> {
+        if self.index_stale {
+            self.rebuild_index()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes lazily kept state (LRU recency, the index snapshot) and closes the database.
+    pub fn close(mut self) -> Result<()> {
+        self.flush_recency()?;
+        if self.index_changes > 0 {
+            self.snapshot_index()?;
+        }
+        Ok(())
+    }
+
+    /// Replaces the wall clock (ms since epoch). Times the store records never go backwards.
+    pub fn set_clock(&mut self, clock: ClockFn) {
+        self.clock = Some(clock);
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        match &self.clock {
+            Some(c) => c(),
+            None => system_now_ms(),
+        }
+    }
+
+    pub fn config(&self) -> &StoreConfig {
+        &self.cfg
+    }
+
+    /// The seq of the last committed change.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Runs `f` in one SQLite transaction. Seqs, events, index changes and usage take effect
+    /// only if COMMIT succeeds; on any error everything rolls back.
+    pub(crate) fn write_tx<T>(&mut self, f: impl FnOnce(&mut Store, &mut Tx) -> Result<T>) -> Result<T> {
+        let now = self.now_ms().max(self.last_ts);
+        let mut tx = Tx { now, seq: self.seq, usage: self.usage, events: Vec::new(), index_ops: Vec::new(), touched: Vec::new() };
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let out = f(self, &mut tx).and_then(|v| {
+            if tx.seq > self.seq {
+                self.conn
+                    .prepare_cached("INSERT INTO commits (seq, ts) VALUES (?1, ?2)")?
+                    .execute(rusqlite::params![tx.seq as i64, tx.now])?;
+            }
+            self.conn.execute_batch("COMMIT")?;
+            Ok(v)
+        });
+        let v = match out {
+            Ok(v) => v,
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        };
+        self.seq = tx.seq;
+        self.last_ts = tx.now;
+        self.usage = tx.usage;
+        for id in tx.touched {
+            self.recency.insert(id, self.tick);
+            self.tick += 1;
+        }
+        if !tx.index_ops.is_empty() {
+            self.apply_index_ops(tx.index_ops);
+        }
+        for ev in &tx.events {
+            self.feed.deliver(ev);
+        }
+        self.writes_since_sweep += 1;
+        Ok(v)
+    }
+
+    fn apply_index_ops(&mut self, ops: Vec<IndexOp>) {
+        let Some(idx) = self.index.as_mut() else { return };
+        for op in ops {
+            self.index_changes += 1;
+            let r = match op {
+                IndexOp::Upsert(id, v) => idx.upsert(id, &v),
+                IndexOp::Remove(id) => idx.remove(id),
+            };
+            if r.is_err() {
+                // SQLite already holds the truth; rebuild the index before it is used again.
+                self.index_stale = true;
+            }
+        }
+        if self.cfg.index_snapshot_every > 0 && self.index_changes >= self.cfg.index_snapshot_every {
+            if self.snapshot_index().is_err() {
+                self.index_stale = true;
+            }
+        }
+    }
+
+    /// Persists in-memory LRU recency into `access_tick` (not a read's cost: called by writes
+    /// that need exact LRU order, by maintenance and on close).
+    pub(crate) fn flush_recency(&mut self) -> Result<()> {
+        if self.recency.is_empty() {
+            return Ok(());
+        }
+        let own_tx = self.conn.is_autocommit();
+        if own_tx {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        }
+        let r = (|| -> Result<()> {
+            let mut st = self.conn.prepare_cached("UPDATE memories SET access_tick = ?2 WHERE id = ?1")?;
+            for (id, t) in &self.recency {
+                st.execute(rusqlite::params![id, *t as i64])?;
+            }
+            Ok(())
+        })();
+        if own_tx {
+            match &r {
+                Ok(()) => self.conn.execute_batch("COMMIT")?,
+                Err(_) => {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                }
+            }
+        }
+        r?;
+        self.recency.clear();
+        Ok(())
+    }
+
+    /// Records a read access for LRU (memory only).
+    pub(crate) fn touch(&mut self, id: i64) {
+        self.recency.insert(id, self.tick);
+        self.tick += 1;
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        if let Some(n) = self.vfs_name.take() {
+            vfs::unregister_store(&n);
+        }
+    }
+}
+
+pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {
+    Ok(match schema::meta_get(c, name)? {
+        Some(rusqlite::types::Value::Integer(i)) => i as u64,
+        _ => 0,
+    })
+}

@@ -1,0 +1,397 @@
+//! A SQLite VFS that keeps each file as fixed-size chunks in a host [`PageStore`].
+//! Keys: `<file>/<chunk index>` for data and `<file>/size` for the length, where `<file>` is
+//! `db` or `journal`. Registered once per process as "edgemem-pages"; the store behind a
+//! database name is looked up in a thread-local registry (stores are not `Send`).
+
+use crate::page_store::{MemoryPageStore, PageStore};
+use rusqlite::ffi;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::rc::Rc;
+
+pub const VFS_NAME: &CStr = c"edgemem-pages";
+/// Chunk size = SQLite page size used for page-store databases.
+pub const CHUNK: u64 = 8192;
+
+thread_local! {
+    static REGISTRY: RefCell<HashMap<String, Rc<dyn PageStore>>> = RefCell::new(HashMap::new());
+    static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
+}
+
+/// Registers `store` under a fresh database name and returns that name.
+pub fn register_store(store: Rc<dyn PageStore>) -> String {
+    ensure_vfs();
+    let id = NEXT_ID.with(|n| {
+        let v = n.get();
+        n.set(v + 1);
+        v
+    });
+    let name = format!("edgemem-{id}.db");
+    REGISTRY.with(|r| r.borrow_mut().insert(name.clone(), store));
+    name
+}
+
+pub fn unregister_store(name: &str) {
+    REGISTRY.with(|r| r.borrow_mut().remove(name));
+}
+
+/// Maps a path SQLite hands us to (store, file prefix).
+fn resolve(path: &str) -> Option<(Rc<dyn PageStore>, &'static str)> {
+    let path = path.trim_start_matches('/');
+    let (base, prefix) = if let Some(b) = path.strip_suffix("-journal") {
+        (b, "journal")
+    } else if let Some(b) = path.strip_suffix("-wal") {
+        (b, "wal")
+    } else {
+        (path, "db")
+    };
+    REGISTRY.with(|r| r.borrow().get(base).cloned()).map(|s| (s, prefix))
+}
+
+struct FileState {
+    store: Rc<dyn PageStore>,
+    prefix: &'static str,
+    size: u64,
+    delete_on_close: bool,
+}
+
+impl FileState {
+    fn chunk_key(&self, i: u64) -> String {
+        format!("{}/{}", self.prefix, i)
+    }
+    fn size_key(&self) -> String {
+        format!("{}/size", self.prefix)
+    }
+    fn load_size(store: &dyn PageStore, prefix: &str) -> Result<Option<u64>, String> {
+        Ok(store.get(&format!("{prefix}/size"))?.and_then(|b| b.try_into().ok()).map(u64::from_le_bytes))
+    }
+    fn store_size(&mut self, size: u64) -> Result<(), String> {
+        if size != self.size {
+            self.size = size;
+            self.store.put(&self.size_key(), &size.to_le_bytes())?;
+        }
+        Ok(())
+    }
+    fn read(&self, buf: &mut [u8], offset: u64) -> Result<bool, String> {
+        buf.fill(0);
+        let end = offset + buf.len() as u64;
+        let avail_end = end.min(self.size);
+        let mut pos = offset;
+        while pos < avail_end {
+            let ci = pos / CHUNK;
+            let in_chunk = (pos % CHUNK) as usize;
+            let n = ((CHUNK as usize - in_chunk) as u64).min(avail_end - pos) as usize;
+            if let Some(chunk) = self.store.get(&self.chunk_key(ci))? {
+                let dst = &mut buf[(pos - offset) as usize..(pos - offset) as usize + n];
+                let have = chunk.len().saturating_sub(in_chunk).min(n);
+                dst[..have].copy_from_slice(&chunk[in_chunk..in_chunk + have]);
+            }
+            pos += n as u64;
+        }
+        Ok(end <= self.size)
+    }
+    fn write(&mut self, data: &[u8], offset: u64) -> Result<(), String> {
+        let end = offset + data.len() as u64;
+        let mut pos = offset;
+        while pos < end {
+            let ci = pos / CHUNK;
+            let in_chunk = (pos % CHUNK) as usize;
+            let n = ((CHUNK as usize - in_chunk) as u64).min(end - pos) as usize;
+            let src = &data[(pos - offset) as usize..(pos - offset) as usize + n];
+            if n == CHUNK as usize {
+                self.store.put(&self.chunk_key(ci), src)?;
+            } else {
+                let mut chunk = self.store.get(&self.chunk_key(ci))?.unwrap_or_default();
+                chunk.resize(CHUNK as usize, 0);
+                chunk[in_chunk..in_chunk + n].copy_from_slice(src);
+                self.store.put(&self.chunk_key(ci), &chunk)?;
+            }
+            pos += n as u64;
+        }
+        if end > self.size {
+            self.store_size(end)?;
+        }
+        Ok(())
+    }
+    fn truncate(&mut self, size: u64) -> Result<(), String> {
+        if size >= self.size {
+            return Ok(());
+        }
+        let keep = size.div_ceil(CHUNK);
+        let had = self.size.div_ceil(CHUNK);
+        for ci in keep..had {
+            self.store.delete(&self.chunk_key(ci))?;
+        }
+        if size % CHUNK != 0 {
+            let ci = size / CHUNK;
+            if let Some(mut chunk) = self.store.get(&self.chunk_key(ci))? {
+                let cut = (size % CHUNK) as usize;
+                if chunk.len() > cut {
+                    chunk[cut..].fill(0);
+                    self.store.put(&self.chunk_key(ci), &chunk)?;
+                }
+            }
+        }
+        self.store_size(size)
+    }
+    fn remove_all(&mut self) -> Result<(), String> {
+        let had = self.size.div_ceil(CHUNK);
+        for ci in 0..had {
+            self.store.delete(&self.chunk_key(ci))?;
+        }
+        self.store.delete(&self.size_key())?;
+        self.size = 0;
+        Ok(())
+    }
+}
+
+#[repr(C)]
+struct PsFile {
+    base: ffi::sqlite3_file,
+    state: *mut FileState,
+}
+
+unsafe fn state<'a>(f: *mut ffi::sqlite3_file) -> &'a mut FileState {
+    &mut *(*(f as *mut PsFile)).state
+}
+
+unsafe extern "C" fn x_close(f: *mut ffi::sqlite3_file) -> c_int {
+    let pf = f as *mut PsFile;
+    if (*pf).state.is_null() {
+        return ffi::SQLITE_OK;
+    }
+    let mut st = Box::from_raw((*pf).state);
+    (*pf).state = std::ptr::null_mut();
+    if st.delete_on_close && st.remove_all().is_err() {
+        return ffi::SQLITE_IOERR_DELETE;
+    }
+    ffi::SQLITE_OK
+}
+
+unsafe extern "C" fn x_read(f: *mut ffi::sqlite3_file, buf: *mut c_void, amt: c_int, off: ffi::sqlite3_int64) -> c_int {
+    let buf = std::slice::from_raw_parts_mut(buf as *mut u8, amt as usize);
+    match state(f).read(buf, off as u64) {
+        Ok(true) => ffi::SQLITE_OK,
+        Ok(false) => ffi::SQLITE_IOERR_SHORT_READ,
+        Err(_) => ffi::SQLITE_IOERR_READ,
+    }
+}
+
+unsafe extern "C" fn x_write(f: *mut ffi::sqlite3_file, buf: *const c_void, amt: c_int, off: ffi::sqlite3_int64) -> c_int {
+    let data = std::slice::from_raw_parts(buf as *const u8, amt as usize);
+    match state(f).write(data, off as u64) {
+        Ok(()) => ffi::SQLITE_OK,
+        Err(_) => ffi::SQLITE_IOERR_WRITE,
+    }
+}
+
+unsafe extern "C" fn x_truncate(f: *mut ffi::sqlite3_file, size: ffi::sqlite3_int64) -> c_int {
+    match state(f).truncate(size as u64) {
+        Ok(()) => ffi::SQLITE_OK,
+        Err(_) => ffi::SQLITE_IOERR_TRUNCATE,
+    }
+}
+
+unsafe extern "C" fn x_sync(f: *mut ffi::sqlite3_file, _flags: c_int) -> c_int {
+    match state(f).store.sync() {
+        Ok(()) => ffi::SQLITE_OK,
+        Err(_) => ffi::SQLITE_IOERR_FSYNC,
+    }
+}
+
+unsafe extern "C" fn x_file_size(f: *mut ffi::sqlite3_file, out: *mut ffi::sqlite3_int64) -> c_int {
+    *out = state(f).size as ffi::sqlite3_int64;
+    ffi::SQLITE_OK
+}
+
+unsafe extern "C" fn x_lock(_f: *mut ffi::sqlite3_file, _l: c_int) -> c_int {
+    ffi::SQLITE_OK
+}
+
+unsafe extern "C" fn x_check_reserved(_f: *mut ffi::sqlite3_file, out: *mut c_int) -> c_int {
+    *out = 0;
+    ffi::SQLITE_OK
+}
+
+unsafe extern "C" fn x_file_control(_f: *mut ffi::sqlite3_file, _op: c_int, _arg: *mut c_void) -> c_int {
+    ffi::SQLITE_NOTFOUND
+}
+
+unsafe extern "C" fn x_sector_size(_f: *mut ffi::sqlite3_file) -> c_int {
+    CHUNK as c_int
+}
+
+unsafe extern "C" fn x_device_characteristics(_f: *mut ffi::sqlite3_file) -> c_int {
+    ffi::SQLITE_IOCAP_POWERSAFE_OVERWRITE
+}
+
+static IO_METHODS: ffi::sqlite3_io_methods = ffi::sqlite3_io_methods {
+    iVersion: 1,
+    xClose: Some(x_close),
+    xRead: Some(x_read),
+    xWrite: Some(x_write),
+    xTruncate: Some(x_truncate),
+    xSync: Some(x_sync),
+    xFileSize: Some(x_file_size),
+    xLock: Some(x_lock),
+    xUnlock: Some(x_lock),
+    xCheckReservedLock: Some(x_check_reserved),
+    xFileControl: Some(x_file_control),
+    xSectorSize: Some(x_sector_size),
+    xDeviceCharacteristics: Some(x_device_characteristics),
+    xShmMap: None,
+    xShmLock: None,
+    xShmBarrier: None,
+    xShmUnmap: None,
+    xFetch: None,
+    xUnfetch: None,
+};
+
+unsafe fn path_str<'a>(p: *const c_char) -> Option<&'a str> {
+    if p.is_null() {
+        None
+    } else {
+        CStr::from_ptr(p).to_str().ok()
+    }
+}
+
+unsafe extern "C" fn x_open(
+    _vfs: *mut ffi::sqlite3_vfs,
+    name: *const c_char,
+    f: *mut ffi::sqlite3_file,
+    flags: c_int,
+    out_flags: *mut c_int,
+) -> c_int {
+    let pf = f as *mut PsFile;
+    (*pf).base.pMethods = std::ptr::null();
+    (*pf).state = std::ptr::null_mut();
+    let delete_on_close = flags & ffi::SQLITE_OPEN_DELETEONCLOSE != 0;
+    let (store, prefix, size) = match path_str(name).and_then(resolve) {
+        Some((store, prefix)) => match FileState::load_size(&*store, prefix) {
+            Ok(Some(size)) => (store, prefix, size),
+            Ok(None) if flags & ffi::SQLITE_OPEN_CREATE != 0 => (store, prefix, 0),
+            Ok(None) => return ffi::SQLITE_CANTOPEN,
+            Err(_) => return ffi::SQLITE_IOERR,
+        },
+        // Temporary files (no name, or not ours) live in memory.
+        None if name.is_null() || delete_on_close => {
+            (Rc::new(MemoryPageStore::new()) as Rc<dyn PageStore>, "tmp", 0)
+        }
+        None => return ffi::SQLITE_CANTOPEN,
+    };
+    let st = Box::new(FileState { store, prefix, size, delete_on_close });
+    (*pf).state = Box::into_raw(st);
+    (*pf).base.pMethods = &IO_METHODS;
+    if !out_flags.is_null() {
+        *out_flags = flags;
+    }
+    ffi::SQLITE_OK
+}
+
+unsafe extern "C" fn x_delete(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, _sync: c_int) -> c_int {
+    let Some((store, prefix)) = path_str(name).and_then(resolve) else { return ffi::SQLITE_OK };
+    let size = match FileState::load_size(&*store, prefix) {
+        Ok(s) => s.unwrap_or(0),
+        Err(_) => return ffi::SQLITE_IOERR_DELETE,
+    };
+    let mut st = FileState { store, prefix, size, delete_on_close: false };
+    match st.remove_all() {
+        Ok(()) => ffi::SQLITE_OK,
+        Err(_) => ffi::SQLITE_IOERR_DELETE,
+    }
+}
+
+unsafe extern "C" fn x_access(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, _flags: c_int, out: *mut c_int) -> c_int {
+    *out = 0;
+    if let Some((store, prefix)) = path_str(name).and_then(resolve) {
+        match FileState::load_size(&*store, prefix) {
+            Ok(Some(_)) => *out = 1,
+            Ok(None) => {}
+            Err(_) => return ffi::SQLITE_IOERR_ACCESS,
+        }
+    }
+    ffi::SQLITE_OK
+}
+
+unsafe extern "C" fn x_full_pathname(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, n: c_int, out: *mut c_char) -> c_int {
+    let src = CStr::from_ptr(name).to_bytes_with_nul();
+    if src.len() > n as usize {
+        return ffi::SQLITE_CANTOPEN;
+    }
+    std::ptr::copy_nonoverlapping(src.as_ptr() as *const c_char, out, src.len());
+    ffi::SQLITE_OK
+}
+
+/// The process's default VFS, for randomness, sleep and time.
+fn default_vfs() -> *mut ffi::sqlite3_vfs {
+    unsafe { ffi::sqlite3_vfs_find(std::ptr::null()) }
+}
+
+unsafe extern "C" fn x_randomness(_vfs: *mut ffi::sqlite3_vfs, n: c_int, out: *mut c_char) -> c_int {
+    let d = default_vfs();
+    match (*d).xRandomness {
+        Some(f) => f(d, n, out),
+        None => 0,
+    }
+}
+
+unsafe extern "C" fn x_sleep(_vfs: *mut ffi::sqlite3_vfs, us: c_int) -> c_int {
+    let d = default_vfs();
+    match (*d).xSleep {
+        Some(f) => f(d, us),
+        None => 0,
+    }
+}
+
+unsafe extern "C" fn x_current_time(_vfs: *mut ffi::sqlite3_vfs, out: *mut f64) -> c_int {
+    let d = default_vfs();
+    match (*d).xCurrentTime {
+        Some(f) => f(d, out),
+        None => ffi::SQLITE_ERROR,
+    }
+}
+
+unsafe extern "C" fn x_current_time_int64(_vfs: *mut ffi::sqlite3_vfs, out: *mut ffi::sqlite3_int64) -> c_int {
+    let d = default_vfs();
+    match (*d).xCurrentTimeInt64 {
+        Some(f) => f(d, out),
+        None => ffi::SQLITE_ERROR,
+    }
+}
+
+unsafe extern "C" fn x_get_last_error(_vfs: *mut ffi::sqlite3_vfs, _n: c_int, _out: *mut c_char) -> c_int {
+    0
+}
+
+fn ensure_vfs() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| unsafe {
+        ffi::sqlite3_initialize();
+        let vfs = Box::new(ffi::sqlite3_vfs {
+            iVersion: 2,
+            szOsFile: std::mem::size_of::<PsFile>() as c_int,
+            mxPathname: 512,
+            pNext: std::ptr::null_mut(),
+            zName: VFS_NAME.as_ptr(),
+            pAppData: std::ptr::null_mut(),
+            xOpen: Some(x_open),
+            xDelete: Some(x_delete),
+            xAccess: Some(x_access),
+            xFullPathname: Some(x_full_pathname),
+            xDlOpen: None,
+            xDlError: None,
+            xDlSym: None,
+            xDlClose: None,
+            xRandomness: Some(x_randomness),
+            xSleep: Some(x_sleep),
+            xCurrentTime: Some(x_current_time),
+            xGetLastError: Some(x_get_last_error),
+            xCurrentTimeInt64: Some(x_current_time_int64),
+            xSetSystemCall: None,
+            xGetSystemCall: None,
+            xNextSystemCall: None,
+        });
+        ffi::sqlite3_vfs_register(Box::leak(vfs), 0);
+    });
+}

@@ -1,0 +1,92 @@
+//! Checkpoints: put / get latest / get by id / list (before, limit, metadata filter),
+//! pending writes, delete_thread, retention.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use crate::common::*;
+use edgemem_core::{CheckpointData, CheckpointListQuery, CheckpointPut, Condition, ErrorCode, Retention, StoreConfig};
+use serde_json::json;
+
+fn cp(thread: &str, id: &str, parent: Option<&str>, step: i64) -> CheckpointPut {
+    CheckpointPut {
+        thread_id: thread.into(),
+        checkpoint_ns: String::new(),
+        checkpoint_id: id.into(),
+        parent_id: parent.map(String::from),
+        data: CheckpointData::Json(json!({"channel_values": {"messages": ["hi", "hi", "hi"]}, "step": step})),
+        metadata: json!({"step": step, "source": if step == 0 { "input" } else { "loop" }}).as_object().unwrap().clone(),
+    }
+}
+
+#[test]
+fn put_get_list_and_writes() {
+    let mut s = store(0);
+    s.put_checkpoint(cp("t1", "c0", None, 0)).unwrap();
+    s.put_checkpoint(cp("t1", "c1", Some("c0"), 1)).unwrap();
+    s.put_checkpoint(cp("t1", "c2", Some("c1"), 2)).unwrap();
+    s.put_checkpoint(cp("t2", "x0", None, 0)).unwrap();
+    let latest = s.get_checkpoint("t1", "", None).unwrap().unwrap();
+    assert_eq!(latest.checkpoint_id, "c2");
+    assert_eq!(latest.parent_id.as_deref(), Some("c1"));
+    let c1 = s.get_checkpoint("t1", "", Some("c1")).unwrap().unwrap();
+    assert_eq!(c1.data, CheckpointData::Json(json!({"channel_values": {"messages": ["hi", "hi", "hi"]}, "step": 1})));
+    assert!(s.get_checkpoint("t1", "", Some("nope")).unwrap().is_none());
+    assert!(s.get_checkpoint("t3", "", None).unwrap().is_none());
+
+    let all = s.list_checkpoints(&CheckpointListQuery { thread_id: "t1".into(), ..Default::default() }).unwrap();
+    assert_eq!(all.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c2", "c1", "c0"]);
+    let before = s
+        .list_checkpoints(&CheckpointListQuery { thread_id: "t1".into(), before: Some("c2".into()), limit: Some(1), ..Default::default() })
+        .unwrap();
+    assert_eq!(before.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c1"]);
+    let loops = s
+        .list_checkpoints(&CheckpointListQuery {
+            thread_id: "t1".into(),
+            filter: vec![Condition::eq("source", json!("loop"))],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(loops.len(), 2);
+
+    s.put_writes("t1", "", "c2", "task-a", vec![("messages".into(), CheckpointData::Bytes(vec![1, 2, 3])), ("x".into(), CheckpointData::Json(json!(5)))])
+        .unwrap();
+    let latest = s.get_checkpoint("t1", "", None).unwrap().unwrap();
+    assert_eq!(latest.pending_writes.len(), 2);
+    assert_eq!(latest.pending_writes[0].value, CheckpointData::Bytes(vec![1, 2, 3]));
+    assert_eq!(latest.pending_writes[1].idx, 1);
+
+    assert_eq!(s.delete_thread("t1").unwrap(), 3);
+    assert!(s.get_checkpoint("t1", "", None).unwrap().is_none());
+    assert!(s.get_checkpoint("t2", "", None).unwrap().is_some());
+    let e = s.put_checkpoint(CheckpointPut { thread_id: String::new(), ..cp("t", "c", None, 0) }).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+}
+
+#[test]
+fn retention_last_n_and_bytes() {
+    let mut s = store_with(StoreConfig {
+        retention: Retention { checkpoints_per_thread: 3, ..Default::default() },
+        ..StoreConfig::memory(0)
+    });
+    for i in 0..10 {
+        s.put_checkpoint(cp("t", &format!("c{i}"), None, i)).unwrap();
+    }
+    let left = s.list_checkpoints(&CheckpointListQuery { thread_id: "t".into(), ..Default::default() }).unwrap();
+    assert_eq!(left.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c9", "c8", "c7"]);
+
+    let mut s = store_with(StoreConfig {
+        retention: Retention { checkpoints_max_bytes: 1_000, ..Default::default() },
+        ..StoreConfig::memory(0)
+    });
+    for i in 0..20 {
+        s.put_checkpoint(cp("a", &format!("a{i}"), None, i)).unwrap();
+        s.put_checkpoint(cp("b", &format!("b{i}"), None, i)).unwrap();
+    }
+    s.sweep().unwrap();
+    let a = s.list_checkpoints(&CheckpointListQuery { thread_id: "a".into(), ..Default::default() }).unwrap();
+    let b = s.list_checkpoints(&CheckpointListQuery { thread_id: "b".into(), ..Default::default() }).unwrap();
+    assert_eq!(a[0].checkpoint_id, "a19", "the newest of each thread stays");
+    assert_eq!(b[0].checkpoint_id, "b19");
+    assert!(a.len() + b.len() < 40);
+}

@@ -1,0 +1,12 @@
+//! The engine's behaviour suite. The same tests run natively (`cargo test`) and compiled to
+//! wasm32 under Node (`scripts/test-core-wasm`); filesystem-only tests are ignored on wasm.
+
+mod caps;
+mod checkpoints;
+mod common;
+mod errors;
+mod feed;
+mod history;
+mod memories;
+mod persistence;
+mod search;

@@ -1,0 +1,202 @@
+//! Persistence: the host page-store hook, file storage, reopen without losing acknowledged
+//! writes, the vector-index snapshot + replay, export / import, stats.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use crate::common::*;
+use edgemem_core::{
+    AsOf, CheckpointData, CheckpointPut, MemoryPageStore, MemoryPut, SearchQuery, Storage, Store, StoreConfig,
+};
+use serde_json::json;
+use std::rc::Rc;
+
+const DIMS: usize = 8;
+
+fn paged(ps: &Rc<MemoryPageStore>, atomic: bool, snapshot_every: u64) -> Store {
+    Store::open(StoreConfig {
+        storage: Storage::Pages { store: ps.clone(), atomic },
+        index_snapshot_every: snapshot_every,
+        ..StoreConfig::memory(DIMS)
+    })
+    .expect("open paged store")
+}
+
+fn fill(s: &mut Store, rng: &mut Rng, n: usize, offset: usize) {
+    let batch: Vec<MemoryPut> = (0..n)
+        .map(|i| {
+            MemoryPut::new(&["p", ["x", "y"][i % 2]], &format!("k{}", i + offset), json!(format!("memory number {} word{}", i + offset, i % 7)))
+                .embedding(rng.unit_vec(DIMS))
+        })
+        .collect();
+    for chunk in batch.chunks(100) {
+        s.put_batch(chunk.to_vec()).unwrap();
+    }
+}
+
+fn probe(s: &mut Store, rng: &mut Rng) -> Vec<Vec<(String, u64)>> {
+    probe_with(s, rng, true)
+}
+
+/// Top-10 keys for 8 random queries (hybrid, or vector-only where lexical ties would make the
+/// order depend on internal row ids).
+fn probe_with(s: &mut Store, rng: &mut Rng, with_text: bool) -> Vec<Vec<(String, u64)>> {
+    (0..8)
+        .map(|i| {
+            let text = with_text.then(|| format!("word{i}"));
+            let q = SearchQuery { vector: Some(rng.unit_vec(DIMS)), text, k: Some(10), ..Default::default() };
+            s.search(&q).unwrap().into_iter().map(|h| (h.key, h.version)).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn page_store_reopen_keeps_everything() {
+    for atomic in [true, false] {
+        let ps = Rc::new(MemoryPageStore::new());
+        let mut rng = Rng::new(1);
+        let mut s = paged(&ps, atomic, 0);
+        fill(&mut s, &mut rng, 300, 0);
+        s.delete(&ns(&["p", "x"]), "k0", None).unwrap();
+        s.put_checkpoint(CheckpointPut {
+            thread_id: "t".into(),
+            checkpoint_ns: String::new(),
+            checkpoint_id: "c".into(),
+            parent_id: None,
+            data: CheckpointData::Bytes(vec![9; 5000]),
+            metadata: Default::default(),
+        })
+        .unwrap();
+        let seq = s.seq();
+        let before = probe(&mut s, &mut Rng::new(99));
+        s.close().unwrap();
+        let mut s = paged(&ps, atomic, 0);
+        assert_eq!(s.seq(), seq);
+        assert_eq!(probe(&mut s, &mut Rng::new(99)), before, "atomic={atomic}");
+        assert!(value_of(&mut s, &["p", "x"], "k0").is_none());
+        assert_eq!(s.get_at(&ns(&["p", "x"]), "k0", Some(AsOf::Seq(1))).unwrap().unwrap().key, "k0");
+        assert_eq!(s.get_checkpoint("t", "", None).unwrap().unwrap().data, CheckpointData::Bytes(vec![9; 5000]));
+        assert_eq!(s.stats().unwrap().memories, 299);
+    }
+}
+
+/// The index snapshot is only taken now and then; a store dropped without close (a crash, an
+/// evicted Durable Object) replays the changes after the snapshot and answers identically.
+#[test]
+fn crash_after_snapshot_replays_to_identical_results() {
+    let ps = Rc::new(MemoryPageStore::new());
+    let mut rng = Rng::new(2);
+    let mut s = paged(&ps, true, 250);
+    fill(&mut s, &mut rng, 600, 0); // snapshots at 250 and 500 changes
+    for i in 0..40 {
+        s.delete(&ns(&["p", ["x", "y"][i % 2]]), &format!("k{i}"), None).unwrap();
+    }
+    fill(&mut s, &mut rng, 30, 1000);
+    s.put(MemoryPut::new(&["p", "x"], "k1001", json!("vector removed"))).unwrap();
+    let want = probe(&mut s, &mut Rng::new(5));
+    let stats = s.stats().unwrap();
+    drop(s); // no close(): nothing flushed
+    let mut s = paged(&ps, true, 250);
+    assert_eq!(probe(&mut s, &mut Rng::new(5)), want);
+    let again = s.stats().unwrap();
+    assert_eq!((again.index_vectors, again.memories, again.seq), (stats.index_vectors, stats.memories, stats.seq));
+}
+
+#[test]
+fn a_failed_page_write_loses_no_acknowledged_write() {
+    let ps = Rc::new(MemoryPageStore::new());
+    let mut s = paged(&ps, false, 0);
+    put_text(&mut s, &["f"], "ok", "acknowledged");
+    ps.set_fail_puts(true);
+    let e = s.put(MemoryPut::new(&["f"], "lost", json!("never acknowledged"))).unwrap_err();
+    assert_eq!(e.code, edgemem_core::ErrorCode::Internal);
+    ps.set_fail_puts(false);
+    drop(s);
+    let mut s = paged(&ps, false, 0);
+    assert_eq!(value_of(&mut s, &["f"], "ok"), Some(json!("acknowledged")));
+    assert!(value_of(&mut s, &["f"], "lost").is_none());
+    put_text(&mut s, &["f"], "after", "works");
+    assert_eq!(s.seq(), 2);
+}
+
+#[test]
+fn a_write_touches_pages_not_the_whole_database() {
+    let ps = Rc::new(MemoryPageStore::new());
+    let mut s = paged(&ps, true, 0);
+    fill(&mut s, &mut Rng::new(3), 2000, 0);
+    let before = ps.put_count();
+    put_text(&mut s, &["p", "x"], "one-more", "a single small write");
+    let pages = ps.put_count() - before;
+    let db_pages = ps.bytes() as u64 / 8192;
+    assert!(pages < 40 && pages * 4 < db_pages, "{pages} page writes for one put (database has {db_pages} pages)");
+}
+
+#[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
+fn file_storage_survives_reopen() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let dir = std::env::temp_dir().join(format!("edgemem-test-{}-{}", std::process::id(), Rng::new(7).next()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("store.db");
+        let open = || Store::open(StoreConfig { storage: Storage::File(path.clone()), ..StoreConfig::memory(DIMS) }).unwrap();
+        let mut s = open();
+        fill(&mut s, &mut Rng::new(4), 200, 0);
+        let want = probe(&mut s, &mut Rng::new(6));
+        drop(s);
+        let mut s = open();
+        assert_eq!(probe(&mut s, &mut Rng::new(6)), want);
+        assert_eq!(s.stats().unwrap().memories, 200);
+        drop(s);
+        let e = Store::open(StoreConfig { storage: Storage::File(path.clone()), ..StoreConfig::memory(DIMS + 1) });
+        assert_eq!(e.err().map(|e| e.code), Some(edgemem_core::ErrorCode::DimensionMismatch));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
+fn export_import_round_trips() {
+    let mut a = store(DIMS);
+    let clock = manual_clock(&mut a, 5_000);
+    fill(&mut a, &mut Rng::new(8), 120, 0);
+    clock.set(6_000);
+    put_text(&mut a, &["p", "x"], "k3", "rewritten");
+    a.delete(&ns(&["p", "y"]), "k5", None).unwrap();
+    a.put(MemoryPut::new(&["p", "x"], "pin", json!({"deep": [1, 2]})).pinned(true).metadata(json!({"m": 1}))).unwrap();
+    a.put_checkpoint(CheckpointPut {
+        thread_id: "t".into(),
+        checkpoint_ns: "sub".into(),
+        checkpoint_id: "c1".into(),
+        parent_id: None,
+        data: CheckpointData::Json(json!({"x": 1})),
+        metadata: Default::default(),
+    })
+    .unwrap();
+    a.put_writes("t", "sub", "c1", "task", vec![("ch".into(), CheckpointData::Bytes(vec![1]))]).unwrap();
+    let doc = a.export().unwrap();
+    let json_text = serde_json::to_string(&doc).unwrap();
+    let doc2: edgemem_core::ExportDoc = serde_json::from_str(&json_text).unwrap();
+    let mut b = store(DIMS);
+    b.import(&doc2).unwrap();
+    assert_eq!(b.export().unwrap(), doc);
+    assert_eq!(probe_with(&mut b, &mut Rng::new(9), false), probe_with(&mut a, &mut Rng::new(9), false));
+    assert_eq!(
+        b.get_at(&ns(&["p", "x"]), "k3", Some(AsOf::Time(5_500))).unwrap().map(|m| m.value),
+        a.get_at(&ns(&["p", "x"]), "k3", Some(AsOf::Time(5_500))).unwrap().map(|m| m.value)
+    );
+    assert_eq!(b.stats().unwrap().pinned_memories, 1);
+    assert_eq!(b.import(&doc).unwrap_err().code, edgemem_core::ErrorCode::Conflict);
+    assert_eq!(b.changes(0, &Default::default(), 10).unwrap_err().code, edgemem_core::ErrorCode::ResumeGap);
+    let mut c = store(DIMS + 1);
+    assert_eq!(c.import(&doc).unwrap_err().code, edgemem_core::ErrorCode::DimensionMismatch);
+}
+
+#[test]
+fn stats_report_sizes() {
+    let mut s = store(DIMS);
+    fill(&mut s, &mut Rng::new(10), 50, 0);
+    let st = s.stats().unwrap();
+    assert_eq!((st.memories, st.index_vectors, st.seq, st.events), (50, 50, 50, 50));
+    assert!(st.bytes > 50 * 32 && st.db_bytes > 0 && st.index_bytes > 0);
+    assert_eq!(st.dims, DIMS as u64);
+}

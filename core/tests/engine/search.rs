@@ -1,0 +1,142 @@
+//! Search: vector, lexical, hybrid; filters that still return k; hostile text; AS OF search.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use crate::common::*;
+use edgemem_core::{AsOf, Condition, FilterOp, MemoryPut, SearchMode, SearchQuery, Store};
+use serde_json::json;
+
+const DIMS: usize = 16;
+
+/// 300 memories in 3 namespaces, vectors around 6 cluster centres, text naming the cluster.
+fn corpus() -> (Store, Vec<Vec<f32>>) {
+    let mut s = store(DIMS);
+    let mut rng = Rng::new(7);
+    let centres: Vec<Vec<f32>> = (0..6).map(|_| rng.unit_vec(DIMS)).collect();
+    let topics = ["apple orchard", "bicycle repair", "cello concert", "dolphin reef", "espresso machine", "falcon nest"];
+    let mut batch = Vec::new();
+    for i in 0..300 {
+        let c = i % 6;
+        let v: Vec<f32> = centres[c].iter().map(|x| x + 0.15 * rng.f32()).collect();
+        let space = ["alpha", "beta", "gamma"][i % 3];
+        batch.push(
+            MemoryPut::new(&["agent", space], &format!("m{i}"), json!(format!("note {i} about the {}", topics[c])))
+                .embedding(v)
+                .metadata(json!({"cluster": c, "i": i, "even": i % 2 == 0})),
+        );
+    }
+    s.put_batch(batch).unwrap();
+    (s, centres)
+}
+
+fn cluster_of(h: &edgemem_core::SearchHit) -> i64 {
+    h.metadata["cluster"].as_i64().unwrap()
+}
+
+#[test]
+fn vector_search_finds_the_cluster() {
+    let (mut s, centres) = corpus();
+    let hits = s.search(&SearchQuery { vector: Some(centres[2].clone()), k: Some(10), ..Default::default() }).unwrap();
+    assert_eq!(hits.len(), 10);
+    assert!(hits.iter().all(|h| cluster_of(h) == 2));
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+    assert_eq!(hits[0].vector_rank, Some(1));
+    assert!(hits[0].lexical_rank.is_none());
+}
+
+#[test]
+fn lexical_search_bm25_and_hostile_input() {
+    let (mut s, _) = corpus();
+    let hits = s.search(&SearchQuery { text: Some("Where is the dolphin?".into()), k: Some(5), ..Default::default() }).unwrap();
+    assert_eq!(hits.len(), 5);
+    assert!(hits.iter().all(|h| cluster_of(h) == 3));
+    assert_eq!(hits[0].lexical_rank, Some(1));
+    for nasty in ["\"", "AND OR NOT", "dolphin*", "a:b", "(((", "NEAR(x y)", "'; DROP TABLE memories; --", "", "🦀🦀", "^col:x"] {
+        let r = s.search(&SearchQuery { text: Some(nasty.into()), ..Default::default() });
+        assert!(r.is_ok(), "{nasty:?} must not be a syntax error: {r:?}");
+    }
+}
+
+#[test]
+fn hybrid_fuses_both_rankings() {
+    let (mut s, centres) = corpus();
+    // The vector points at cluster 0, the text at cluster 4: both lists contribute.
+    let hits = s
+        .search(&SearchQuery { text: Some("espresso".into()), vector: Some(centres[0].clone()), k: Some(20), ..Default::default() })
+        .unwrap();
+    assert_eq!(hits.len(), 20);
+    assert!(hits.iter().any(|h| cluster_of(h) == 0 && h.vector_rank.is_some()));
+    assert!(hits.iter().any(|h| cluster_of(h) == 4 && h.lexical_rank.is_some()));
+    // Explicit modes run just the one side.
+    let v = s
+        .search(&SearchQuery { mode: Some(SearchMode::Vector), text: Some("espresso".into()), vector: Some(centres[0].clone()), ..Default::default() })
+        .unwrap();
+    assert!(v.iter().all(|h| h.lexical_rank.is_none()));
+}
+
+#[test]
+fn filters_still_return_k() {
+    let (mut s, centres) = corpus();
+    // A selective filter (namespace + metadata) far from the query vector still yields k hits.
+    let q = SearchQuery {
+        vector: Some(centres[0].clone()),
+        k: Some(10),
+        namespace: ns(&["agent", "gamma"]),
+        filter: vec![Condition::eq("cluster", json!(5)), Condition { field: "i".into(), op: FilterOp::Gte, value: json!(100) }],
+        ..Default::default()
+    };
+    let hits = s.search(&q).unwrap();
+    // cluster 5 lives only in gamma (i ≡ 5 mod 6 ⇒ i ≡ 2 mod 3); with i ≥ 100 that is 34 rows.
+    assert_eq!(hits.len(), 10);
+    for h in &hits {
+        assert_eq!(h.namespace, ns(&["agent", "gamma"]));
+        assert_eq!(cluster_of(h), 5);
+        assert!(h.metadata["i"].as_i64().unwrap() >= 100);
+    }
+    let lex = s
+        .search(&SearchQuery { text: Some("note".into()), k: Some(7), filter: vec![Condition::eq("even", json!(true))], ..Default::default() })
+        .unwrap();
+    assert_eq!(lex.len(), 7);
+    assert!(lex.iter().all(|h| h.metadata["even"] == json!(true)));
+    let inq = SearchQuery {
+        text: Some("note".into()),
+        k: Some(50),
+        filter: vec![Condition { field: "cluster".into(), op: FilterOp::In, value: json!([1, 2]) }],
+        ..Default::default()
+    };
+    assert_eq!(s.search(&inq).unwrap().len(), 50);
+}
+
+#[test]
+fn deleted_and_expired_never_come_back() {
+    let (mut s, centres) = corpus();
+    let clock = manual_clock(&mut s, i64::MAX / 4);
+    let top = s.search(&SearchQuery { vector: Some(centres[1].clone()), k: Some(3), ..Default::default() }).unwrap();
+    s.delete(&top[0].namespace, &top[0].key, None).unwrap();
+    s.put(MemoryPut::new(&["agent", "alpha"], "ttl", json!("ephemeral falcon")).embedding(centres[1].clone()).ttl_ms(10)).unwrap();
+    clock.set(i64::MAX / 4 + 100);
+    let again = s.search(&SearchQuery { vector: Some(centres[1].clone()), text: Some("falcon ephemeral".into()), k: Some(60), ..Default::default() }).unwrap();
+    assert_eq!(again.len(), 60);
+    assert!(again.iter().all(|h| h.key != top[0].key && h.key != "ttl"));
+}
+
+#[test]
+fn search_as_of_sees_old_versions() {
+    let mut s = store(4);
+    s.put(MemoryPut::new(&["a"], "k", json!("the old walrus")).embedding(vec![1.0, 0.0, 0.0, 0.0])).unwrap();
+    let then = s.seq();
+    s.put(MemoryPut::new(&["a"], "k", json!("a new penguin")).embedding(vec![0.0, 1.0, 0.0, 0.0])).unwrap();
+    s.put(MemoryPut::new(&["a"], "j", json!("another penguin")).embedding(vec![0.0, 0.9, 0.1, 0.0])).unwrap();
+    let old = s
+        .search(&SearchQuery { text: Some("walrus".into()), vector: Some(vec![1.0, 0.0, 0.0, 0.0]), as_of: Some(AsOf::Seq(then)), ..Default::default() })
+        .unwrap();
+    assert_eq!(old.len(), 1);
+    assert_eq!(old[0].value, json!("the old walrus"));
+    assert_eq!(old[0].lexical_rank, Some(1));
+    assert_eq!(old[0].vector_rank, Some(1));
+    let now = s.search(&SearchQuery { text: Some("walrus".into()), ..Default::default() }).unwrap();
+    assert!(now.is_empty());
+    let penguins = s.search(&SearchQuery { text: Some("penguin".into()), as_of: Some(AsOf::Seq(then)), ..Default::default() }).unwrap();
+    assert!(penguins.is_empty());
+}
