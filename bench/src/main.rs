@@ -1,1 +1,39 @@
-fn main(){}
+//! edgemem-bench: retrieval recall on LoCoMo and native latency of the engine's agent-shaped
+//! operations. `edgemem-bench locomo --data DIR --vectors e5|minilm [--json]`,
+//! `edgemem-bench latency [--n 10000] [--json]`.
+
+mod corpus;
+mod latency;
+mod locomo;
+mod percentiles;
+
+use std::process::ExitCode;
+
+fn usage() -> ExitCode {
+    eprintln!(
+        "usage:\n  edgemem-bench locomo --data DIR --vectors e5|minilm [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]"
+    );
+    ExitCode::from(2)
+}
+
+/// Value of `--name` in `args`.
+pub fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(String::as_str)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let result = match args.first().map(String::as_str) {
+        Some("locomo") => locomo::run(&args[1..], json),
+        Some("latency") => latency::run(&args[1..], json),
+        _ => return usage(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -70,6 +70,8 @@ pub fn prefix_end(prefix: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
     #[test]
     fn prefix_range_is_segment_exact() {
         let p = encode_prefix(&["user".into(), "42".into()]).unwrap();

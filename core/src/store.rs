@@ -61,6 +61,8 @@ pub struct Store {
     pub(crate) feed: Feed,
     pub(crate) history_floor: u64,
     pub(crate) writes_since_sweep: u64,
+    /// Lexical document frequencies: term -> (df, live memories when counted).
+    pub(crate) df_cache: HashMap<String, (u64, u64)>,
     vfs_name: Option<String>,
 }
 
@@ -96,6 +98,7 @@ impl Store {
             feed: Feed::default(),
             history_floor: 0,
             writes_since_sweep: 0,
+            df_cache: HashMap::new(),
             vfs_name,
         };
         match store.init() {

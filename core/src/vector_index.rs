@@ -26,7 +26,7 @@ fn options(dims: usize, metric: Metric, scalar: ScalarKind) -> IndexOptions {
             ScalarKind::I8 => usearch::ScalarKind::I8,
         },
         connectivity: 16,
-        expansion_add: 128,
+        expansion_add: 64,
         expansion_search: 64,
         multi: false,
     }

@@ -12,8 +12,12 @@ use std::collections::HashMap;
 pub enum FusionMethod {
     /// Weighted reciprocal rank fusion.
     Rrf,
-    /// Min-max normalised scores, weighted sum (missing = 0).
+    /// Scores of the union of both candidate sets, each normalised to [0, 1] (vector:
+    /// min-max over the union, with missing similarities computed exactly; lexical: BM25 / max,
+    /// no match = 0), then a weighted sum.
     Relative,
+    /// As `Relative`, but each signal standardised (z-score over the union).
+    ZScore,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -29,7 +33,7 @@ pub struct FusionParams {
 
 impl Default for FusionParams {
     fn default() -> Self {
-        FusionParams { method: FusionMethod::Rrf, vector_weight: 0.5, rrf_k: 60.0, pool: 100 }
+        FusionParams { method: FusionMethod::Relative, vector_weight: 0.5, rrf_k: 60.0, pool: 100 }
     }
 }
 
@@ -42,35 +46,52 @@ pub struct Fused {
     pub lexical: Option<(u32, f64)>,
 }
 
-/// Fuses two best-first lists of (id, score).
-pub fn fuse(vector: &[(i64, f64)], lexical: &[(i64, f64)], p: &FusionParams) -> Vec<Fused> {
-    let mut by_id: HashMap<i64, Fused> = HashMap::new();
+/// Fuses two best-first lists of (id, score). `rescore` gives the exact vector similarity of
+/// an id the vector list missed (None if it has no vector).
+pub fn fuse(vector: &[(i64, f64)], lexical: &[(i64, f64)], p: &FusionParams, rescore: impl Fn(i64) -> Option<f64>) -> Vec<Fused> {
     let wv = p.vector_weight.clamp(0.0, 1.0);
     let wl = 1.0 - wv;
-    let norm = |list: &[(i64, f64)]| -> (f64, f64) {
-        let max = list.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
-        let min = list.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
-        (min, if max > min { max - min } else { 1.0 })
-    };
-    let (vmin, vspan) = norm(vector);
-    let (lmin, lspan) = norm(lexical);
+    let mut by_id: HashMap<i64, Fused> = HashMap::new();
     for (i, (id, s)) in vector.iter().enumerate() {
-        let e = by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None });
-        e.vector = Some((i as u32 + 1, *s));
-        e.score += match p.method {
-            FusionMethod::Rrf => wv / (p.rrf_k + i as f64 + 1.0),
-            FusionMethod::Relative => wv * (s - vmin) / vspan,
-        };
+        by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None }).vector = Some((i as u32 + 1, *s));
     }
     for (i, (id, s)) in lexical.iter().enumerate() {
-        let e = by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None });
-        e.lexical = Some((i as u32 + 1, *s));
-        e.score += match p.method {
-            FusionMethod::Rrf => wl / (p.rrf_k + i as f64 + 1.0),
-            FusionMethod::Relative => wl * (s - lmin) / lspan,
-        };
+        by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None }).lexical = Some((i as u32 + 1, *s));
     }
     let mut out: Vec<Fused> = by_id.into_values().collect();
+    match p.method {
+        FusionMethod::Rrf => {
+            for f in out.iter_mut() {
+                f.score = f.vector.map_or(0.0, |(r, _)| wv / (p.rrf_k + r as f64))
+                    + f.lexical.map_or(0.0, |(r, _)| wl / (p.rrf_k + r as f64));
+            }
+        }
+        FusionMethod::Relative | FusionMethod::ZScore => {
+            let vs: Vec<Option<f64>> = out.iter().map(|f| f.vector.map(|v| v.1).or_else(|| rescore(f.id))).collect();
+            let ls: Vec<f64> = out.iter().map(|f| f.lexical.map_or(0.0, |l| l.1.max(0.0))).collect();
+            let present: Vec<f64> = vs.iter().flatten().copied().collect();
+            let (vmin, vmax) = present.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
+            let lmax = ls.iter().copied().fold(0.0, f64::max);
+            let stats = |xs: &[f64]| {
+                let n = xs.len().max(1) as f64;
+                let mean = xs.iter().sum::<f64>() / n;
+                let sd = (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+                (mean, if sd > 0.0 { sd } else { 1.0 })
+            };
+            let (vmu, vsd) = stats(&present);
+            let (lmu, lsd) = stats(&ls);
+            for (i, f) in out.iter_mut().enumerate() {
+                let (v, l) = match p.method {
+                    FusionMethod::Relative => (
+                        vs[i].map_or(0.0, |x| if vmax > vmin { (x - vmin) / (vmax - vmin) } else { 1.0 }),
+                        if lmax > 0.0 { ls[i] / lmax } else { 0.0 },
+                    ),
+                    _ => (vs[i].map_or(-3.0, |x| (x - vmu) / vsd), (ls[i] - lmu) / lsd),
+                };
+                f.score = wv * v + wl * l;
+            }
+        }
+    }
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
     out
 }

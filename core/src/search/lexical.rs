@@ -36,18 +36,28 @@ pub fn terms(text: &str) -> Vec<String> {
     }
 }
 
+/// A term as an FTS5 string literal (never MATCH syntax).
+pub fn quote(term: &str) -> String {
+    format!("\"{}\"", term.replace('"', "\"\""))
+}
+
 /// An FTS5 MATCH expression OR-ing every term as a quoted string, or None if there are none.
 pub fn fts_query(text: &str) -> Option<String> {
-    let t = terms(text);
-    if t.is_empty() {
+    or_query(&terms(text))
+}
+
+pub fn or_query(terms: &[String]) -> Option<String> {
+    if terms.is_empty() {
         return None;
     }
-    Some(t.iter().map(|w| format!("\"{}\"", w.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR "))
+    Some(terms.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" OR "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
     #[test]
     fn hostile_input_is_quoted() {
         assert_eq!(fts_query("When did Caroline go?").as_deref(), Some("\"caroline\" OR \"go\""));

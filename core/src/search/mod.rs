@@ -77,7 +77,8 @@ struct Plan {
     mode: SearchMode,
     k: usize,
     pool: usize,
-    fts: Option<String>,
+    /// Lexical query terms (empty: no lexical side, or nothing searchable in the text).
+    terms: Vec<String>,
     vector: Option<Vec<f32>>,
     prefix: String,
     end: String,
@@ -107,14 +108,14 @@ impl Store {
         } else {
             None
         };
-        let fts = if wants_lex {
+        let terms = if wants_lex {
             let t = q.text.as_deref().ok_or_else(|| Error::invalid(format!("{mode:?} search needs `text`")))?;
             if t.len() > 16 * 1024 {
                 return Err(Error::new(ErrorCode::PayloadTooLarge, "search text is limited to 16 KiB"));
             }
-            lexical::fts_query(t)
+            lexical::terms(t)
         } else {
-            None
+            Vec::new()
         };
         let fusion = q.fusion.unwrap_or_default();
         let pool = if mode == SearchMode::Hybrid { fusion.pool.clamp(k, 4 * MAX_K) } else { k };
@@ -122,7 +123,7 @@ impl Store {
         let end = namespace::prefix_end(&prefix).unwrap_or_else(|| "\u{10FFFF}".to_string());
         let mut probe = Vec::new();
         filter::compile(&q.filter, "metadata", &mut probe)?;
-        Ok(Plan { mode, k, pool, fts, vector, prefix, end, conds: q.filter.clone(), fusion })
+        Ok(Plan { mode, k, pool, terms, vector, prefix, end, conds: q.filter.clone(), fusion })
     }
 
     /// Searches live memories, or the store as it was `as_of`.
@@ -137,11 +138,18 @@ impl Store {
             Some(v) => self.vector_candidates(&plan, v, now)?,
             None => Vec::new(),
         };
-        let lex_list = match &plan.fts {
-            Some(f) => self.lexical_candidates(&plan, f, now)?,
+        let lex_list = match self.selective_terms(&plan.terms)? {
+            Some(f) => self.lexical_candidates(&plan, &f, now)?,
             None => Vec::new(),
         };
-        let fused = combine(&plan, &vec_list, &lex_list);
+        let fused = {
+            let (idx, metric) = (self.index.as_ref(), self.cfg.metric);
+            let q = plan.vector.as_deref();
+            combine(&plan, &vec_list, &lex_list, |id| {
+                let (idx, q) = (idx?, q?);
+                idx.get(id as u64).map(|v| exact_score(metric, q, &v))
+            })
+        };
         let mut hits = Vec::with_capacity(plan.k);
         for f in fused.into_iter().take(plan.k) {
             let row = self
@@ -198,11 +206,7 @@ impl Store {
             return Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect());
         }
         // Unfiltered: HNSW top-pool, minus memories that expired but were not swept yet.
-        let any_expired: bool = self
-            .conn
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1)")?
-            .query_row([now], |r| r.get(0))?;
-        if !any_expired {
+        if !self.any_expired(now)? {
             let res = idx.search(q, plan.pool)?;
             return Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect());
         }
@@ -215,7 +219,57 @@ impl Store {
         Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect())
     }
 
+    /// The FTS query for `terms` without the terms found in more than half of all memories:
+    /// FTS5's BM25 clamps their IDF to ~0, so they cannot change the ranking, yet scoring their
+    /// long posting lists is most of a query's cost. Document frequencies are cached and
+    /// refreshed when the store has grown or shrunk by an eighth.
+    fn selective_terms(&mut self, terms: &[String]) -> Result<Option<String>> {
+        let n = self.usage.count;
+        let mut kept: Vec<(u64, &String)> = Vec::new();
+        for t in terms {
+            let df = match self.df_cache.get(t) {
+                Some(&(df, at)) if at.abs_diff(n) <= at / 8 => df,
+                _ => {
+                    let df: i64 = self
+                        .conn
+                        .prepare_cached("SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?1")?
+                        .query_row([lexical::quote(t)], |r| r.get(0))?;
+                    if self.df_cache.len() > 4096 {
+                        self.df_cache.clear();
+                    }
+                    self.df_cache.insert(t.clone(), (df as u64, n));
+                    df as u64
+                }
+            };
+            kept.push((df, t));
+        }
+        let rare: Vec<String> = kept.iter().filter(|(df, _)| *df * 2 <= n).map(|(_, t)| (*t).clone()).collect();
+        if rare.is_empty() {
+            // Only very common terms: keep the least common one so the query still ranks.
+            return Ok(kept.iter().min_by_key(|(df, _)| *df).and_then(|(_, t)| lexical::or_query(&[(*t).clone()])));
+        }
+        Ok(lexical::or_query(&rare))
+    }
+
+    /// Whether some memory has expired but was not swept yet (uses the partial expiry index).
+    fn any_expired(&self, now: i64) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1)")?
+            .query_row([now], |r| r.get(0))?)
+    }
+
     fn lexical_candidates(&self, plan: &Plan, fts: &str, now: i64) -> Result<Vec<(i64, f64)>> {
+        if plan.prefix.is_empty() && plan.conds.is_empty() && !self.any_expired(now)? {
+            // Nothing to filter: rank inside FTS5 alone, no join per match.
+            let sql = format!(
+                "SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY s LIMIT {}",
+                plan.pool
+            );
+            let mut st = self.conn.prepare_cached(&sql)?;
+            let rows = st.query_map([fts], |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
+            return Ok(rows.collect::<rusqlite::Result<_>>()?);
+        }
         let mut ps = vec![SqlValue::Text(fts.to_string())];
         let where_sql = self.live_filter(plan, now, &mut ps)?;
         let sql = format!(
@@ -261,11 +315,14 @@ impl Store {
             }
             None => Vec::new(),
         };
-        let lex_list = match &plan.fts {
-            Some(f) => self.scratch_bm25(&rows, f, plan.pool)?,
+        let lex_list = match lexical::or_query(&plan.terms) {
+            Some(f) => self.scratch_bm25(&rows, &f, plan.pool)?,
             None => Vec::new(),
         };
-        let fused = combine(plan, &vec_list, &lex_list);
+        let fused = combine(plan, &vec_list, &lex_list, |i| {
+            let (q, e) = (plan.vector.as_deref()?, rows.get(i as usize)?.embedding.as_deref()?);
+            Some(exact_score(self.cfg.metric, q, e))
+        });
         Ok(fused.into_iter().take(plan.k).map(|f| hit(rows[f.id as usize].clone(), &f)).collect())
     }
 
@@ -293,7 +350,7 @@ impl Store {
     }
 }
 
-fn combine(plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)]) -> Vec<Fused> {
+fn combine(plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)], rescore: impl Fn(i64) -> Option<f64>) -> Vec<Fused> {
     match plan.mode {
         SearchMode::Vector => vec_list
             .iter()
@@ -305,7 +362,7 @@ fn combine(plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)]) -> Vec
             .enumerate()
             .map(|(i, (id, s))| Fused { id: *id, score: *s, vector: None, lexical: Some((i as u32 + 1, *s)) })
             .collect(),
-        SearchMode::Hybrid => fuse(vec_list, lex_list, &plan.fusion),
+        SearchMode::Hybrid => fuse(vec_list, lex_list, &plan.fusion, rescore),
     }
 }
 

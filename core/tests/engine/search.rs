@@ -61,11 +61,12 @@ fn lexical_search_bm25_and_hostile_input() {
 #[test]
 fn hybrid_fuses_both_rankings() {
     let (mut s, centres) = corpus();
-    // The vector points at cluster 0, the text at cluster 4: both lists contribute.
+    // The vector points at cluster 0, the text at cluster 4 (50 notes): both lists contribute.
     let hits = s
-        .search(&SearchQuery { text: Some("espresso".into()), vector: Some(centres[0].clone()), k: Some(20), ..Default::default() })
+        .search(&SearchQuery { text: Some("espresso".into()), vector: Some(centres[0].clone()), k: Some(60), ..Default::default() })
         .unwrap();
-    assert_eq!(hits.len(), 20);
+    assert_eq!(hits.len(), 60);
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
     assert!(hits.iter().any(|h| cluster_of(h) == 0 && h.vector_rank.is_some()));
     assert!(hits.iter().any(|h| cluster_of(h) == 4 && h.lexical_rank.is_some()));
     // Explicit modes run just the one side.
