@@ -35,7 +35,10 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX memories_seq ON memories (seq);
 
     -- Past versions, valid for seq in [seq_from, seq_to). mem_id is the memories.id they had.
+    -- Rowid tables with a separate key index (not WITHOUT ROWID): rows hold whole values, and a
+    -- WITHOUT ROWID b-tree keeps entire rows in its interior pages, which makes lookups deep and slow.
     CREATE TABLE versions (
+        vid         INTEGER PRIMARY KEY,
         mem_id      INTEGER NOT NULL,
         ns          TEXT NOT NULL,
         key         TEXT NOT NULL,
@@ -52,9 +55,9 @@ const MIGRATIONS: &[&str] = &[
         seq_to      INTEGER NOT NULL,
         ended_at    INTEGER NOT NULL,
         end_kind    TEXT NOT NULL,
-        size        INTEGER NOT NULL,
-        PRIMARY KEY (ns, key, seq_from)
-    ) WITHOUT ROWID;
+        size        INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX versions_key ON versions (ns, key, seq_from);
     CREATE INDEX versions_to ON versions (seq_to);
 
     -- Commit log: the last seq of each write call and its time, for AS OF time -> seq.
@@ -80,6 +83,7 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX events_ts ON events (ts);
 
     CREATE TABLE checkpoints (
+        cid           INTEGER PRIMARY KEY,
         thread_id     TEXT NOT NULL,
         checkpoint_ns TEXT NOT NULL,
         checkpoint_id TEXT NOT NULL,
@@ -89,13 +93,14 @@ const MIGRATIONS: &[&str] = &[
         metadata      TEXT NOT NULL,
         created_at    INTEGER NOT NULL,
         seq           INTEGER NOT NULL,
-        size          INTEGER NOT NULL,
-        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)
-    ) WITHOUT ROWID;
+        size          INTEGER NOT NULL
+    );
+    CREATE UNIQUE INDEX checkpoints_key ON checkpoints (thread_id, checkpoint_ns, checkpoint_id);
     CREATE INDEX checkpoints_order ON checkpoints (thread_id, checkpoint_ns, seq);
     CREATE INDEX checkpoints_seq ON checkpoints (seq);
 
     CREATE TABLE checkpoint_writes (
+        wid           INTEGER PRIMARY KEY,
         thread_id     TEXT NOT NULL,
         checkpoint_ns TEXT NOT NULL,
         checkpoint_id TEXT NOT NULL,
@@ -103,9 +108,9 @@ const MIGRATIONS: &[&str] = &[
         idx           INTEGER NOT NULL,
         channel       TEXT NOT NULL,
         kind          TEXT NOT NULL,
-        value         BLOB NOT NULL,
-        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-    ) WITHOUT ROWID;
+        value         BLOB NOT NULL
+    );
+    CREATE UNIQUE INDEX checkpoint_writes_key ON checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx);
 
     -- The HNSW index snapshot and the seq it covers (one row).
     CREATE TABLE index_snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, data BLOB NOT NULL);

@@ -72,6 +72,13 @@ impl Store {
     pub fn open(cfg: StoreConfig) -> Result<Store> {
         #[cfg(target_arch = "wasm32")]
         crate::wasm_rt::init();
+        if cfg.dims > crate::vector_index::MAX_DIMS {
+            return Err(Error::invalid(format!("dims must be at most {}", crate::vector_index::MAX_DIMS)));
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Storage::File(_) = &cfg.storage {
+            return Err(Error::invalid("file storage is native-only; on wasm use Storage::Pages or Storage::Memory"));
+        }
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let mut vfs_name = None;
         let conn = match &cfg.storage {
@@ -283,6 +290,7 @@ impl Store {
                 idx.upsert(id as u64, &decode_vec(&b))?;
             }
         }
+        idx.flush()?;
         self.index = Some(idx);
         self.index_stale = false;
         Ok(())
@@ -291,11 +299,12 @@ impl Store {
     /// Writes the vector index snapshot (with the seq it covers) into SQLite.
     pub fn snapshot_index(&mut self) -> Result<()> {
         self.ensure_index_fresh()?;
-        let Some(idx) = &self.index else { return Ok(()) };
+        let seq = self.seq;
+        let Some(idx) = self.index.as_mut() else { return Ok(()) };
         let data = idx.save()?;
         self.conn.execute(
             "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, data = excluded.data",
-            rusqlite::params![self.seq as i64, data],
+            rusqlite::params![seq as i64, data],
         )?;
         self.index_changes = 0;
         Ok(())
@@ -304,6 +313,17 @@ impl Store {
     pub(crate) fn ensure_index_fresh(&mut self) -> Result<()> {
         if self.index_stale {
             self.rebuild_index()?;
+        }
+        Ok(())
+    }
+
+    /// Idle-time work a host may schedule (an alarm, requestIdleCallback): inserts buffered
+    /// vectors into the HNSW graph so later searches score fewer of them exactly.
+    pub fn maintain(&mut self) -> Result<()> {
+        if let Some(idx) = self.index.as_mut() {
+            if idx.flush().is_err() {
+                self.index_stale = true;
+            }
         }
         Ok(())
     }

@@ -1,15 +1,29 @@
 //! The HNSW vector index (USearch) behind a validating wrapper. On wasm a C++ exception is a
 //! trap, never an Err, so everything USearch could reject — dimensions, non-finite values,
 //! zero vectors under cosine, duplicate keys, missing capacity — is checked here first.
+//!
+//! Writes are buffered: a new or changed vector goes to a small pending set that searches score
+//! exactly, and is inserted into the HNSW graph in batches — by `flush()` (hosts call it when
+//! idle, e.g. from an alarm), before a snapshot, or when the buffer reaches `PENDING_MAX`. An
+//! acknowledged write is thus never waiting on graph construction, and results are the same as
+//! if every vector were in the graph (the pending ones are scored exactly).
 
 use crate::config::{Metric, ScalarKind};
 use crate::error::{Error, ErrorCode, Result};
+use std::collections::HashMap;
 use usearch::{ffi::IndexOptions, Index, MetricKind};
+
+pub const MAX_DIMS: usize = 4096;
+
+/// Pending vectors are inserted into the graph once there are this many.
+pub const PENDING_MAX: usize = 256;
 
 pub struct VectorIndex {
     index: Index,
     dims: usize,
     metric: Metric,
+    /// Vectors written but not yet in the graph (never also in the graph).
+    pending: HashMap<u64, Vec<f32>>,
 }
 
 fn options(dims: usize, metric: Metric, scalar: ScalarKind) -> IndexOptions {
@@ -64,24 +78,36 @@ pub fn score_from_distance(metric: Metric, d: f32) -> f64 {
     }
 }
 
+/// dot(a, b), |a|², |b|² with eight f32 lanes (auto-vectorised, also with wasm simd128).
+fn dot_norms(a: &[f32], b: &[f32]) -> (f32, f32, f32) {
+    let (mut d, mut na, mut nb) = ([0f32; 8], [0f32; 8], [0f32; 8]);
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..8 {
+            d[l] += x[l] * y[l];
+            na[l] += x[l] * x[l];
+            nb[l] += y[l] * y[l];
+        }
+    }
+    let (mut d, mut na, mut nb) = (d.iter().sum::<f32>(), na.iter().sum::<f32>(), nb.iter().sum::<f32>());
+    for (x, y) in ra.iter().zip(rb) {
+        d += x * y;
+        na += x * x;
+        nb += y * y;
+    }
+    (d, na, nb)
+}
+
 /// Exact similarity score, the same scale as `score_from_distance`.
 pub fn exact_score(metric: Metric, a: &[f32], b: &[f32]) -> f64 {
+    let (dot, na, nb) = dot_norms(a, b);
     match metric {
-        Metric::Cosine => {
-            let (mut dot, mut na, mut nb) = (0f64, 0f64, 0f64);
-            for (x, y) in a.iter().zip(b) {
-                dot += (*x as f64) * (*y as f64);
-                na += (*x as f64) * (*x as f64);
-                nb += (*y as f64) * (*y as f64);
-            }
-            if na == 0.0 || nb == 0.0 {
-                0.0
-            } else {
-                dot / (na.sqrt() * nb.sqrt())
-            }
-        }
-        Metric::InnerProduct => a.iter().zip(b).map(|(x, y)| (*x as f64) * (*y as f64)).sum(),
-        Metric::L2 => -a.iter().zip(b).map(|(x, y)| ((*x - *y) as f64).powi(2)).sum::<f64>(),
+        Metric::Cosine if na == 0.0 || nb == 0.0 => 0.0,
+        Metric::Cosine => dot as f64 / ((na as f64).sqrt() * (nb as f64).sqrt()),
+        Metric::InnerProduct => dot as f64,
+        // |a - b|² = |a|² + |b|² - 2 a·b
+        Metric::L2 => -((na + nb - 2.0 * dot).max(0.0) as f64),
     }
 }
 
@@ -95,12 +121,12 @@ pub fn decode_vec(b: &[u8]) -> Vec<f32> {
 
 impl VectorIndex {
     pub fn new(dims: usize, metric: Metric, scalar: ScalarKind) -> Result<Self> {
-        if dims == 0 || dims > 4096 {
-            return Err(Error::invalid(format!("dims must be 1..=4096, got {dims}")));
+        if dims == 0 || dims > MAX_DIMS {
+            return Err(Error::invalid(format!("dims must be 1..={MAX_DIMS}, got {dims}")));
         }
         let index = Index::new(&options(dims, metric, scalar)).map_err(cxx)?;
         index.reserve(1024).map_err(cxx)?;
-        Ok(VectorIndex { index, dims, metric })
+        Ok(VectorIndex { index, dims, metric, pending: HashMap::new() })
     }
 
     /// Restores a snapshot written by `save`; checks its header against the store's settings.
@@ -119,67 +145,118 @@ impl VectorIndex {
         Ok(me)
     }
 
-    pub fn save(&self) -> Result<Vec<u8>> {
+    /// Flushes pending vectors, then serialises the graph.
+    pub fn save(&mut self) -> Result<Vec<u8>> {
+        self.flush()?;
         let mut buf = vec![0u8; self.index.serialized_length()];
         self.index.save_to_buffer(&mut buf).map_err(cxx)?;
         Ok(buf)
     }
 
     pub fn len(&self) -> usize {
-        self.index.size()
+        self.index.size() + self.pending.len()
+    }
+
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Inserts every pending vector into the HNSW graph.
+    pub fn flush(&mut self) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let need = self.index.size() + self.pending.len();
+        if need > self.index.capacity() {
+            let grow = (self.index.capacity() * 2).max(need).max(1024);
+            self.index.reserve(grow).map_err(cxx)?;
+        }
+        let mut ids: Vec<u64> = self.pending.keys().copied().collect();
+        ids.sort_unstable();
+        for id in ids {
+            if let Some(v) = self.pending.remove(&id) {
+                self.index.add(id, &v).map_err(cxx)?;
+            }
+        }
+        Ok(())
     }
 
     pub fn memory_bytes(&self) -> usize {
         self.index.memory_usage()
     }
 
-    /// Adds or replaces the vector stored under `id`.
+    /// Adds or replaces the vector stored under `id` (buffered; see the module doc).
     pub fn upsert(&mut self, id: u64, v: &[f32]) -> Result<()> {
         validate(v, self.dims, self.metric)?;
         if self.index.contains(id) {
             self.index.remove(id).map_err(cxx)?;
         }
-        let need = self.index.size() + 1;
-        if need > self.index.capacity() {
-            let grow = (self.index.capacity() * 2).max(need).max(1024);
-            self.index.reserve(grow).map_err(cxx)?;
+        self.pending.insert(id, v.to_vec());
+        if self.pending.len() >= PENDING_MAX {
+            self.flush()?;
         }
-        self.index.add(id, v).map_err(cxx)
+        Ok(())
     }
 
     pub fn remove(&mut self, id: u64) -> Result<()> {
+        self.pending.remove(&id);
         if self.index.contains(id) {
             self.index.remove(id).map_err(cxx)?;
         }
         Ok(())
     }
 
+    /// Exact scores of the pending vectors `allow` accepts.
+    fn pending_scores(&self, q: &[f32], allow: impl Fn(u64) -> bool) -> Vec<(u64, f64)> {
+        self.pending.iter().filter(|(id, _)| allow(**id)).map(|(id, v)| (*id, exact_score(self.metric, q, v))).collect()
+    }
+
+    /// Merges graph hits with exactly scored pending vectors, best first, at most `k`.
+    fn merge(&self, graph: Vec<(u64, f64)>, mut pending: Vec<(u64, f64)>, k: usize) -> Vec<(u64, f64)> {
+        if pending.is_empty() {
+            return graph;
+        }
+        pending.extend(graph);
+        pending.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        pending.truncate(k);
+        pending
+    }
+
     /// Top `k` (id, score), best first.
     pub fn search(&self, q: &[f32], k: usize) -> Result<Vec<(u64, f64)>> {
         validate(q, self.dims, self.metric)?;
-        let k = k.min(self.index.size());
-        if k == 0 {
-            return Ok(Vec::new());
-        }
-        self.index.change_expansion_search(k.max(64));
-        let m = self.index.search(q, k).map_err(cxx)?;
-        Ok(m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect())
+        let pending = self.pending_scores(q, |_| true);
+        let kg = k.min(self.index.size());
+        let graph = if kg == 0 {
+            Vec::new()
+        } else {
+            self.index.change_expansion_search(kg.max(64));
+            let m = self.index.search(q, kg).map_err(cxx)?;
+            m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect()
+        };
+        Ok(self.merge(graph, pending, k))
     }
 
     /// Top `k` among the ids `allow` accepts (filtered HNSW traversal).
     pub fn filtered_search(&self, q: &[f32], k: usize, allow: impl Fn(u64) -> bool) -> Result<Vec<(u64, f64)>> {
         validate(q, self.dims, self.metric)?;
-        let k = k.min(self.index.size());
-        if k == 0 {
-            return Ok(Vec::new());
-        }
-        self.index.change_expansion_search(k.max(64));
-        let m = self.index.filtered_search(q, k, allow).map_err(cxx)?;
-        Ok(m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect())
+        let pending = self.pending_scores(q, &allow);
+        let kg = k.min(self.index.size());
+        let graph = if kg == 0 {
+            Vec::new()
+        } else {
+            self.index.change_expansion_search(kg.max(64));
+            let m = self.index.filtered_search(q, kg, &allow).map_err(cxx)?;
+            m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect()
+        };
+        Ok(self.merge(graph, pending, k))
     }
 
     /// The stored (possibly quantized) vector of `id`.
     pub fn get(&self, id: u64) -> Option<Vec<f32>> {
+        if let Some(v) = self.pending.get(&id) {
+            return Some(v.clone());
+        }
         if !self.index.contains(id) {
             return None;
         }

@@ -141,3 +141,29 @@ fn search_as_of_sees_old_versions() {
     let penguins = s.search(&SearchQuery { text: Some("penguin".into()), as_of: Some(AsOf::Seq(then)), ..Default::default() }).unwrap();
     assert!(penguins.is_empty());
 }
+
+#[test]
+fn buffered_vectors_answer_like_indexed_ones() {
+    let mut s = store(DIMS);
+    let mut rng = Rng::new(11);
+    for i in 0..40 {
+        // Fewer than the buffer size: every vector is still pending, scored exactly.
+        s.put(MemoryPut::new(&["b"], &format!("k{i}"), json!(i)).embedding(rng.unit_vec(DIMS))).unwrap();
+    }
+    let queries: Vec<Vec<f32>> = (0..5).map(|_| rng.unit_vec(DIMS)).collect();
+    let run = |s: &mut Store| -> Vec<Vec<String>> {
+        queries
+            .iter()
+            .map(|q| s.search(&SearchQuery { vector: Some(q.clone()), k: Some(5), ..Default::default() }).unwrap().into_iter().map(|h| h.key).collect())
+            .collect()
+    };
+    let buffered = run(&mut s);
+    s.maintain().unwrap();
+    assert_eq!(run(&mut s), buffered, "same answers once the vectors are in the graph");
+    s.delete(&ns(&["b"]), &buffered[0][0], None).unwrap();
+    s.put(MemoryPut::new(&["b"], "fresh", json!(1)).embedding(queries[0].clone())).unwrap();
+    let after = run(&mut s);
+    assert_eq!(after[0][0], "fresh");
+    assert!(!after.iter().flatten().any(|k| *k == buffered[0][0]));
+    assert_eq!(s.stats().unwrap().index_vectors, 40);
+}
