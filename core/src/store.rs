@@ -134,6 +134,10 @@ impl Store {
         c.pragma_update(None, "temp_store", "MEMORY")?;
         c.pragma_update(None, "foreign_keys", false)?;
         c.set_prepared_statement_cache_capacity(64);
+        // Query-planner stability: without it, a SQLite built with STAT4 (the native bundled
+        // build) marks statements with range constraints on bound parameters (seq <= ?, ns >= ?)
+        // to be re-prepared on every rebind — a ~12 µs recompile per cached-statement use.
+        c.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         match &self.cfg.storage {
             Storage::Memory => {}
             Storage::File(_) => {
