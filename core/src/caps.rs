@@ -85,7 +85,7 @@ impl Store {
 
     fn candidates(&self, tx: &Tx, where_order: &str, exclude: Option<i64>, limit: usize) -> Result<Vec<Candidate>> {
         let sql = format!(
-            "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, ns, key FROM memories WHERE {where_order} LIMIT {limit}"
+            "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, ns, key, seq, created_at FROM memories WHERE {where_order} LIMIT {limit}"
         );
         let mut st = self.conn.prepare_cached(&sql)?;
         let needs_now = where_order.contains("?2");
@@ -93,6 +93,8 @@ impl Store {
             Ok(Candidate {
                 row: LiveRow {
                     id: r.get(0)?,
+                    seq: r.get::<_, i64>(9)? as u64,
+                    created_at: r.get(10)?,
                     version: r.get::<_, i64>(1)? as u64,
                     size: r.get::<_, i64>(2)? as u64,
                     pinned: r.get(3)?,

@@ -1,4 +1,4 @@
-//! Export / import of a whole store: live memories (with embeddings), history, the commit
+//! Export / import of a whole store: live memories (with embeddings), every version, the commit
 //! log and checkpoints with their pending writes, as one serde document. Import goes into an
 //! empty store with the same dims and reproduces seqs, versions and AS OF answers exactly.
 //! The change feed is not exported: after import it starts at the imported seq.
@@ -19,9 +19,10 @@ pub const FORMAT: &str = "edgemem-export/1";
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExportedVersion {
     pub memory: Memory,
-    pub seq_to: u64,
-    pub ended_at: i64,
-    pub end_kind: String,
+    /// None for the live version.
+    pub seq_to: Option<u64>,
+    pub ended_at: Option<i64>,
+    pub end_kind: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,7 +52,7 @@ impl Store {
             let rows = st.query_map([], |r| {
                 Ok(ExportedVersion {
                     memory: row_to_memory(r, true)?.1,
-                    seq_to: r.get::<_, i64>(14)? as u64,
+                    seq_to: r.get::<_, Option<i64>>(14)?.map(|v| v as u64),
                     ended_at: r.get(15)?,
                     end_kind: r.get(16)?,
                 })
@@ -179,7 +180,7 @@ impl Store {
                     m.updated_at,
                     m.version as i64,
                     m.seq as i64,
-                    v.seq_to as i64,
+                    v.seq_to.map(|t| t as i64),
                     v.ended_at,
                     v.end_kind,
                     m.size as i64

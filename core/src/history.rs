@@ -1,9 +1,9 @@
 //! AS OF reads and history retention. A version is visible at seq S when
-//! seq_from <= S < seq_to (the live row: seq <= S), and it had not expired at S's commit time.
+//! seq_from <= S < seq_to (seq_to NULL: still live), and it had not expired at S's commit time.
 //! Time-based AS OF maps to the last seq committed at or before that time (the commit log).
 
 use crate::error::Result;
-use crate::memories::{history_pruned, row_to_memory, MEM_COLS, VER_COLS};
+use crate::memories::{history_pruned, row_to_memory, VER_COLS};
 use crate::namespace;
 use crate::store::Store;
 use crate::types::{AsOf, Memory};
@@ -42,27 +42,16 @@ impl Store {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let s = self.resolve_as_of(a)?;
-        // The live row first, with the very statement a live GET uses: when it is older than
-        // `s` it is the answer, and AS OF costs what a live read costs. Otherwise one probe of
-        // the key's past versions.
-        let live = self
+        // One index seek: the newest version that began at or before `s`, if it lasted past `s`.
+        let found = self
             .conn
-            .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
-            .query_row(params![ns, key], |r| row_to_memory(r, true))
-            .optional()?;
-        let found = match live {
-            Some((id, m)) if m.seq <= s => Some((id, m)),
-            // The newest version that began at or before `s` (one index seek), if it lasted past `s`.
-            _ => self
-                .conn
-                .prepare_cached(&format!(
-                    "SELECT {VER_COLS}, seq_to FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3
-                     ORDER BY seq_from DESC LIMIT 1"
-                ))?
-                .query_row(params![ns, key, s as i64], |r| Ok((row_to_memory(r, true)?, r.get::<_, i64>(14)? as u64)))
-                .optional()?
-                .and_then(|(row, seq_to)| (seq_to > s).then_some(row)),
-        };
+            .prepare_cached(&format!(
+                "SELECT {VER_COLS}, seq_to FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3
+                 ORDER BY seq_from DESC LIMIT 1"
+            ))?
+            .query_row(params![ns, key, s as i64], |r| Ok((row_to_memory(r, true)?, r.get::<_, Option<i64>>(14)?)))
+            .optional()?
+            .and_then(|(row, seq_to)| seq_to.is_none_or(|t| t as u64 > s).then_some(row));
         match found {
             Some((_, m)) => {
                 if let Some(exp) = m.expires_at {
@@ -84,15 +73,15 @@ impl Store {
         if r.history_max_age_ms > 0 {
             let cutoff = now - r.history_max_age_ms as i64;
             let m: Option<i64> =
-                self.conn.query_row("SELECT MAX(seq_to) FROM versions WHERE ended_at < ?1", [cutoff], |row| row.get(0))?;
+                self.conn.query_row("SELECT MAX(seq_to) FROM versions WHERE seq_to IS NOT NULL AND ended_at < ?1", [cutoff], |row| row.get(0))?;
             if let Some(m) = m {
                 floor = floor.max(m as u64);
-                self.conn.execute("DELETE FROM versions WHERE ended_at < ?1", [cutoff])?;
+                self.conn.execute("DELETE FROM versions WHERE seq_to IS NOT NULL AND ended_at < ?1", [cutoff])?;
             }
         }
         if r.history_versions > 0 {
             let doomed = "SELECT ns, key, seq_from, seq_to FROM (SELECT ns, key, seq_from, seq_to,
-                 row_number() OVER (PARTITION BY ns, key ORDER BY seq_from DESC) AS rn FROM versions) WHERE rn > ?1";
+                 row_number() OVER (PARTITION BY ns, key ORDER BY seq_from DESC) AS rn FROM versions WHERE seq_to IS NOT NULL) WHERE rn > ?1";
             let m: Option<i64> = self.conn.query_row(
                 &format!("SELECT MAX(seq_to) FROM ({doomed})"),
                 [r.history_versions as i64],

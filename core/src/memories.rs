@@ -50,6 +50,9 @@ pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(
 /// The live row of a key, as needed by writers.
 pub(crate) struct LiveRow {
     pub id: i64,
+    /// seq of the live version (= its seq_from in `versions`).
+    pub seq: u64,
+    pub created_at: i64,
     pub version: u64,
     pub size: u64,
     pub pinned: bool,
@@ -119,11 +122,13 @@ impl Store {
         Ok(self
             .conn
             .prepare_cached(
-                "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL FROM memories WHERE ns = ?1 AND key = ?2",
+                "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at FROM memories WHERE ns = ?1 AND key = ?2",
             )?
             .query_row(params![ns, key], |r| {
                 Ok(LiveRow {
                     id: r.get(0)?,
+                    seq: r.get::<_, i64>(7)? as u64,
+                    created_at: r.get(8)?,
                     version: r.get::<_, i64>(1)? as u64,
                     size: r.get::<_, i64>(2)? as u64,
                     pinned: r.get(3)?,
@@ -139,7 +144,7 @@ impl Store {
     /// and emits `kind` (delete / expire / evict).
     pub(crate) fn remove_row(&mut self, tx: &mut Tx, ns: &str, key: &str, row: &LiveRow, kind: EventKind) -> Result<u64> {
         let seq = tx.next_seq();
-        self.close_version(tx, row.id, seq, kind)?;
+        self.end_version(tx, ns, key, row.seq, seq, kind)?;
         self.conn.prepare_cached("DELETE FROM memories WHERE id = ?1")?.execute([row.id])?;
         if row.has_text {
             self.conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?.execute([row.id])?;
@@ -158,14 +163,13 @@ impl Store {
         Ok(seq)
     }
 
-    /// Copies the live row `id` into `versions`, valid until `seq`.
-    fn close_version(&mut self, tx: &Tx, id: i64, seq: u64, kind: EventKind) -> Result<()> {
+    /// Closes the live version of (ns, key) — the one that began at `live_seq` — at `seq`.
+    fn end_version(&mut self, tx: &Tx, ns: &str, key: &str, live_seq: u64, seq: u64, kind: EventKind) -> Result<()> {
         self.conn
             .prepare_cached(
-                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, seq_to, ended_at, end_kind, size)
-                 SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, ?2, ?3, ?4, size FROM memories WHERE id = ?1",
+                "UPDATE versions SET seq_to = ?4, ended_at = ?5, end_kind = ?6 WHERE ns = ?1 AND key = ?2 AND seq_from = ?3",
             )?
-            .execute(params![id, seq as i64, tx.now, kind.as_str()])?;
+            .execute(params![ns, key, live_seq as i64, seq as i64, tx.now, kind.as_str()])?;
         Ok(())
     }
 
@@ -193,7 +197,7 @@ impl Store {
         let emb = p.embedding.as_ref().map(|e| encode_vec(e));
         let (id, version) = match &existing {
             Some(row) => {
-                self.close_version(tx, row.id, seq, EventKind::Put)?;
+                self.end_version(tx, &p.ns, &p.key, row.seq, seq, EventKind::Put)?;
                 self.conn
                     .prepare_cached(
                         "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
@@ -250,6 +254,28 @@ impl Store {
                 (self.conn.last_insert_rowid(), version)
             }
         };
+        let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
+        self.conn
+            .prepare_cached(
+                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, size)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            )?
+            .execute(params![
+                id,
+                p.ns,
+                p.key,
+                p.value,
+                p.text,
+                emb,
+                p.metadata,
+                p.pinned,
+                expires_at,
+                created_at,
+                tx.now,
+                version as i64,
+                seq as i64,
+                p.size as i64
+            ])?;
         if let Some(text) = &p.text {
             self.conn
                 .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
@@ -365,9 +391,8 @@ impl Store {
                 "SELECT {MEM_COLS} FROM memories WHERE ns >= ?1 AND ns < ?2 AND (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
             ),
             Some(_) => format!(
-                "SELECT * FROM (SELECT {MEM_COLS} FROM memories WHERE ns >= ?1 AND ns < ?2 AND seq <= ?6
-                   UNION ALL SELECT {VER_COLS} FROM versions WHERE ns >= ?1 AND ns < ?2 AND seq_from <= ?6 AND seq_to > ?6)
-                 WHERE (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
+                "SELECT {VER_COLS} FROM versions WHERE ns >= ?1 AND ns < ?2 AND seq_from <= ?6 AND (seq_to IS NULL OR seq_to > ?6)
+                 AND (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
             ),
         };
         let rows: Vec<(i64, Memory)> = {
@@ -393,26 +418,15 @@ impl Store {
         Ok(ListPage { items, next_cursor })
     }
 
-    /// Every version of a key that history still holds, oldest first, the live one last.
+    /// Every version of a key that history still holds, oldest first (the live one last).
     pub fn history(&mut self, ns: &[String], key: &str) -> Result<Vec<Memory>> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
-        let mut out: Vec<Memory> = {
-            let mut st = self
-                .conn
-                .prepare_cached(&format!("SELECT {VER_COLS} FROM versions WHERE ns = ?1 AND key = ?2 ORDER BY seq_from"))?;
-            let rows = st.query_map(params![ns, key], |r| row_to_memory(r, false).map(|(_, m)| m))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        let live = self
+        let mut st = self
             .conn
-            .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
-            .query_row(params![ns, key], |r| row_to_memory(r, false))
-            .optional()?;
-        if let Some((_, m)) = live {
-            out.push(m);
-        }
-        Ok(out)
+            .prepare_cached(&format!("SELECT {VER_COLS} FROM versions WHERE ns = ?1 AND key = ?2 ORDER BY seq_from"))?;
+        let rows = st.query_map(params![ns, key], |r| row_to_memory(r, false).map(|(_, m)| m))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 }
 

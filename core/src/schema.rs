@@ -34,7 +34,9 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX memories_expiry ON memories (expires_at) WHERE expires_at IS NOT NULL;
     CREATE INDEX memories_seq ON memories (seq);
 
-    -- Past versions, valid for seq in [seq_from, seq_to). mem_id is the memories.id they had.
+    -- Every version, the live one included (seq_to NULL), valid for seq in [seq_from, seq_to):
+    -- AS OF is one index seek here. The live version's seq_from equals memories.seq.
+    -- mem_id is the memories.id the version had.
     -- Rowid tables with a separate key index (not WITHOUT ROWID): rows hold whole values, and a
     -- WITHOUT ROWID b-tree keeps entire rows in its interior pages, which makes lookups deep and slow.
     CREATE TABLE versions (
@@ -52,9 +54,9 @@ const MIGRATIONS: &[&str] = &[
         updated_at  INTEGER NOT NULL,
         version     INTEGER NOT NULL,
         seq_from    INTEGER NOT NULL,
-        seq_to      INTEGER NOT NULL,
-        ended_at    INTEGER NOT NULL,
-        end_kind    TEXT NOT NULL,
+        seq_to      INTEGER,
+        ended_at    INTEGER,
+        end_kind    TEXT,
         size        INTEGER NOT NULL
     );
     CREATE UNIQUE INDEX versions_key ON versions (ns, key, seq_from);

@@ -19,6 +19,8 @@ pub struct Stats {
     pub oldest_event_seq: Option<u64>,
     pub checkpoints: u64,
     pub index_vectors: u64,
+    /// Vectors written but not yet inserted into the HNSW graph (searched exactly meanwhile).
+    pub index_pending: u64,
     pub index_bytes: u64,
     /// SQLite database size (pages × page size).
     pub db_bytes: u64,
@@ -47,6 +49,7 @@ impl Store {
             oldest_event_seq: self.oldest_event_seq()?,
             checkpoints: count("SELECT COUNT(*) FROM checkpoints")?,
             index_vectors: self.index.as_ref().map_or(0, |i| i.len() as u64),
+            index_pending: self.index.as_ref().map_or(0, |i| i.pending_len() as u64),
             index_bytes: self.index.as_ref().map_or(0, |i| i.memory_bytes() as u64),
             db_bytes: pages * page_size,
             history_floor: self.history_floor,

@@ -293,9 +293,8 @@ impl Store {
         let mut ps = vec![SqlValue::Integer(s as i64), SqlValue::Text(plan.prefix.clone()), SqlValue::Text(plan.end.clone()), SqlValue::Integer(ts)];
         let cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
         let sql = format!(
-            "SELECT * FROM (SELECT {MEM_COLS} FROM memories WHERE seq <= ?1
-               UNION ALL SELECT {VER_COLS} FROM versions WHERE seq_from <= ?1 AND seq_to > ?1)
-             WHERE ns >= ?2 AND ns < ?3 AND (expires_at IS NULL OR expires_at > ?4){cond_sql}"
+            "SELECT {VER_COLS} FROM versions WHERE seq_from <= ?1 AND (seq_to IS NULL OR seq_to > ?1)
+             AND ns >= ?2 AND ns < ?3 AND (expires_at IS NULL OR expires_at > ?4){cond_sql}"
         );
         let rows: Vec<Memory> = {
             let mut st = self.conn.prepare(&sql)?;
