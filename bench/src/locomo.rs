@@ -47,15 +47,19 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         fusion.pool = p as usize;
     }
     let d = load_locomo(Path::new(data), vectors)?;
+    // --single-store: every conversation in one store, each question filtered to its own
+    // conversation's namespace (exercises filtered search and store-wide term statistics).
+    let single = args.iter().any(|a| a == "--single-store");
 
-    // One store per conversation.
+    // One store per conversation (or one for all).
     let mut stores: BTreeMap<String, Store> = BTreeMap::new();
     let mut batches: BTreeMap<String, Vec<MemoryPut>> = BTreeMap::new();
     for (t, v) in d.turns.iter().zip(&d.turn_vecs) {
         let put = MemoryPut::new(&["conv", &t.conv], &t.dia_id, json!({"speaker": t.speaker, "text": t.embed_text}))
             .text(&format!("{}: {}", t.speaker, t.embed_text))
             .embedding(v.clone());
-        batches.entry(t.conv.clone()).or_default().push(put);
+        let store_key = if single { "all".to_string() } else { t.conv.clone() };
+        batches.entry(store_key).or_default().push(put);
     }
     for (conv, puts) in batches {
         let mut s = Store::open(StoreConfig::memory(DIMS)).map_err(|e| e.to_string())?;
@@ -73,7 +77,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
             if q.evidence_clean.is_empty() {
                 continue;
             }
-            let s = stores.get_mut(&q.conv).ok_or_else(|| format!("question for unknown conversation {}", q.conv))?;
+            let store_key = if single { "all" } else { q.conv.as_str() };
+            let s = stores.get_mut(store_key).ok_or_else(|| format!("question for unknown conversation {}", q.conv))?;
             let hits = s
                 .search(&SearchQuery {
                     mode: Some(mode),
@@ -81,6 +86,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
                     vector: Some(v.clone()),
                     k: Some(10),
                     fusion: Some(fusion),
+                    namespace: if single { vec!["conv".to_string(), q.conv.clone()] } else { Vec::new() },
                     ..Default::default()
                 })
                 .map_err(|e| e.to_string())?;
@@ -99,7 +105,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     if as_json {
         println!("{report}");
     } else {
-        println!("LoCoMo recall ({vectors} vectors, {} conversations, fusion {:?})", stores.len(), fusion);
+        let layout = if single { "one store, namespace filter per conversation" } else { "one store per conversation" };
+        println!("LoCoMo recall ({vectors} vectors, {layout}, fusion {:?})", fusion);
         println!("{:<8} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>5}", "mode", "R@1", "R@5", "R@10", "n", "c5 R@1", "R@5", "R@10", "n");
         for (name, _) in modes {
             let m = &report["modes"][name];

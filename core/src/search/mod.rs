@@ -22,6 +22,8 @@ use serde_json::{Map, Value};
 use std::collections::HashSet;
 
 pub const MAX_K: usize = 1000;
+/// Lexical queries score at most about this many postings (see `selective_terms`).
+const LEXICAL_POSTINGS_BUDGET: u64 = 1024;
 /// With a filter, at most this many allowed vectors are scored exactly instead of walking HNSW.
 const EXACT_MAX: usize = 2048;
 
@@ -219,10 +221,12 @@ impl Store {
         Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect())
     }
 
-    /// The FTS query for `terms` without the terms found in more than half of all memories:
-    /// FTS5's BM25 clamps their IDF to ~0, so they cannot change the ranking, yet scoring their
-    /// long posting lists is most of a query's cost. Document frequencies are cached and
-    /// refreshed when the store has grown or shrunk by an eighth.
+    /// The FTS query for `terms`, keeping BM25's cost bounded. Terms found in more than half of
+    /// all memories are dropped (FTS5's BM25 clamps their IDF to ~0, so they cannot change the
+    /// ranking). Then terms are kept rarest first while their postings add up to at most
+    /// `LEXICAL_POSTINGS_BUDGET` (the rarest is always kept): scoring every posting of very
+    /// common terms is most of a query's cost, and they carry the least weight. Document
+    /// frequencies are cached and refreshed when the store has grown or shrunk by an eighth.
     fn selective_terms(&mut self, terms: &[String]) -> Result<Option<String>> {
         let n = self.usage.count;
         let mut kept: Vec<(u64, &String)> = Vec::new();
@@ -243,12 +247,17 @@ impl Store {
             };
             kept.push((df, t));
         }
-        let rare: Vec<String> = kept.iter().filter(|(df, _)| *df * 2 <= n).map(|(_, t)| (*t).clone()).collect();
-        if rare.is_empty() {
-            // Only very common terms: keep the least common one so the query still ranks.
-            return Ok(kept.iter().min_by_key(|(df, _)| *df).and_then(|(_, t)| lexical::or_query(&[(*t).clone()])));
+        kept.sort_by_key(|(df, _)| *df);
+        let mut chosen: Vec<String> = Vec::new();
+        let mut postings = 0u64;
+        for (i, (df, t)) in kept.iter().enumerate() {
+            let informative = *df * 2 <= n;
+            if i == 0 || (informative && postings + df <= LEXICAL_POSTINGS_BUDGET) {
+                chosen.push((*t).clone());
+                postings += df;
+            }
         }
-        Ok(lexical::or_query(&rare))
+        Ok(lexical::or_query(&chosen))
     }
 
     /// Whether some memory has expired but was not swept yet (uses the partial expiry index).
