@@ -42,7 +42,15 @@ impl Store {
         if fits(&tx.usage) {
             return Ok(Vec::new());
         }
-        // Feasibility: after evicting every other unpinned memory, would it fit?
+        let mut evicted = Vec::new();
+        // 1. Expired memories go first (as expire events).
+        for c in self.candidates(tx, "expires_at IS NOT NULL AND expires_at <= ?2 AND id != ?1", replacing, 64)? {
+            self.remove_row(tx, &c.ns, &c.key, &c.row, EventKind::Expire)?;
+            if fits(&tx.usage) {
+                return Ok(evicted);
+            }
+        }
+        // Feasibility (after expired ones are gone): evicting every other unpinned memory, would it fit?
         let pinned_bytes = tx.usage.pinned_bytes - if old_pinned { old_size } else { 0 };
         let pinned_count = tx.usage.pinned_count - old_pinned as u64;
         // The memory being written is never evicted to make room for itself.
@@ -56,14 +64,6 @@ impl Store {
                     caps.max_bytes, caps.max_memories
                 ),
             ));
-        }
-        let mut evicted = Vec::new();
-        // 1. Expired memories go first (as expire events).
-        for c in self.candidates(tx, "expires_at IS NOT NULL AND expires_at <= ?2 AND id != ?1", replacing, 64)? {
-            if fits(&tx.usage) {
-                return Ok(evicted);
-            }
-            self.remove_row(tx, &c.ns, &c.key, &c.row, EventKind::Expire)?;
         }
         // 2. Least recently used unpinned memories (exact order: recency flushed first).
         self.flush_recency()?;
@@ -130,14 +130,18 @@ impl Store {
             }
         }
         let now = self.now_ms();
+        let floors = (self.history_floor, self.feed.floor);
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        let r = self.prune_history(now).and_then(|_| self.prune_events(now)).and_then(|_| self.prune_checkpoints());
-        match r {
-            Ok(()) => self.conn.execute_batch("COMMIT")?,
-            Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK");
-                return Err(e);
-            }
+        let r = self
+            .prune_history(now)
+            .and_then(|_| self.prune_events(now))
+            .and_then(|_| self.prune_checkpoints())
+            .and_then(|_| Ok(self.conn.execute_batch("COMMIT")?));
+        if let Err(e) = r {
+            let _ = self.conn.execute_batch("ROLLBACK");
+            // The prunes raised the floors in memory; the data is back, so are they.
+            (self.history_floor, self.feed.floor) = floors;
+            return Err(e);
         }
         self.writes_since_sweep = 0;
         Ok(expired)

@@ -127,7 +127,7 @@ impl Store {
             ));
         }
         let keep = self.cfg.retention.checkpoints_per_thread;
-        self.write_tx(|s, tx| {
+        let seq = self.write_tx(|s, tx| {
             let seq = tx.next_seq();
             s.conn
                 .prepare_cached(
@@ -140,7 +140,9 @@ impl Store {
             }
             s.emit(tx, seq, EventKind::Checkpoint, None, Some(&c.checkpoint_id), None, Some(&c.thread_id), None)?;
             Ok(seq)
-        })
+        })?;
+        self.maybe_maintain();
+        Ok(seq)
     }
 
     /// The latest checkpoint of a thread (or the one with `checkpoint_id`), with pending writes.
@@ -193,9 +195,11 @@ impl Store {
             sql.push_str(&format!(" AND checkpoint_ns = ?{}", ps.len()));
         }
         if let Some(before) = &q.before {
-            let seq: Option<i64> = self
-                .conn
-                .query_row("SELECT MAX(seq) FROM checkpoints WHERE thread_id = ?1 AND checkpoint_id = ?2", params![q.thread_id, before], |r| r.get(0))?;
+            let seq: Option<i64> = self.conn.query_row(
+                "SELECT MAX(seq) FROM checkpoints WHERE thread_id = ?1 AND checkpoint_id = ?2 AND (?3 IS NULL OR checkpoint_ns = ?3)",
+                params![q.thread_id, before, q.checkpoint_ns],
+                |r| r.get(0),
+            )?;
             let Some(seq) = seq else { return Err(Error::not_found(format!("no checkpoint {before:?} in thread"))) };
             ps.push(SqlValue::Integer(seq));
             sql.push_str(&format!(" AND seq < ?{}", ps.len()));
@@ -240,7 +244,7 @@ impl Store {
         if total > self.cfg.max_checkpoint_bytes {
             return Err(Error::new(ErrorCode::PayloadTooLarge, format!("writes are {total} bytes, limit {}", self.cfg.max_checkpoint_bytes)));
         }
-        self.write_tx(|s, _tx| {
+        let r = self.write_tx(|s, _tx| {
             let mut st = s.conn.prepare_cached(
                 "INSERT OR REPLACE INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, value)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -249,7 +253,9 @@ impl Store {
                 st.execute(params![thread_id, checkpoint_ns, checkpoint_id, task_id, i as i64, ch, k, b])?;
             }
             Ok(())
-        })
+        });
+        self.maybe_maintain();
+        r
     }
 
     /// Deletes every checkpoint and pending write of a thread. Returns how many checkpoints.

@@ -15,6 +15,10 @@ pub enum ErrorCode {
     PayloadTooLarge,
     ResumeGap,
     HistoryPruned,
+    /// Used by the HTTP layer (missing or invalid token); never raised by the engine itself.
+    Unauthorized,
+    /// Used by the HTTP layer (token not valid for this agent or scope); never raised by the engine.
+    Forbidden,
     Internal,
 }
 
@@ -30,6 +34,8 @@ impl ErrorCode {
             ErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             ErrorCode::ResumeGap => "RESUME_GAP",
             ErrorCode::HistoryPruned => "HISTORY_PRUNED",
+            ErrorCode::Unauthorized => "UNAUTHORIZED",
+            ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::Internal => "INTERNAL",
         }
     }

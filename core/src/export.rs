@@ -3,7 +3,7 @@
 //! empty store with the same dims and reproduces seqs, versions and AS OF answers exactly.
 //! The change feed is not exported: after import it starts at the imported seq.
 
-use crate::checkpoints::{Checkpoint, CheckpointListQuery};
+use crate::checkpoints::Checkpoint;
 use crate::error::{Error, ErrorCode, Result};
 use crate::memories::{row_to_memory, MEM_COLS, VER_COLS};
 use crate::namespace;
@@ -64,16 +64,16 @@ impl Store {
             let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        let threads: Vec<String> = {
-            let mut st = self.conn.prepare("SELECT DISTINCT thread_id FROM checkpoints ORDER BY thread_id")?;
-            let rows = st.query_map([], |r| r.get(0))?;
+        let keys: Vec<(String, String, String)> = {
+            let mut st = self.conn.prepare("SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints ORDER BY thread_id, seq")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        let mut checkpoints = Vec::new();
-        for t in threads {
-            let mut all = self.list_checkpoints(&CheckpointListQuery { thread_id: t, limit: Some(1000), ..Default::default() })?;
-            all.reverse();
-            checkpoints.extend(all);
+        let mut checkpoints = Vec::with_capacity(keys.len());
+        for (t, ns, id) in keys {
+            if let Some(c) = self.get_checkpoint(&t, &ns, Some(&id))? {
+                checkpoints.push(c);
+            }
         }
         Ok(ExportDoc {
             format: FORMAT.into(),
@@ -99,13 +99,24 @@ impl Store {
         if doc.dims != self.cfg.dims && !(doc.dims == 0 && doc.memories.iter().all(|m| m.embedding.is_none())) {
             return Err(Error::new(ErrorCode::DimensionMismatch, format!("export has dims {}, store has {}", doc.dims, self.cfg.dims)));
         }
+        if doc.dims > 0 && doc.metric != self.cfg.metric.as_str() {
+            return Err(Error::invalid(format!("export uses metric {}, this store {}", doc.metric, self.cfg.metric.as_str())));
+        }
         for m in doc.memories.iter().chain(doc.versions.iter().map(|v| &v.memory)) {
             if let Some(e) = &m.embedding {
                 crate::vector_index::validate(e, self.cfg.dims, self.cfg.metric)?;
             }
+            if m.seq > doc.seq {
+                return Err(Error::invalid(format!("export has a version at seq {} beyond its seq {}", m.seq, doc.seq)));
+            }
+        }
+        for v in &doc.versions {
+            if v.seq_to.is_some_and(|t| t <= v.memory.seq || t > doc.seq) {
+                return Err(Error::invalid("export has a version with an impossible validity range"));
+            }
         }
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        let r = self.import_rows(doc);
+        let r = self.import_rows(doc).and_then(|_| self.check_imported_caps());
         match r {
             Ok(()) => self.conn.execute_batch("COMMIT")?,
             Err(e) => {
@@ -129,28 +140,51 @@ impl Store {
         Ok(())
     }
 
+    /// Refuses an import whose live memories would exceed the caps (inside the import's tx).
+    fn check_imported_caps(&self) -> Result<()> {
+        let (bytes, count): (i64, i64) =
+            self.conn.query_row("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM memories", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let caps = self.cfg.caps;
+        if (caps.max_bytes > 0 && bytes as u64 > caps.max_bytes) || (caps.max_memories > 0 && count as u64 > caps.max_memories) {
+            return Err(Error::new(
+                ErrorCode::QuotaExceeded,
+                format!("import holds {bytes} bytes / {count} memories; caps are {} bytes / {} memories", caps.max_bytes, caps.max_memories),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Accounted size recomputed from content (never trusted from the document).
+    fn size_of(&self, ns: &str, m: &Memory) -> Result<(String, String, String, u64)> {
+        let value = serde_json::to_string(&m.value)?;
+        let metadata = serde_json::to_string(&m.metadata)?;
+        let size = self.accounted_size(ns, &m.key, &value, m.text.as_deref(), &metadata, m.embedding.as_ref().map_or(0, Vec::len))?;
+        Ok((value, metadata, ns.to_string(), size))
+    }
+
     fn import_rows(&mut self, doc: &ExportDoc) -> Result<()> {
         let mut ids: HashMap<(String, String), i64> = HashMap::new();
         for m in &doc.memories {
             let ns = namespace::encode(&m.namespace)?;
             namespace::check_key(&m.key)?;
+            let (value, metadata, _, size) = self.size_of(&ns, m)?;
             self.conn.execute(
                 "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 params![
                     ns,
                     m.key,
-                    serde_json::to_string(&m.value)?,
+                    value,
                     m.text,
                     m.embedding.as_ref().map(|e| encode_vec(e)),
-                    serde_json::to_string(&m.metadata)?,
+                    metadata,
                     m.pinned,
                     m.expires_at,
                     m.created_at,
                     m.updated_at,
                     m.version as i64,
                     m.seq as i64,
-                    m.size as i64
+                    size as i64
                 ],
             )?;
             let id = self.conn.last_insert_rowid();
@@ -162,6 +196,8 @@ impl Store {
         for v in &doc.versions {
             let m = &v.memory;
             let ns = namespace::encode(&m.namespace)?;
+            namespace::check_key(&m.key)?;
+            let (value, metadata, _, size) = self.size_of(&ns, m)?;
             let mem_id = ids.get(&(ns.clone(), m.key.clone())).copied().unwrap_or(0);
             self.conn.execute(
                 "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, seq_to, ended_at, end_kind, size)
@@ -170,10 +206,10 @@ impl Store {
                     mem_id,
                     ns,
                     m.key,
-                    serde_json::to_string(&m.value)?,
+                    value,
                     m.text,
                     m.embedding.as_ref().map(|e| encode_vec(e)),
-                    serde_json::to_string(&m.metadata)?,
+                    metadata,
                     m.pinned,
                     m.expires_at,
                     m.created_at,
@@ -183,7 +219,7 @@ impl Store {
                     v.seq_to.map(|t| t as i64),
                     v.ended_at,
                     v.end_kind,
-                    m.size as i64
+                    size as i64
                 ],
             )?;
         }

@@ -58,7 +58,9 @@ pub struct Event {
     pub payload: Option<Value>,
 }
 
-/// Which events a consumer wants; empty lists mean "all".
+/// Which events a consumer wants. `kinds` applies to every event; `namespaces` (prefixes) only
+/// to memory events (put / delete / expire / evict); `channels` only to notify events. An
+/// empty list means "all".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EventFilter {
     #[serde(default)]
@@ -77,9 +79,10 @@ impl EventFilter {
             return false;
         }
         if !self.namespaces.is_empty() {
-            let Some(ns) = &e.namespace else { return false };
-            if !self.namespaces.iter().any(|p| ns.len() >= p.len() && ns[..p.len()] == p[..]) {
-                return false;
+            if let Some(ns) = &e.namespace {
+                if !self.namespaces.iter().any(|p| ns.len() >= p.len() && ns[..p.len()] == p[..]) {
+                    return false;
+                }
             }
         }
         if !self.channels.is_empty() && e.kind == EventKind::Notify {
@@ -170,11 +173,13 @@ impl Store {
                 format!("notify payload is {size} bytes, limit {MAX_NOTIFY_PAYLOAD_BYTES}"),
             ));
         }
-        self.write_tx(|s, tx| {
+        let seq = self.write_tx(|s, tx| {
             let seq = tx.next_seq();
             s.emit(tx, seq, EventKind::Notify, None, None, None, Some(channel), Some(&payload))?;
             Ok(seq)
-        })
+        })?;
+        self.maybe_maintain();
+        Ok(seq)
     }
 
     /// Events with seq > `after` that match `filter`, oldest first, at most `limit` (≤ 10,000).

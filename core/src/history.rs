@@ -25,6 +25,15 @@ impl Store {
         }
     }
 
+    /// The moment expiry is judged at for an AS OF read of seq `s`: the asked time itself for
+    /// `AsOf::Time`, the commit time of `s` for `AsOf::Seq`.
+    pub(crate) fn as_of_time(&self, a: AsOf, s: u64) -> Result<i64> {
+        match a {
+            AsOf::Time(t) => Ok(t),
+            AsOf::Seq(_) => self.ts_of_seq(s),
+        }
+    }
+
     /// Commit time of the write that produced `seq` (now for the present).
     pub(crate) fn ts_of_seq(&self, seq: u64) -> Result<i64> {
         if seq >= self.seq {
@@ -55,7 +64,7 @@ impl Store {
         match found {
             Some((_, m)) => {
                 if let Some(exp) = m.expires_at {
-                    if exp <= self.ts_of_seq(s)? {
+                    if exp <= self.as_of_time(a, s)? {
                         return Ok(None);
                     }
                 }

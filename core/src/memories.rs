@@ -96,14 +96,7 @@ impl Store {
                 return Err(Error::invalid(format!("ttl_ms must be 1..={MAX_TTL_MS}")));
             }
         }
-        let payload = (ns.len() + p.key.len() + value.len() + text.as_ref().map_or(0, String::len) + metadata.len()) as u64;
-        if payload as usize > self.cfg.max_memory_bytes {
-            return Err(Error::new(
-                ErrorCode::PayloadTooLarge,
-                format!("memory is {payload} bytes, limit {}", self.cfg.max_memory_bytes),
-            ));
-        }
-        let size = payload + p.embedding.as_ref().map_or(0, |e| 4 * e.len() as u64) + ROW_OVERHEAD_BYTES;
+        let size = self.accounted_size(&ns, &p.key, &value, text.as_deref(), &metadata, p.embedding.as_ref().map_or(0, Vec::len))?;
         Ok(Prepared {
             ns,
             key: p.key.clone(),
@@ -116,6 +109,18 @@ impl Store {
             if_version: p.if_version,
             size,
         })
+    }
+
+    /// The bytes caps count for a memory; PAYLOAD_TOO_LARGE past `max_memory_bytes`.
+    pub(crate) fn accounted_size(&self, ns: &str, key: &str, value: &str, text: Option<&str>, metadata: &str, dims: usize) -> Result<u64> {
+        let payload = (ns.len() + key.len() + value.len() + text.map_or(0, str::len) + metadata.len()) as u64;
+        if payload as usize > self.cfg.max_memory_bytes {
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("memory is {payload} bytes, limit {}", self.cfg.max_memory_bytes),
+            ));
+        }
+        Ok(payload + 4 * dims as u64 + ROW_OVERHEAD_BYTES)
     }
 
     pub(crate) fn live_row(&self, ns: &str, key: &str) -> Result<Option<LiveRow>> {
@@ -383,7 +388,10 @@ impl Store {
             None => (None, self.now_ms()),
             Some(a) => {
                 let s = self.resolve_as_of(a)?;
-                (Some(s), self.ts_of_seq(s)?)
+                if s < self.history_floor {
+                    return Err(history_pruned(s, self.history_floor));
+                }
+                (Some(s), self.as_of_time(a, s)?)
             }
         };
         let sql = match seq {
@@ -406,9 +414,6 @@ impl Store {
             };
             mapped
         };
-        if seq.is_some() && rows.is_empty() && seq.is_some_and(|s| s < self.history_floor) {
-            return Err(history_pruned(seq.unwrap_or(0), self.history_floor));
-        }
         let next_cursor = if rows.len() == limit {
             rows.last().map(|(_, m)| encode_cursor(&namespace::encode(&m.namespace).unwrap_or_default(), &m.key))
         } else {

@@ -75,6 +75,10 @@ impl Store {
         if cfg.dims > crate::vector_index::MAX_DIMS {
             return Err(Error::invalid(format!("dims must be at most {}", crate::vector_index::MAX_DIMS)));
         }
+        if cfg.scalar == crate::config::ScalarKind::I8 && cfg.metric != crate::config::Metric::Cosine {
+            // USearch's i8 quantisation normalises vectors: magnitudes (ip, l2) would be lost.
+            return Err(Error::invalid("scalar i8 needs metric cosine (i8 quantisation normalises vectors)"));
+        }
         #[cfg(target_arch = "wasm32")]
         if let Storage::File(_) = &cfg.storage {
             return Err(Error::invalid("file storage is native-only; on wasm use Storage::Pages or Storage::Memory"));
@@ -85,7 +89,8 @@ impl Store {
             Storage::Memory => Connection::open_in_memory()?,
             Storage::File(path) => Connection::open_with_flags(path, flags)?,
             Storage::Pages { store, .. } => {
-                let name = vfs::register_store(store.clone());
+                let name = vfs::register_store(store.clone())
+                    .ok_or_else(|| Error::new(ErrorCode::Conflict, "this page store is already open in another Store"))?;
                 vfs_name = Some(name.clone());
                 Connection::open_with_flags_and_vfs(&name, flags, vfs::VFS_NAME)?
             }
@@ -267,6 +272,7 @@ impl Store {
             let rows = st.query_map([snap_seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
+        self.index_changes += (removed.len() + changed.len()) as u64;
         let idx = self.index.as_mut().ok_or_else(|| Error::internal("no index"))?;
         for id in removed {
             idx.remove(id as u64)?;
@@ -298,6 +304,7 @@ impl Store {
             }
         }
         idx.flush()?;
+        self.index_changes = idx.len() as u64;
         self.index = Some(idx);
         self.index_stale = false;
         Ok(())
@@ -325,12 +332,16 @@ impl Store {
     }
 
     /// Idle-time work a host may schedule (an alarm, requestIdleCallback): inserts buffered
-    /// vectors into the HNSW graph so later searches score fewer of them exactly.
+    /// vectors into the HNSW graph, and snapshots the index when it changed since the last
+    /// snapshot, so the next cold open replays little.
     pub fn maintain(&mut self) -> Result<()> {
         if let Some(idx) = self.index.as_mut() {
             if idx.flush().is_err() {
                 self.index_stale = true;
             }
+        }
+        if self.index_changes > 0 {
+            self.snapshot_index()?;
         }
         Ok(())
     }

@@ -19,9 +19,15 @@ thread_local! {
     static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
 }
 
-/// Registers `store` under a fresh database name and returns that name.
-pub fn register_store(store: Rc<dyn PageStore>) -> String {
+/// Registers `store` under a fresh database name and returns that name; None when the same
+/// store is already open (two connections on one page store would corrupt it: locks are no-ops).
+pub fn register_store(store: Rc<dyn PageStore>) -> Option<String> {
     ensure_vfs();
+    let addr = Rc::as_ptr(&store) as *const () as usize;
+    let taken = REGISTRY.with(|r| r.borrow().values().any(|s| Rc::as_ptr(s) as *const () as usize == addr));
+    if taken {
+        return None;
+    }
     let id = NEXT_ID.with(|n| {
         let v = n.get();
         n.set(v + 1);
@@ -29,7 +35,7 @@ pub fn register_store(store: Rc<dyn PageStore>) -> String {
     });
     let name = format!("edgemem-{id}.db");
     REGISTRY.with(|r| r.borrow_mut().insert(name.clone(), store));
-    name
+    Some(name)
 }
 
 pub fn unregister_store(name: &str) {

@@ -141,7 +141,15 @@ impl Store {
             None => Vec::new(),
         };
         let lex_list = match self.selective_terms(&plan.terms)? {
-            Some(f) => self.lexical_candidates(&plan, &f, now)?,
+            Some((f, pruned)) => {
+                let first = self.lexical_candidates(&plan, &f, now)?;
+                // The rarer terms found fewer than k: the dropped common terms may be the only
+                // matches (e.g. inside a filter), so run the full query.
+                match lexical::or_query(&plan.terms) {
+                    Some(all) if pruned && first.len() < plan.k => self.lexical_candidates(&plan, &all, now)?,
+                    _ => first,
+                }
+            }
             None => Vec::new(),
         };
         let fused = {
@@ -221,13 +229,15 @@ impl Store {
         Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect())
     }
 
-    /// The FTS query for `terms`, keeping BM25's cost bounded. Terms found in more than half of
-    /// all memories are dropped (FTS5's BM25 clamps their IDF to ~0, so they cannot change the
-    /// ranking). Then terms are kept rarest first while their postings add up to at most
-    /// `LEXICAL_POSTINGS_BUDGET` (the rarest is always kept): scoring every posting of very
-    /// common terms is most of a query's cost, and they carry the least weight. Document
-    /// frequencies are cached and refreshed when the store has grown or shrunk by an eighth.
-    fn selective_terms(&mut self, terms: &[String]) -> Result<Option<String>> {
+    /// A first FTS query for `terms` that keeps BM25's cost bounded, and whether it dropped any
+    /// term. Terms found in more than half of all memories are dropped (FTS5's BM25 clamps their
+    /// IDF to ~0, so they barely change the ranking); then terms are kept rarest first while
+    /// their postings add up to at most `LEXICAL_POSTINGS_BUDGET` (the rarest is always kept):
+    /// scoring every posting of very common terms is most of a query's cost, and they carry the
+    /// least weight. When this query cannot fill the candidate pool, the caller reruns with all
+    /// terms, so no match is lost. Document frequencies are cached and refreshed when the store
+    /// has grown or shrunk by an eighth.
+    fn selective_terms(&mut self, terms: &[String]) -> Result<Option<(String, bool)>> {
         let n = self.usage.count;
         let mut kept: Vec<(u64, &String)> = Vec::new();
         for t in terms {
@@ -257,7 +267,8 @@ impl Store {
                 postings += df;
             }
         }
-        Ok(lexical::or_query(&chosen))
+        let pruned = chosen.len() < terms.len();
+        Ok(lexical::or_query(&chosen).map(|q| (q, pruned)))
     }
 
     /// Whether some memory has expired but was not swept yet (uses the partial expiry index).
@@ -298,7 +309,7 @@ impl Store {
         if s < self.history_floor {
             return Err(history_pruned(s, self.history_floor));
         }
-        let ts = self.ts_of_seq(s)?;
+        let ts = self.as_of_time(a, s)?;
         let mut ps = vec![SqlValue::Integer(s as i64), SqlValue::Text(plan.prefix.clone()), SqlValue::Text(plan.end.clone()), SqlValue::Integer(ts)];
         let cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
         let sql = format!(

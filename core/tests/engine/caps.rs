@@ -109,3 +109,14 @@ fn usage_never_exceeds_cap_randomized() {
         }
     }
 }
+
+#[test]
+fn an_expired_pinned_memory_does_not_block_writes() {
+    let mut s = capped(0, 1);
+    let clock = manual_clock(&mut s, 1_000);
+    s.put(MemoryPut::new(&["a"], "pin", json!(1)).pinned(true).ttl_ms(10)).unwrap();
+    clock.set(5_000);
+    assert!(value_of(&mut s, &["a"], "pin").is_none());
+    s.put(MemoryPut::new(&["a"], "new", json!(2))).unwrap();
+    assert_eq!(s.stats().unwrap().memories, 1);
+}

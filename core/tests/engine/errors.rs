@@ -40,3 +40,18 @@ fn invalid_input_codes() {
     assert!(!e.to_string().is_empty());
     assert!(edgemem_core::Store::open(StoreConfig { dims: 9999, ..StoreConfig::memory(0) }).is_err());
 }
+
+#[test]
+fn settings_that_would_misbehave_are_refused() {
+    use edgemem_core::{Metric, ScalarKind};
+    let e = edgemem_core::Store::open(StoreConfig { metric: Metric::InnerProduct, scalar: ScalarKind::I8, ..StoreConfig::memory(4) }).err().unwrap();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(edgemem_core::Store::open(StoreConfig { metric: Metric::Cosine, scalar: ScalarKind::I8, ..StoreConfig::memory(4) }).is_ok());
+    // One page store, one open Store.
+    let ps = std::rc::Rc::new(edgemem_core::MemoryPageStore::new());
+    let cfg = StoreConfig { storage: edgemem_core::Storage::Pages { store: ps.clone(), atomic: true }, ..StoreConfig::memory(0) };
+    let first = edgemem_core::Store::open(cfg.clone()).unwrap();
+    assert_eq!(edgemem_core::Store::open(cfg.clone()).err().unwrap().code, ErrorCode::Conflict);
+    drop(first);
+    assert!(edgemem_core::Store::open(cfg).is_ok());
+}

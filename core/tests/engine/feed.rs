@@ -54,14 +54,14 @@ fn subscribe_with_filters_and_unsubscribe() {
     put_text(&mut s, &["user", "1", "prefs"], "a", "x"); // 1: matches
     put_text(&mut s, &["user", "2"], "b", "x"); // 2: other namespace
     s.delete(&ns(&["user", "1", "prefs"]), "a", None).unwrap(); // 3: delete not wanted
-    s.notify("alerts", json!(1)).unwrap(); // 4: no namespace → not for sub 1
-    s.notify("other", json!(2)).unwrap(); // 5
-    assert_eq!(got.borrow().iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1]);
+    s.notify("alerts", json!(1)).unwrap(); // 4: namespaces only filter memory events → sub 1 gets it
+    s.notify("other", json!(2)).unwrap(); // 5: sub 1 has no channel list → gets it
+    assert_eq!(got.borrow().iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 4, 5]);
     assert_eq!(*chan.borrow(), vec![4]);
     assert!(s.unsubscribe(id));
     assert!(!s.unsubscribe(id));
     put_text(&mut s, &["user", "1"], "c", "x");
-    assert_eq!(got.borrow().len(), 1);
+    assert_eq!(got.borrow().len(), 3, "nothing after unsubscribe");
     // A failed write delivers nothing.
     let before = chan.borrow().len();
     let _ = s.put(MemoryPut::new(&["user", "1"], "c", json!(1)).if_version(99));
@@ -98,4 +98,16 @@ fn changes_filter_fills_the_limit() {
     let ev = s.changes(0, &f, 5).unwrap();
     assert_eq!(ev.len(), 5);
     assert!(ev.iter().all(|e| e.channel.as_deref() == Some("rare")));
+}
+
+#[test]
+fn namespace_and_channel_filters_apply_to_their_own_kinds() {
+    let mut s = store(0);
+    let f = EventFilter { kinds: vec![], namespaces: vec![ns(&["a"])], channels: vec!["chat".into()] };
+    put_text(&mut s, &["a", "x"], "k", "v"); // 1: memory event under a → yes
+    put_text(&mut s, &["b"], "k", "v"); // 2: memory event elsewhere → no
+    s.notify("chat", json!(1)).unwrap(); // 3: notify on chat → yes
+    s.notify("other", json!(1)).unwrap(); // 4: other channel → no
+    let seqs: Vec<u64> = s.changes(0, &f, 100).unwrap().iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, vec![1, 3]);
 }

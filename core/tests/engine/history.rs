@@ -119,3 +119,29 @@ fn retention_keeps_n_versions_and_reports_pruned_history() {
     let e = s.list(&ListQuery { as_of: Some(AsOf::Seq(1)), ..Default::default() }).unwrap_err();
     assert_eq!(e.code, ErrorCode::HistoryPruned);
 }
+
+#[test]
+fn as_of_a_time_judges_expiry_at_that_time() {
+    let mut s = store(0);
+    let clock = manual_clock(&mut s, 1_000);
+    s.put(MemoryPut::new(&["a"], "k", json!("x")).ttl_ms(500)).unwrap(); // visible 1000..1500
+    clock.set(3_000);
+    assert!(s.get_at(&ns(&["a"]), "k", Some(AsOf::Time(1_200))).unwrap().is_some());
+    s.put(MemoryPut::new(&["a"], "other", json!("y"))).unwrap();
+    assert!(s.get_at(&ns(&["a"]), "k", Some(AsOf::Time(1_800))).unwrap().is_none());
+    let listed = s.list(&ListQuery { as_of: Some(AsOf::Time(1_200)), ..Default::default() }).unwrap();
+    assert_eq!(listed.items.len(), 1);
+}
+
+#[test]
+fn list_as_of_before_the_floor_is_an_error_not_a_partial_page() {
+    let mut s = store_with(StoreConfig { retention: Retention { history_versions: 1, ..Default::default() }, ..StoreConfig::memory(0) });
+    put_text(&mut s, &["n"], "a", "1"); // 1
+    put_text(&mut s, &["n"], "b", "2"); // 2
+    put_text(&mut s, &["n"], "a", "3"); // 3
+    put_text(&mut s, &["n"], "a", "4"); // 4: a's first version is pruned
+    s.sweep().unwrap();
+    let e = s.list(&ListQuery { as_of: Some(AsOf::Seq(2)), ..Default::default() }).unwrap_err();
+    assert_eq!(e.code, ErrorCode::HistoryPruned);
+    assert_eq!(s.list(&ListQuery { as_of: Some(AsOf::Seq(3)), ..Default::default() }).unwrap().items.len(), 2);
+}

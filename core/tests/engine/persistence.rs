@@ -200,3 +200,36 @@ fn stats_report_sizes() {
     assert!(st.bytes > 50 * 32 && st.db_bytes > 0 && st.index_bytes > 0);
     assert_eq!(st.dims, DIMS as u64);
 }
+
+#[test]
+fn import_checks_what_it_is_given() {
+    let mut a = store(DIMS);
+    fill(&mut a, &mut Rng::new(12), 30, 0);
+    for i in 0..1005 {
+        a.put_checkpoint(CheckpointPut {
+            thread_id: "long".into(),
+            checkpoint_ns: String::new(),
+            checkpoint_id: format!("c{i:05}"),
+            parent_id: None,
+            data: CheckpointData::Json(json!(i)),
+            metadata: Default::default(),
+        })
+        .unwrap();
+    }
+    let doc = a.export().unwrap();
+    assert_eq!(doc.checkpoints.len(), 1005, "long threads export whole");
+    // Sizes are recomputed, never trusted.
+    let mut tampered = doc.clone();
+    tampered.memories[0].size = u64::MAX;
+    let mut b = store(DIMS);
+    b.import(&tampered).unwrap();
+    assert_eq!(b.stats().unwrap().bytes, a.stats().unwrap().bytes);
+    b.put(MemoryPut::new(&["p", "x"], "after", json!(1))).unwrap();
+    // Caps hold on import too.
+    let mut capped = store_with(StoreConfig { caps: edgemem_core::Caps { max_bytes: 0, max_memories: 10 }, ..StoreConfig::memory(DIMS) });
+    assert_eq!(capped.import(&doc).unwrap_err().code, edgemem_core::ErrorCode::QuotaExceeded);
+    assert_eq!(capped.stats().unwrap().memories, 0);
+    // Another metric is refused.
+    let mut l2 = store_with(StoreConfig { metric: edgemem_core::Metric::L2, ..StoreConfig::memory(DIMS) });
+    assert_eq!(l2.import(&doc).unwrap_err().code, edgemem_core::ErrorCode::InvalidArgument);
+}

@@ -167,3 +167,33 @@ fn buffered_vectors_answer_like_indexed_ones() {
     assert!(!after.iter().flatten().any(|k| *k == buffered[0][0]));
     assert_eq!(s.stats().unwrap().index_vectors, 40);
 }
+
+/// Dropping common terms to bound BM25's cost must never lose matches: when the rarer terms
+/// find fewer than k (here: none inside the filter), the full query runs.
+#[test]
+fn common_terms_still_match_inside_a_filter() {
+    let mut s = store(0);
+    for c in 0..4 {
+        let batch = (0..1000)
+            .map(|j| {
+                let i = c * 1000 + j;
+                let (space, t) = if i == 0 {
+                    ("other", "zebra".to_string())
+                } else if i % 8 < 3 {
+                    ("mine", format!("apple note {i}"))
+                } else {
+                    ("filler", format!("plain note {i}"))
+                };
+                MemoryPut::new(&[space], &format!("k{i}"), json!(t))
+            })
+            .collect();
+        s.put_batch(batch).unwrap();
+    }
+    let q = |namespace: Vec<String>| SearchQuery { text: Some("apple zebra".into()), k: Some(10), namespace, ..Default::default() };
+    let all = s.search(&q(vec![])).unwrap();
+    assert_eq!(all.len(), 10);
+    assert_eq!(all[0].key, "k0", "the rare term ranks first");
+    let mine = s.search(&q(ns(&["mine"]))).unwrap();
+    assert_eq!(mine.len(), 10);
+    assert!(mine.iter().all(|h| h.namespace == ns(&["mine"])));
+}
