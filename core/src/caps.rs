@@ -6,7 +6,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::EventKind;
-use crate::memories::LiveRow;
+use crate::memories::{live_row_from, LiveRow, LIVE_COLS};
 use crate::store::{Store, Tx};
 use rusqlite::params;
 
@@ -84,28 +84,10 @@ impl Store {
     }
 
     fn candidates(&self, tx: &Tx, where_order: &str, exclude: Option<i64>, limit: usize) -> Result<Vec<Candidate>> {
-        let sql = format!(
-            "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, ns, key, seq, created_at FROM memories WHERE {where_order} LIMIT {limit}"
-        );
+        let sql = format!("SELECT {LIVE_COLS}, ns, key FROM memories WHERE {where_order} LIMIT {limit}");
         let mut st = self.conn.prepare_cached(&sql)?;
         let needs_now = where_order.contains("?2");
-        let map = |r: &rusqlite::Row| {
-            Ok(Candidate {
-                row: LiveRow {
-                    id: r.get(0)?,
-                    seq: r.get::<_, i64>(9)? as u64,
-                    created_at: r.get(10)?,
-                    version: r.get::<_, i64>(1)? as u64,
-                    size: r.get::<_, i64>(2)? as u64,
-                    pinned: r.get(3)?,
-                    expires_at: r.get(4)?,
-                    has_embedding: r.get(5)?,
-                    has_text: r.get(6)?,
-                },
-                ns: r.get(7)?,
-                key: r.get(8)?,
-            })
-        };
+        let map = |r: &rusqlite::Row| Ok(Candidate { row: live_row_from(r)?, ns: r.get(9)?, key: r.get(10)? });
         let ex = exclude.unwrap_or(-1);
         let rows = if needs_now { st.query_map(params![ex, tx.now], map)? } else { st.query_map(params![ex], map)? };
         Ok(rows.collect::<rusqlite::Result<_>>()?)

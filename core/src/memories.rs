@@ -61,6 +61,24 @@ pub(crate) struct LiveRow {
     pub has_text: bool,
 }
 
+/// Columns read for a `LiveRow`, in `live_row_from` order.
+pub(crate) const LIVE_COLS: &str =
+    "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at";
+
+pub(crate) fn live_row_from(r: &Row) -> rusqlite::Result<LiveRow> {
+    Ok(LiveRow {
+        id: r.get(0)?,
+        version: r.get::<_, i64>(1)? as u64,
+        size: r.get::<_, i64>(2)? as u64,
+        pinned: r.get(3)?,
+        expires_at: r.get(4)?,
+        has_embedding: r.get(5)?,
+        has_text: r.get(6)?,
+        seq: r.get::<_, i64>(7)? as u64,
+        created_at: r.get(8)?,
+    })
+}
+
 impl LiveRow {
     pub fn expired(&self, now: i64) -> bool {
         self.expires_at.is_some_and(|t| t <= now)
@@ -126,22 +144,8 @@ impl Store {
     pub(crate) fn live_row(&self, ns: &str, key: &str) -> Result<Option<LiveRow>> {
         Ok(self
             .conn
-            .prepare_cached(
-                "SELECT id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at FROM memories WHERE ns = ?1 AND key = ?2",
-            )?
-            .query_row(params![ns, key], |r| {
-                Ok(LiveRow {
-                    id: r.get(0)?,
-                    seq: r.get::<_, i64>(7)? as u64,
-                    created_at: r.get(8)?,
-                    version: r.get::<_, i64>(1)? as u64,
-                    size: r.get::<_, i64>(2)? as u64,
-                    pinned: r.get(3)?,
-                    expires_at: r.get(4)?,
-                    has_embedding: r.get(5)?,
-                    has_text: r.get(6)?,
-                })
-            })
+            .prepare_cached(&format!("SELECT {LIVE_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
+            .query_row(params![ns, key], live_row_from)
             .optional()?)
     }
 
