@@ -1,0 +1,52 @@
+//! A JavaScript page store object (`{ get(key), put(key, bytes), delete(key), sync() }`) as the engine's
+//! [`PageStore`]. `put` receives a view into wasm memory that is only valid during the call: a store that
+//! keeps the bytes must copy them.
+
+use edgemem_core::PageStore;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The host object; see the TypeScript `PageStore` interface in `src/page-store.ts`.
+    pub type JsPageStore;
+
+    #[wasm_bindgen(method, catch, js_name = get)]
+    fn js_get(this: &JsPageStore, key: &str) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = put)]
+    fn js_put(this: &JsPageStore, key: &str, value: &[u8]) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, catch, js_name = delete)]
+    fn js_delete(this: &JsPageStore, key: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, catch, js_name = sync)]
+    fn js_sync(this: &JsPageStore) -> Result<(), JsValue>;
+}
+
+pub struct HostPages(pub JsPageStore);
+
+fn message(e: JsValue) -> String {
+    match e.dyn_ref::<js_sys::Error>() {
+        Some(err) => String::from(err.message()),
+        None => format!("{e:?}"),
+    }
+}
+
+impl PageStore for HostPages {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
+        let v = self.0.js_get(key).map_err(message)?;
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        match v.dyn_into::<js_sys::Uint8Array>() {
+            Ok(bytes) => Ok(Some(bytes.to_vec())),
+            Err(_) => Err(format!("page store get({key}) returned something other than a Uint8Array")),
+        }
+    }
+    fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
+        self.0.js_put(key, value).map_err(message)
+    }
+    fn delete(&self, key: &str) -> Result<(), String> {
+        self.0.js_delete(key).map_err(message)
+    }
+    fn sync(&self) -> Result<(), String> {
+        self.0.js_sync().map_err(message)
+    }
+}

@@ -1,0 +1,18 @@
+/** The default entry of `edgemem` (browsers, workerd, bundlers): `openStore` with memory or host page-store storage. */
+
+import { openWith, type OpenOptions } from './open-store.js';
+import type { WasmSource } from './runtime.js';
+import type { MemoryStore } from './types.js';
+
+export * from './public-api.js';
+
+async function fetchWasm(): Promise<WasmSource> {
+  const res = await fetch(new URL('../dist-wasm/edgemem_wasm_bg.wasm', import.meta.url));
+  if (!res.ok) throw new Error(`cannot fetch edgemem's wasm: HTTP ${res.status}`);
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
+/** Opens an in-process store. Where fetching the .wasm is not possible (workerd), pass `options.wasm`. */
+export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
+  return openWith(options, fetchWasm, undefined);
+}

@@ -1,0 +1,348 @@
+//! edgemem-wasm: a thin wasm-bindgen adapter over edgemem-core — conversions and errors only.
+//!
+//! Arguments and results cross as JSON strings in the engine's own serde shapes (snake_case), vectors as
+//! `Float32Array`, pages as `Uint8Array`; engine errors are thrown as `{ edgemem, code, message }` objects
+//! (`errors.rs`). The idiomatic API users import is the TypeScript layer in `wasm/src/*.ts`.
+
+mod errors;
+mod host_pages;
+
+use edgemem_core::{
+    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ExportDoc, ListQuery, MemoryPut,
+    Metric, Retention, ScalarKind, SearchQuery, Storage, Store, StoreConfig, Sync,
+};
+use errors::{invalid, parse, safe, seq_arg, to_js};
+use host_pages::{HostPages, JsPageStore};
+use serde::{Deserialize, Serialize};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+/// Runs the C/C++ static constructors when the instance starts (also on every re-instantiation).
+#[wasm_bindgen(start)]
+pub fn start() {
+    #[cfg(target_arch = "wasm32")]
+    edgemem_core::wasm_rt::init();
+}
+
+/// Test-only: executes `unreachable`, poisoning this instance the way a C++ throw or a panic would.
+/// The TypeScript layer's trap-recovery test calls it.
+#[wasm_bindgen(js_name = "__trap")]
+pub fn trap() {
+    #[cfg(target_arch = "wasm32")]
+    core::arch::wasm32::unreachable();
+}
+
+/// Message recorded by the C++ shims right before the last trap, if any.
+#[wasm_bindgen(js_name = lastCxxError)]
+pub fn last_cxx_error() -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    return edgemem_core::wasm_rt::last_cxx_error();
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+/// `openStore` options the TypeScript layer forwards (engine defaults for anything absent).
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct OpenConfig {
+    dims: usize,
+    metric: Option<String>,
+    scalar: Option<String>,
+    max_bytes: u64,
+    max_memories: u64,
+    retention: Option<RetentionConfig>,
+    sync_full: bool,
+    index_snapshot_every: Option<u64>,
+    max_memory_bytes: Option<usize>,
+    max_checkpoint_bytes: Option<usize>,
+    /// Only with a page store: the host commits each call atomically (a Durable Object).
+    atomic: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RetentionConfig {
+    history_versions: Option<u64>,
+    history_max_age_ms: Option<u64>,
+    events_max: Option<u64>,
+    events_max_age_ms: Option<u64>,
+    checkpoints_per_thread: Option<u64>,
+    checkpoints_max_bytes: Option<u64>,
+}
+
+fn store_config(c: OpenConfig, pages: Option<JsPageStore>) -> Result<StoreConfig, JsValue> {
+    let mut cfg = StoreConfig::memory(c.dims);
+    if let Some(m) = c.metric {
+        cfg.metric = Metric::parse(&m).ok_or_else(|| invalid(format!("unknown metric {m:?}")))?;
+    }
+    if let Some(s) = c.scalar {
+        cfg.scalar = ScalarKind::parse(&s).ok_or_else(|| invalid(format!("unknown scalar kind {s:?}")))?;
+    }
+    cfg.caps.max_bytes = c.max_bytes;
+    cfg.caps.max_memories = c.max_memories;
+    if let Some(r) = c.retention {
+        let d = Retention::default();
+        cfg.retention = Retention {
+            history_versions: r.history_versions.unwrap_or(d.history_versions),
+            history_max_age_ms: r.history_max_age_ms.unwrap_or(d.history_max_age_ms),
+            events_max: r.events_max.unwrap_or(d.events_max),
+            events_max_age_ms: r.events_max_age_ms.unwrap_or(d.events_max_age_ms),
+            checkpoints_per_thread: r.checkpoints_per_thread.unwrap_or(d.checkpoints_per_thread),
+            checkpoints_max_bytes: r.checkpoints_max_bytes.unwrap_or(d.checkpoints_max_bytes),
+        };
+    }
+    if c.sync_full {
+        cfg.sync = Sync::Full;
+    }
+    if let Some(n) = c.index_snapshot_every {
+        cfg.index_snapshot_every = n;
+    }
+    if let Some(n) = c.max_memory_bytes {
+        cfg.max_memory_bytes = n;
+    }
+    if let Some(n) = c.max_checkpoint_bytes {
+        cfg.max_checkpoint_bytes = n;
+    }
+    if let Some(p) = pages {
+        cfg.storage = Storage::Pages { store: Rc::new(HostPages(p)), atomic: c.atomic };
+    }
+    Ok(cfg)
+}
+
+#[derive(Deserialize)]
+struct KeyArgs {
+    namespace: Vec<String>,
+    key: String,
+    #[serde(default)]
+    as_of: Option<AsOf>,
+    #[serde(default)]
+    if_version: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct CheckpointGetArgs {
+    thread_id: String,
+    #[serde(default)]
+    checkpoint_ns: String,
+    #[serde(default)]
+    checkpoint_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct PutWritesArgs {
+    thread_id: String,
+    #[serde(default)]
+    checkpoint_ns: String,
+    checkpoint_id: String,
+    task_id: String,
+    writes: Vec<(String, CheckpointData)>,
+}
+
+/// One open store. Every method throws `{ edgemem, code, message }` on an engine error.
+#[wasm_bindgen]
+pub struct WasmStore {
+    store: Option<Store>,
+}
+
+impl WasmStore {
+    fn s(&mut self) -> Result<&mut Store, JsValue> {
+        self.store.as_mut().ok_or_else(|| invalid("the store is closed"))
+    }
+
+    /// Serializes a result after checking that the store's seq (the bound of every seq and version it
+    /// can return) is exact as a JS number.
+    fn out<T: Serialize>(&mut self, v: &T) -> Result<String, JsValue> {
+        safe(self.s()?.seq())?;
+        serde_json::to_string(v).map_err(|e| to_js(edgemem_core::Error::internal(format!("serialize: {e}"))))
+    }
+}
+
+fn vector(put: &mut MemoryPut, v: Option<Vec<f32>>) {
+    if v.is_some() {
+        put.embedding = v;
+    }
+}
+
+#[wasm_bindgen]
+impl WasmStore {
+    /// Opens a store: in wasm memory when `pages` is undefined, else over that page store.
+    pub fn open(config_json: &str, pages: Option<JsPageStore>) -> Result<WasmStore, JsValue> {
+        let cfg = store_config(parse(config_json, "store options")?, pages)?;
+        let store = Store::open(cfg).map_err(to_js)?;
+        safe(store.seq())?;
+        Ok(WasmStore { store: Some(store) })
+    }
+
+    /// `MemoryPut` JSON (+ its embedding) -> `WriteAck` JSON.
+    pub fn put(&mut self, put_json: &str, embedding: Option<Vec<f32>>) -> Result<String, JsValue> {
+        let mut put: MemoryPut = parse(put_json, "memory")?;
+        vector(&mut put, embedding);
+        let ack = self.s()?.put(put).map_err(to_js)?;
+        self.out(&ack)
+    }
+
+    /// `MemoryPut[]` JSON; embeddings concatenated in `flat`, `lens[i]` floats for item i (0: none).
+    #[wasm_bindgen(js_name = putBatch)]
+    pub fn put_batch(&mut self, puts_json: &str, flat: Vec<f32>, lens: Vec<u32>) -> Result<String, JsValue> {
+        let mut puts: Vec<MemoryPut> = parse(puts_json, "memories")?;
+        if lens.len() != puts.len() || lens.iter().map(|&n| n as usize).sum::<usize>() != flat.len() {
+            return Err(invalid("embedding lengths do not match the batch"));
+        }
+        let mut at = 0;
+        for (p, &n) in puts.iter_mut().zip(&lens) {
+            if n > 0 {
+                p.embedding = Some(flat[at..at + n as usize].to_vec());
+                at += n as usize;
+            }
+        }
+        let acks = self.s()?.put_batch(puts).map_err(to_js)?;
+        self.out(&acks)
+    }
+
+    /// `{ namespace, key, as_of? }` -> `Memory` JSON or `null`.
+    pub fn get(&mut self, args_json: &str) -> Result<String, JsValue> {
+        let a: KeyArgs = parse(args_json, "get arguments")?;
+        let m = self.s()?.get_at(&a.namespace, &a.key, a.as_of).map_err(to_js)?;
+        self.out(&m)
+    }
+
+    /// `{ namespace, key, if_version? }` -> the delete's seq.
+    pub fn delete(&mut self, args_json: &str) -> Result<f64, JsValue> {
+        let a: KeyArgs = parse(args_json, "delete arguments")?;
+        let seq = self.s()?.delete(&a.namespace, &a.key, a.if_version).map_err(to_js)?;
+        safe(seq)
+    }
+
+    /// `ListQuery` JSON -> `ListPage` JSON.
+    pub fn list(&mut self, query_json: &str) -> Result<String, JsValue> {
+        let q: ListQuery = parse(query_json, "list query")?;
+        let page = self.s()?.list(&q).map_err(to_js)?;
+        self.out(&page)
+    }
+
+    /// `{ namespace, key }` -> `Memory[]` JSON, oldest first.
+    pub fn history(&mut self, args_json: &str) -> Result<String, JsValue> {
+        let a: KeyArgs = parse(args_json, "history arguments")?;
+        let h = self.s()?.history(&a.namespace, &a.key).map_err(to_js)?;
+        self.out(&h)
+    }
+
+    /// `SearchQuery` JSON (+ its vector) -> `SearchHit[]` JSON.
+    pub fn search(&mut self, query_json: &str, vector: Option<Vec<f32>>) -> Result<String, JsValue> {
+        let mut q: SearchQuery = parse(query_json, "search query")?;
+        if vector.is_some() {
+            q.vector = vector;
+        }
+        let hits = self.s()?.search(&q).map_err(to_js)?;
+        self.out(&hits)
+    }
+
+    /// `CheckpointPut` JSON -> its seq.
+    #[wasm_bindgen(js_name = putCheckpoint)]
+    pub fn put_checkpoint(&mut self, json: &str) -> Result<f64, JsValue> {
+        let c: CheckpointPut = parse(json, "checkpoint")?;
+        safe(self.s()?.put_checkpoint(c).map_err(to_js)?)
+    }
+
+    /// `{ thread_id, checkpoint_ns?, checkpoint_id? }` -> `Checkpoint` JSON or `null` (latest when no id).
+    #[wasm_bindgen(js_name = getCheckpoint)]
+    pub fn get_checkpoint(&mut self, args_json: &str) -> Result<String, JsValue> {
+        let a: CheckpointGetArgs = parse(args_json, "checkpoint arguments")?;
+        let c = self.s()?.get_checkpoint(&a.thread_id, &a.checkpoint_ns, a.checkpoint_id.as_deref()).map_err(to_js)?;
+        self.out(&c)
+    }
+
+    /// `CheckpointListQuery` JSON -> `Checkpoint[]` JSON, newest first.
+    #[wasm_bindgen(js_name = listCheckpoints)]
+    pub fn list_checkpoints(&mut self, query_json: &str) -> Result<String, JsValue> {
+        let q: CheckpointListQuery = parse(query_json, "checkpoint list query")?;
+        let cs = self.s()?.list_checkpoints(&q).map_err(to_js)?;
+        self.out(&cs)
+    }
+
+    /// `{ thread_id, checkpoint_ns?, checkpoint_id, task_id, writes: [[channel, data]] }`.
+    #[wasm_bindgen(js_name = putWrites)]
+    pub fn put_writes(&mut self, args_json: &str) -> Result<(), JsValue> {
+        let a: PutWritesArgs = parse(args_json, "pending writes")?;
+        self.s()?.put_writes(&a.thread_id, &a.checkpoint_ns, &a.checkpoint_id, &a.task_id, a.writes).map_err(to_js)
+    }
+
+    /// Deletes a thread's checkpoints and writes; returns how many checkpoints.
+    #[wasm_bindgen(js_name = deleteThread)]
+    pub fn delete_thread(&mut self, thread_id: &str) -> Result<f64, JsValue> {
+        safe(self.s()?.delete_thread(thread_id).map_err(to_js)?)
+    }
+
+    /// Publishes `payload_json` on `channel`; returns the event's seq.
+    pub fn notify(&mut self, channel: &str, payload_json: &str) -> Result<f64, JsValue> {
+        let payload = parse(payload_json, "notify payload")?;
+        safe(self.s()?.notify(channel, payload).map_err(to_js)?)
+    }
+
+    /// Events after `after` matching `EventFilter` JSON -> `Event[]` JSON (RESUME_GAP carries oldestSeq).
+    pub fn changes(&mut self, after: f64, filter_json: &str, limit: u32) -> Result<String, JsValue> {
+        let after = seq_arg(after, "after")?;
+        let f: EventFilter = parse(filter_json, "event filter")?;
+        let events = self.s()?.changes(after, &f, limit as usize).map_err(to_js)?;
+        self.out(&events)
+    }
+
+    /// Calls `callback(eventJson)` for each matching event after the commit that made it; returns the id.
+    pub fn subscribe(&mut self, filter_json: &str, callback: js_sys::Function) -> Result<f64, JsValue> {
+        let f: EventFilter = parse(filter_json, "event filter")?;
+        let id = self.s()?.subscribe(f, move |e| {
+            if let Ok(json) = serde_json::to_string(e) {
+                // The TypeScript layer only queues the event; it cannot throw back into the engine.
+                let _ = callback.call1(&JsValue::UNDEFINED, &JsValue::from_str(&json));
+            }
+        });
+        safe(id)
+    }
+
+    pub fn unsubscribe(&mut self, id: f64) -> Result<bool, JsValue> {
+        let id = seq_arg(id, "subscription id")?;
+        Ok(self.s()?.unsubscribe(id))
+    }
+
+    /// `Stats` JSON.
+    pub fn stats(&mut self) -> Result<String, JsValue> {
+        let st = self.s()?.stats().map_err(to_js)?;
+        self.out(&st)
+    }
+
+    /// `ExportDoc` JSON.
+    pub fn export(&mut self) -> Result<String, JsValue> {
+        let doc = self.s()?.export().map_err(to_js)?;
+        self.out(&doc)
+    }
+
+    /// Imports an `ExportDoc` JSON into this (empty) store.
+    pub fn import(&mut self, doc_json: &str) -> Result<(), JsValue> {
+        let doc: ExportDoc = parse(doc_json, "export document")?;
+        safe(doc.seq).map_err(|_| invalid("the export's seq exceeds 2^53-1"))?;
+        self.s()?.import(&doc).map_err(to_js)
+    }
+
+    /// Idle-time work: inserts buffered vectors into the HNSW graph.
+    pub fn maintain(&mut self) -> Result<(), JsValue> {
+        self.s()?.maintain().map_err(to_js)
+    }
+
+    /// Removes expired memories; returns how many.
+    pub fn sweep(&mut self) -> Result<f64, JsValue> {
+        safe(self.s()?.sweep().map_err(to_js)?)
+    }
+
+    /// The seq of the last committed change.
+    pub fn seq(&mut self) -> Result<f64, JsValue> {
+        safe(self.s()?.seq())
+    }
+
+    /// Flushes and closes; later calls throw INVALID_ARGUMENT. Closing twice is a no-op.
+    pub fn close(&mut self) -> Result<(), JsValue> {
+        match self.store.take() {
+            Some(s) => s.close().map_err(to_js),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,390 @@
+/** `LocalStore`: the in-process MemoryStore over the wasm engine, reopened from its page store after a trap. */
+
+import * as conv from './conversions.js';
+import { EdgememError, checkSafe, invalid, toEdgememError } from './errors.js';
+import type { PageStore } from './page-store.js';
+import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
+import type {
+  ChangeEvent,
+  ChangesOptions,
+  Checkpoint,
+  CheckpointInput,
+  DeleteOptions,
+  EventFilter,
+  ExportDoc,
+  GetCheckpointOptions,
+  GetOptions,
+  JsonValue,
+  ListCheckpointsOptions,
+  ListOptions,
+  ListPage,
+  Memory,
+  MemoryInput,
+  MemoryStore,
+  Namespace,
+  PutWritesInput,
+  SearchHit,
+  SearchQuery,
+  Stats,
+  Subscription,
+  WriteAck,
+} from './types.js';
+
+/** Engine settings of a store (everything optional: engine defaults). */
+export interface StoreSettings {
+  /** Embedding dimensions (0: no vectors). An existing store keeps its own; a different one is DIMENSION_MISMATCH. */
+  dims?: number;
+  metric?: 'cosine' | 'ip' | 'l2';
+  scalar?: 'f32' | 'f16' | 'i8';
+  /** Caps on live unpinned memories (0: none); least recently used ones are evicted. */
+  maxBytes?: number;
+  maxMemories?: number;
+  retention?: {
+    historyVersions?: number;
+    historyMaxAgeMs?: number;
+    eventsMax?: number;
+    eventsMaxAgeMs?: number;
+    checkpointsPerThread?: number;
+    checkpointsMaxBytes?: number;
+  };
+  /** SQLite synchronous=FULL instead of NORMAL. */
+  syncFull?: boolean;
+  indexSnapshotEvery?: number;
+  /** Largest memory (value + text + metadata) in bytes; larger is PAYLOAD_TOO_LARGE. */
+  maxMemoryBytes?: number;
+  maxCheckpointBytes?: number;
+}
+
+function engineConfig(s: StoreSettings, atomic: boolean): string {
+  const n = (v: number | undefined, what: string) => conv.optSafe(v, what);
+  const r = s.retention;
+  return JSON.stringify({
+    dims: n(s.dims, 'dims') ?? 0,
+    metric: s.metric,
+    scalar: s.scalar,
+    max_bytes: n(s.maxBytes, 'maxBytes') ?? 0,
+    max_memories: n(s.maxMemories, 'maxMemories') ?? 0,
+    retention: r && {
+      history_versions: n(r.historyVersions, 'retention.historyVersions'),
+      history_max_age_ms: n(r.historyMaxAgeMs, 'retention.historyMaxAgeMs'),
+      events_max: n(r.eventsMax, 'retention.eventsMax'),
+      events_max_age_ms: n(r.eventsMaxAgeMs, 'retention.eventsMaxAgeMs'),
+      checkpoints_per_thread: n(r.checkpointsPerThread, 'retention.checkpointsPerThread'),
+      checkpoints_max_bytes: n(r.checkpointsMaxBytes, 'retention.checkpointsMaxBytes'),
+    },
+    sync_full: s.syncFull ?? false,
+    index_snapshot_every: n(s.indexSnapshotEvery, 'indexSnapshotEvery'),
+    max_memory_bytes: n(s.maxMemoryBytes, 'maxMemoryBytes'),
+    max_checkpoint_bytes: n(s.maxCheckpointBytes, 'maxCheckpointBytes'),
+    atomic,
+  });
+}
+
+interface Sub {
+  filter: string;
+  callback: (event: ChangeEvent) => void;
+  /** The engine's subscription id, valid in instance generation `generation`. */
+  engineId: number;
+  generation: number;
+}
+
+/**
+ * A store in this process's wasm instance, its pages in `pages` (outside the instance). Calls are
+ * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
+ */
+export class LocalStore implements MemoryStore {
+  readonly #pages: PageStore;
+  readonly #config: string;
+  #inner: WasmStore | undefined;
+  #generation = -1;
+  #closed = false;
+  readonly #subs = new Map<number, Sub>();
+  #nextSub = 1;
+  readonly #queue: [number, string][] = [];
+
+  private constructor(pages: PageStore, config: string) {
+    this.#pages = pages;
+    this.#config = config;
+  }
+
+  /** Opens (creating if needed) the store kept in `pages`. The runtime must be initialised. */
+  static open(pages: PageStore, settings: StoreSettings = {}, atomic = false): LocalStore {
+    const store = new LocalStore(pages, engineConfig(settings, atomic));
+    try {
+      guarded(() => store.#atomically(() => store.#reopen()));
+    } catch (e) {
+      throw toEdgememError(e);
+    }
+    return store;
+  }
+
+  /** (Re)opens the engine store on the current instance and re-registers subscriptions. */
+  #reopen(): void {
+    this.#inner = undefined;
+    const inner = bindings.WasmStore.open(this.#config, this.#pages);
+    const generation = currentGeneration();
+    for (const [id, sub] of this.#subs) {
+      sub.engineId = inner.subscribe(sub.filter, (json: string) => this.#queue.push([id, json]));
+      sub.generation = generation;
+    }
+    this.#inner = inner;
+    this.#generation = generation;
+  }
+
+  /** Runs one engine call: reopens after a trap elsewhere, converts errors, then delivers events. */
+  #call<T>(f: (w: WasmStore) => T): T {
+    if (this.#closed) throw invalid('the store is closed');
+    try {
+      return guarded(() => this.#atomically(() => {
+        if (this.#generation !== currentGeneration() || !this.#inner) this.#reopen();
+        return f(this.#inner!);
+      }));
+    } catch (e) {
+      if (this.#generation !== currentGeneration()) {
+        // This call trapped: reopen now so the next call runs on the fresh instance (if this fails,
+        // the next call tries again).
+        try {
+          guarded(() => this.#atomically(() => this.#reopen()));
+        } catch {
+          this.#inner = undefined;
+        }
+      }
+      throw toEdgememError(e);
+    } finally {
+      this.#deliver();
+    }
+  }
+
+  /**
+   * Runs `f` inside the page store's transaction when it has one: a trap (the only throw that leaves
+   * it) discards the call's page writes; an engine error is carried out as a value and the writes kept
+   * (SQLite already rolled its own transaction back in them).
+   */
+  #atomically<T>(f: () => T): T {
+    const tx = this.#pages.transaction;
+    if (!tx) return f();
+    type Outcome = { ok: true; value: T } | { ok: false; error: unknown };
+    const r = tx.call<PageStore, [() => Outcome], Outcome>(this.#pages, (): Outcome => {
+      try {
+        return { ok: true, value: f() };
+      } catch (e) {
+        if (e instanceof WebAssembly.RuntimeError) throw e;
+        return { ok: false, error: e };
+      }
+    });
+    if (!r.ok) throw r.error;
+    return r.value;
+  }
+
+  #deliver(): void {
+    while (this.#queue.length) {
+      const [id, json] = this.#queue.shift()!;
+      const sub = this.#subs.get(id);
+      if (!sub) continue;
+      try {
+        sub.callback(conv.toEvent(JSON.parse(json)));
+      } catch (e) {
+        console.error('edgemem: a subscribe callback threw', e);
+      }
+    }
+  }
+
+  async put(memory: MemoryInput): Promise<WriteAck> {
+    const raw = conv.putArg(memory);
+    let emb = conv.f32(memory.embedding, 'embedding');
+    if (emb && emb.length === 0) {
+      raw.embedding = [];
+      emb = undefined;
+    }
+    return conv.toAck(JSON.parse(this.#call((w) => w.put(JSON.stringify(raw), emb))));
+  }
+
+  async putBatch(memories: MemoryInput[]): Promise<WriteAck[]> {
+    if (!Array.isArray(memories)) throw invalid('putBatch takes an array of memories');
+    const raws = memories.map(conv.putArg);
+    const vecs = memories.map((m) => conv.f32(m.embedding, 'embedding'));
+    const lens = new Uint32Array(vecs.map((v) => v?.length ?? 0));
+    vecs.forEach((v, i) => {
+      if (v && v.length === 0) raws[i].embedding = [];
+    });
+    const flat = new Float32Array(lens.reduce((a, b) => a + b, 0));
+    let at = 0;
+    for (const v of vecs) {
+      if (v) {
+        flat.set(v, at);
+        at += v.length;
+      }
+    }
+    const acks = JSON.parse(this.#call((w) => w.putBatch(JSON.stringify(raws), flat, lens)));
+    return (acks as unknown[]).map(conv.toAck);
+  }
+
+  async get(namespace: Namespace, key: string, options: GetOptions = {}): Promise<Memory | null> {
+    const args = JSON.stringify({ namespace, key, as_of: conv.asOfArg(options.asOf) });
+    const m = JSON.parse(this.#call((w) => w.get(args)));
+    return m === null ? null : conv.toMemory(m);
+  }
+
+  async delete(namespace: Namespace, key: string, options: DeleteOptions = {}): Promise<number> {
+    const args = JSON.stringify({ namespace, key, if_version: conv.optSafe(options.ifVersion, 'ifVersion') });
+    return this.#call((w) => w.delete(args));
+  }
+
+  async list(options: ListOptions = {}): Promise<ListPage> {
+    const q = JSON.stringify({
+      prefix: options.prefix ?? [],
+      limit: conv.optSafe(options.limit, 'limit'),
+      cursor: options.cursor ?? undefined,
+      as_of: conv.asOfArg(options.asOf),
+      include_embeddings: options.includeEmbeddings ?? false,
+    });
+    const page = JSON.parse(this.#call((w) => w.list(q)));
+    return { items: (page.items as unknown[]).map(conv.toMemory), nextCursor: page.next_cursor };
+  }
+
+  async history(namespace: Namespace, key: string): Promise<Memory[]> {
+    const args = JSON.stringify({ namespace, key });
+    return (JSON.parse(this.#call((w) => w.history(args))) as unknown[]).map(conv.toMemory);
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    let vector = conv.f32(query.vector, 'vector');
+    const q: Record<string, unknown> = {
+      mode: query.mode,
+      text: query.text,
+      k: conv.optSafe(query.k, 'k'),
+      namespace: query.namespace ?? [],
+      filter: query.filter ?? [],
+      as_of: conv.asOfArg(query.asOf),
+      fusion: conv.fusionArg(query.fusion),
+    };
+    if (vector && vector.length === 0) {
+      q.vector = [];
+      vector = undefined;
+    }
+    const json = JSON.stringify(q);
+    return (JSON.parse(this.#call((w) => w.search(json, vector))) as unknown[]).map(conv.toHit);
+  }
+
+  async putCheckpoint(c: CheckpointInput): Promise<number> {
+    const json = JSON.stringify({
+      thread_id: c.threadId,
+      checkpoint_ns: c.checkpointNs ?? '',
+      checkpoint_id: c.checkpointId,
+      parent_id: c.parentId ?? null,
+      data: conv.dataArg(c.data),
+      metadata: c.metadata ?? {},
+    });
+    return this.#call((w) => w.putCheckpoint(json));
+  }
+
+  async getCheckpoint(threadId: string, options: GetCheckpointOptions = {}): Promise<Checkpoint | null> {
+    const args = JSON.stringify({
+      thread_id: threadId,
+      checkpoint_ns: options.checkpointNs ?? '',
+      checkpoint_id: options.checkpointId,
+    });
+    const c = JSON.parse(this.#call((w) => w.getCheckpoint(args)));
+    return c === null ? null : conv.toCheckpoint(c);
+  }
+
+  async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+    const q = JSON.stringify({
+      thread_id: options.threadId,
+      checkpoint_ns: options.checkpointNs,
+      before: options.before,
+      limit: conv.optSafe(options.limit, 'limit'),
+      filter: options.filter ?? [],
+    });
+    return (JSON.parse(this.#call((w) => w.listCheckpoints(q))) as unknown[]).map(conv.toCheckpoint);
+  }
+
+  async putWrites(input: PutWritesInput): Promise<void> {
+    if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
+    const json = JSON.stringify({
+      thread_id: input.threadId,
+      checkpoint_ns: input.checkpointNs ?? '',
+      checkpoint_id: input.checkpointId,
+      task_id: input.taskId,
+      writes: input.writes.map(([ch, v]) => [ch, conv.dataArg(v)]),
+    });
+    this.#call((w) => w.putWrites(json));
+  }
+
+  async deleteThread(threadId: string): Promise<number> {
+    if (typeof threadId !== 'string') throw invalid('threadId must be a string');
+    return this.#call((w) => w.deleteThread(threadId));
+  }
+
+  async notify(channel: string, payload: JsonValue): Promise<number> {
+    if (typeof channel !== 'string') throw invalid('channel must be a string');
+    const json = JSON.stringify(payload ?? null);
+    return this.#call((w) => w.notify(channel, json));
+  }
+
+  async subscribe(filter: EventFilter, callback: (event: ChangeEvent) => void): Promise<Subscription> {
+    if (typeof callback !== 'function') throw invalid('subscribe needs a callback');
+    const sub: Sub = { filter: JSON.stringify(filter ?? {}), callback, engineId: 0, generation: -1 };
+    const id = this.#nextSub++;
+    this.#call((w) => {
+      sub.engineId = w.subscribe(sub.filter, (json: string) => this.#queue.push([id, json]));
+      sub.generation = this.#generation;
+    });
+    this.#subs.set(id, sub);
+    return {
+      unsubscribe: async () => {
+        if (!this.#subs.delete(id) || this.#closed) return;
+        // After a trap the engine-side subscription died with its instance (and is not re-registered).
+        this.#call((w) => {
+          if (sub.generation === this.#generation) w.unsubscribe(sub.engineId);
+        });
+      },
+    };
+  }
+
+  async changes(after: number, options: ChangesOptions = {}): Promise<ChangeEvent[]> {
+    const a = checkSafe(after, 'after');
+    const filter = JSON.stringify(options.filter ?? {});
+    const limit = checkSafe(options.limit ?? 1000, 'limit');
+    if (limit > 0xffffffff) throw invalid('limit is too large');
+    return (JSON.parse(this.#call((w) => w.changes(a, filter, limit))) as unknown[]).map(conv.toEvent);
+  }
+
+  async stats(): Promise<Stats> {
+    return conv.toStats(JSON.parse(this.#call((w) => w.stats())));
+  }
+
+  async export(): Promise<ExportDoc> {
+    return JSON.parse(this.#call((w) => w.export())) as ExportDoc;
+  }
+
+  async import(doc: ExportDoc): Promise<void> {
+    if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
+    checkSafe(doc.seq, 'doc.seq');
+    const json = JSON.stringify(doc);
+    this.#call((w) => w.import(json));
+  }
+
+  async sweep(): Promise<number> {
+    return this.#call((w) => w.sweep());
+  }
+
+  async maintain(): Promise<void> {
+    this.#call((w) => w.maintain());
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      this.#call((w) => w.close());
+    } finally {
+      this.#closed = true;
+      this.#subs.clear();
+      if (this.#inner && this.#generation === currentGeneration()) this.#inner.free();
+      this.#inner = undefined;
+      this.#pages.close?.();
+    }
+  }
+}
+
+export { EdgememError };

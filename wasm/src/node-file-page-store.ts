@@ -1,0 +1,121 @@
+/** A PageStore over ordinary files with synchronous fs: `db` is the database file itself, `journal` its `-journal`. */
+
+import * as fs from 'node:fs';
+import type { PageStore } from './page-store.js';
+
+/** Chunk size of the engine's page-store VFS (= the SQLite page size of page-store databases). */
+const CHUNK = 8192;
+
+interface OpenFile {
+  fd: number;
+  /** The file's logical length: the last `<file>/size` put, or the length found on open. */
+  size: number;
+}
+
+/**
+ * Maps `<file>/<n>` to bytes `n * 8192 ..` of one file and `<file>/size` to its length, so the database is
+ * a normal SQLite file (page size 8192, rollback journal next to it) that the sqlite3 shell can open.
+ * A missing file is a missing `size` key. One process at a time: there is no cross-process locking.
+ */
+export class NodeFilePageStore implements PageStore {
+  readonly path: string;
+  readonly #files = new Map<string, OpenFile>();
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  #pathOf(file: string): string {
+    if (file === 'db') return this.path;
+    if (file === 'journal' || file === 'wal') return `${this.path}-${file}`;
+    throw new Error(`unknown page-store file ${JSON.stringify(file)}`);
+  }
+
+  /** The open file, opening it if it exists (or creating it when `create`). */
+  #open(file: string, create: boolean): OpenFile | undefined {
+    let f = this.#files.get(file);
+    if (f) return f;
+    const p = this.#pathOf(file);
+    let fd: number;
+    try {
+      fd = fs.openSync(p, 'r+');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      if (!create) return undefined;
+      fd = fs.openSync(p, 'w+');
+    }
+    f = { fd, size: fs.fstatSync(fd).size };
+    this.#files.set(file, f);
+    return f;
+  }
+
+  get(key: string): Uint8Array | undefined {
+    const [file, part] = split(key);
+    const f = this.#open(file, false);
+    if (!f) return undefined;
+    if (part === 'size') {
+      const b = new Uint8Array(8);
+      new DataView(b.buffer).setBigUint64(0, BigInt(f.size), true);
+      return b;
+    }
+    const offset = chunkIndex(part) * CHUNK;
+    const end = Math.min(offset + CHUNK, f.size);
+    if (end <= offset) return undefined;
+    const buf = new Uint8Array(end - offset);
+    const n = fs.readSync(f.fd, buf, 0, buf.length, offset);
+    return n === buf.length ? buf : buf.subarray(0, n);
+  }
+
+  put(key: string, bytes: Uint8Array): void {
+    const [file, part] = split(key);
+    const f = this.#open(file, true)!;
+    if (part === 'size') {
+      if (bytes.length !== 8) throw new Error(`${key}: expected 8 bytes, got ${bytes.length}`);
+      const size = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
+      if (size > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${key}: size ${size} too large`);
+      f.size = Number(size);
+      fs.ftruncateSync(f.fd, f.size);
+      return;
+    }
+    // A chunk may land beyond the logical size (the VFS writes chunks before it records a larger
+    // size, and pads a partly written last chunk): `sync` and the next size put trim the file.
+    const offset = chunkIndex(part) * CHUNK;
+    let done = 0;
+    while (done < bytes.length) done += fs.writeSync(f.fd, bytes, done, bytes.length - done, offset + done);
+  }
+
+  delete(key: string): void {
+    const [file, part] = split(key);
+    if (part !== 'size') return; // chunks past the end go with the truncation that precedes this
+    const f = this.#files.get(file);
+    if (f) {
+      fs.closeSync(f.fd);
+      this.#files.delete(file);
+    }
+    fs.rmSync(this.#pathOf(file), { force: true });
+  }
+
+  sync(): void {
+    for (const f of this.#files.values()) {
+      if (fs.fstatSync(f.fd).size !== f.size) fs.ftruncateSync(f.fd, f.size);
+      fs.fsyncSync(f.fd);
+    }
+  }
+
+  close(): void {
+    for (const f of this.#files.values()) fs.closeSync(f.fd);
+    this.#files.clear();
+  }
+}
+
+function split(key: string): [string, string] {
+  const i = key.indexOf('/');
+  if (i < 0) throw new Error(`malformed page key ${JSON.stringify(key)}`);
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+function chunkIndex(part: string): number {
+  const n = Number(part);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`malformed chunk index ${JSON.stringify(part)}`);
+  return n;
+}

@@ -1,0 +1,49 @@
+/** `openStore` options and the runtime-independent part of opening a local store. */
+
+import { invalid, toEdgememError } from './errors.js';
+import { LocalStore, type StoreSettings } from './local-store.js';
+import { MemoryPageStore, type PageStore } from './page-store.js';
+import { initRuntime, isReady, type WasmSource } from './runtime.js';
+import type { MemoryStore } from './types.js';
+
+/**
+ * Where a store keeps its data: `'memory'` (pages in a JS Map, gone when the process ends), a host
+ * page store (`atomic`: the host commits each call atomically, e.g. a Durable Object's transactionSync),
+ * or, from the Node entry only, a database file.
+ */
+export type StorageOption = 'memory' | { pages: PageStore; atomic?: boolean } | { file: string };
+
+export interface OpenOptions extends StoreSettings {
+  /** Default `'memory'`. */
+  storage?: StorageOption;
+  /** The compiled edgemem module or its bytes; default: loaded from the package (fetch, or fs in Node). */
+  wasm?: WasmSource;
+}
+
+export type PagesForFile = (path: string) => PageStore;
+
+/** Opens a local store once the runtime is initialised from `options.wasm` or `load()`. */
+export async function openWith(
+  options: OpenOptions,
+  load: () => Promise<WasmSource>,
+  fileStore: PagesForFile | undefined,
+): Promise<MemoryStore> {
+  if (!isReady()) {
+    try {
+      initRuntime(options.wasm ?? (await load()));
+    } catch (e) {
+      throw toEdgememError(e);
+    }
+  }
+  const storage = options.storage ?? 'memory';
+  if (storage === 'memory') return LocalStore.open(new MemoryPageStore(), options, true);
+  if (typeof storage === 'object' && storage !== null && 'pages' in storage) {
+    return LocalStore.open(storage.pages, options, storage.atomic ?? false);
+  }
+  if (typeof storage === 'object' && storage !== null && 'file' in storage) {
+    if (!fileStore) throw invalid('storage { file } is only available from the Node entry of edgemem');
+    if (typeof storage.file !== 'string' || storage.file === '') throw invalid('storage.file must be a path');
+    return LocalStore.open(fileStore(storage.file), options);
+  }
+  throw invalid(`unknown storage option ${JSON.stringify(storage)}`);
+}

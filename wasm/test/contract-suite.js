@@ -1,0 +1,412 @@
+// @ts-check
+/**
+ * The MemoryStore contract: behaviour every edgemem store must show, whatever implements it (the
+ * in-process wasm store today, the remote client later). `contractSuite(name, factory)` registers the
+ * tests with node:test; `factory(settings)` returns a fresh, empty store with those settings.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { EdgememError } from 'edgemem';
+
+/** @typedef {import('edgemem').MemoryStore} MemoryStore */
+/** @typedef {import('edgemem').StoreSettings} StoreSettings */
+/** @typedef {(settings?: StoreSettings) => Promise<MemoryStore>} StoreFactory */
+
+/**
+ * Awaits `promise`, expecting an EdgememError with `code`.
+ * @param {Promise<unknown>} promise
+ * @param {import('edgemem').ErrorCode} code
+ */
+export async function rejectsWith(promise, code) {
+  const e = await promise.then(
+    () => assert.fail(`expected ${code}, but the call succeeded`),
+    (err) => err,
+  );
+  assert.ok(e instanceof Error, 'an Error');
+  assert.ok(e instanceof EdgememError, `an EdgememError, got ${e}`);
+  assert.equal(e.code, code, e.message);
+  assert.equal(typeof e.message, 'string');
+  return e;
+}
+
+/**
+ * Polls `check` until it returns true (subscriptions may deliver asynchronously on remote stores).
+ * @param {() => boolean} check
+ */
+async function waitFor(check, ms = 2000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) assert.fail('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** @param {number[]} v */
+const vec = (v) => Float32Array.from(v);
+
+/**
+ * @param {string} name
+ * @param {StoreFactory} factory
+ */
+export function contractSuite(name, factory) {
+  describe(`MemoryStore contract: ${name}`, () => {
+    /** @type {MemoryStore[]} */
+    const open = [];
+    /** @param {StoreSettings} [settings] */
+    const fresh = async (settings) => {
+      const s = await factory(settings);
+      open.push(s);
+      return s;
+    };
+    after(async () => {
+      for (const s of open) await s.close();
+    });
+
+    it('puts, gets and deletes a memory', async () => {
+      const s = await fresh({ dims: 3 });
+      const ack = await s.put({
+        namespace: ['user', '42'],
+        key: 'coffee',
+        value: { likes: 'oat milk' },
+        text: 'prefers oat milk flat whites',
+        embedding: [0.1, 0.2, 0.3],
+        metadata: { kind: 'preference' },
+      });
+      assert.equal(ack.version, 1);
+      assert.ok(Number.isSafeInteger(ack.seq) && ack.seq > 0);
+      assert.deepEqual(ack.evicted, []);
+      const m = await s.get(['user', '42'], 'coffee');
+      assert.ok(m);
+      assert.deepEqual(m.namespace, ['user', '42']);
+      assert.deepEqual(m.value, { likes: 'oat milk' });
+      assert.equal(m.text, 'prefers oat milk flat whites');
+      assert.deepEqual(m.metadata, { kind: 'preference' });
+      assert.equal(m.version, 1);
+      assert.equal(m.seq, ack.seq);
+      assert.equal(m.pinned, false);
+      if (m.embedding) assert.deepEqual(m.embedding, vec([0.1, 0.2, 0.3]));
+
+      const ack2 = await s.put({ namespace: ['user', '42'], key: 'coffee', value: 'black' });
+      assert.equal(ack2.version, 2);
+      assert.ok(ack2.seq > ack.seq);
+      assert.equal((await s.get(['user', '42'], 'coffee'))?.value, 'black');
+
+      assert.equal(await s.get(['user', '42'], 'tea'), null);
+      const delSeq = await s.delete(['user', '42'], 'coffee');
+      assert.ok(delSeq > ack2.seq);
+      assert.equal(await s.get(['user', '42'], 'coffee'), null);
+      await rejectsWith(s.delete(['user', '42'], 'coffee'), 'NOT_FOUND');
+    });
+
+    it('lists by namespace prefix with cursors', async () => {
+      const s = await fresh();
+      for (let i = 0; i < 5; i++) await s.put({ namespace: ['p', 'a'], key: `k${i}`, value: i });
+      await s.put({ namespace: ['p', 'b'], key: 'x', value: 'other' });
+      await s.put({ namespace: ['q'], key: 'y', value: 'elsewhere' });
+
+      const keys = [];
+      /** @type {string | undefined} */
+      let cursor;
+      let pages = 0;
+      do {
+        const page = await s.list({ prefix: ['p', 'a'], limit: 2, cursor });
+        assert.ok(page.items.length <= 2);
+        keys.push(...page.items.map((m) => m.key));
+        cursor = page.nextCursor ?? undefined;
+        pages++;
+      } while (cursor && pages < 10);
+      assert.deepEqual(keys, ['k0', 'k1', 'k2', 'k3', 'k4']);
+      assert.ok(pages >= 3);
+
+      const p = await s.list({ prefix: ['p'] });
+      assert.equal(p.items.length, 6);
+      assert.equal(p.nextCursor, null);
+      assert.equal((await s.list()).items.length, 7);
+    });
+
+    it('compare-and-set with ifVersion: CONFLICT on a stale version', async () => {
+      const s = await fresh();
+      await s.put({ namespace: ['n'], key: 'k', value: 1 });
+      const ok = await s.put({ namespace: ['n'], key: 'k', value: 2, ifVersion: 1 });
+      assert.equal(ok.version, 2);
+      await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 3, ifVersion: 1 }), 'CONFLICT');
+      assert.equal((await s.get(['n'], 'k'))?.value, 2);
+      await rejectsWith(s.delete(['n'], 'k', { ifVersion: 1 }), 'CONFLICT');
+      await s.delete(['n'], 'k', { ifVersion: 2 });
+      assert.equal(await s.get(['n'], 'k'), null);
+    });
+
+    it('writes a batch atomically', async () => {
+      const s = await fresh({ dims: 2 });
+      const acks = await s.putBatch([
+        { namespace: ['b'], key: 'one', value: 1, embedding: [1, 0] },
+        { namespace: ['b'], key: 'two', value: 2 },
+        { namespace: ['b'], key: 'three', value: 3, embedding: vec([0, 1]) },
+      ]);
+      assert.equal(acks.length, 3);
+      assert.equal((await s.get(['b'], 'three'))?.value, 3);
+      const before = await s.stats();
+      await rejectsWith(
+        s.putBatch([
+          { namespace: ['b'], key: 'four', value: 4 },
+          { namespace: ['b'], key: 'five', value: 5, embedding: [1, 2, 3] },
+        ]),
+        'DIMENSION_MISMATCH',
+      );
+      await rejectsWith(
+        s.putBatch([
+          { namespace: ['b'], key: 'four', value: 4 },
+          { namespace: ['b'], key: 'one', value: 9, ifVersion: 7 },
+        ]),
+        'CONFLICT',
+      );
+      assert.equal(await s.get(['b'], 'four'), null);
+      assert.equal((await s.get(['b'], 'one'))?.value, 1);
+      assert.equal((await s.stats()).seq, before.seq);
+    });
+
+    it('searches lexically, by vector and hybrid, with filters', async () => {
+      const s = await fresh({ dims: 4 });
+      await s.putBatch([
+        { namespace: ['u', '1'], key: 'milk', value: 'm', text: 'oat milk in coffee', embedding: [1, 0, 0, 0], metadata: { kind: 'drink', n: 1 } },
+        { namespace: ['u', '1'], key: 'tea', value: 't', text: 'green tea in the morning', embedding: [0, 1, 0, 0], metadata: { kind: 'drink', n: 2 } },
+        { namespace: ['u', '1'], key: 'bike', value: 'b', text: 'rides a bike to work', embedding: [0, 0, 1, 0], metadata: { kind: 'habit', n: 3 } },
+        { namespace: ['u', '2'], key: 'milk2', value: 'm2', text: 'milk allergy', embedding: [0.9, 0.1, 0, 0], metadata: { kind: 'health', n: 4 } },
+      ]);
+      const lex = await s.search({ text: 'milk', mode: 'lexical' });
+      assert.deepEqual(lex.map((h) => h.key).sort(), ['milk', 'milk2']);
+      assert.ok(lex.every((h) => h.lexicalRank !== null));
+
+      const v = await s.search({ vector: [1, 0, 0, 0], mode: 'vector', k: 2 });
+      assert.deepEqual(v.map((h) => h.key), ['milk', 'milk2']);
+      assert.ok(v[0] && v[0].score >= (v[1]?.score ?? 0));
+
+      const hy = await s.search({ text: 'bike', vector: vec([0, 0, 1, 0]), k: 3 });
+      assert.equal(hy[0]?.key, 'bike');
+      assert.ok(hy[0]?.vectorRank !== null && hy[0]?.lexicalRank !== null);
+
+      const filtered = await s.search({ vector: [1, 0, 0, 0], k: 10, filter: [{ field: 'kind', op: 'eq', value: 'drink' }] });
+      assert.deepEqual(filtered.map((h) => h.key).sort(), ['milk', 'tea']);
+      const gt = await s.search({ vector: [1, 0, 0, 0], k: 10, filter: [{ field: 'n', op: 'gte', value: 3 }] });
+      assert.deepEqual(gt.map((h) => h.key).sort(), ['bike', 'milk2']);
+      const ns = await s.search({ text: 'milk', namespace: ['u', '2'] });
+      assert.deepEqual(ns.map((h) => h.key), ['milk2']);
+    });
+
+    it('reads and searches AS OF a past seq', async () => {
+      const s = await fresh({ dims: 2 });
+      const a1 = await s.put({ namespace: ['t'], key: 'k', value: 'first', text: 'alpha', embedding: [1, 0] });
+      await s.put({ namespace: ['t'], key: 'k', value: 'second', text: 'beta', embedding: [0, 1] });
+      const a3 = await s.put({ namespace: ['t'], key: 'other', value: 'later' });
+      assert.equal((await s.get(['t'], 'k', { asOf: { seq: a1.seq } }))?.value, 'first');
+      assert.equal((await s.get(['t'], 'k'))?.value, 'second');
+      assert.equal(await s.get(['t'], 'other', { asOf: { seq: a1.seq } }), null);
+      assert.equal((await s.get(['t'], 'other', { asOf: { seq: a3.seq } }))?.value, 'later');
+      const old = await s.list({ prefix: ['t'], asOf: { seq: a1.seq } });
+      assert.deepEqual(old.items.map((m) => m.value), ['first']);
+      const hits = await s.search({ text: 'alpha', asOf: { seq: a1.seq } });
+      assert.deepEqual(hits.map((h) => h.value), ['first']);
+      assert.deepEqual(await s.search({ text: 'alpha' }), []);
+      assert.equal((await s.get(['t'], 'k', { asOf: { time: Date.now() + 1000 } }))?.value, 'second');
+    });
+
+    it('keeps history', async () => {
+      const s = await fresh();
+      await s.put({ namespace: ['h'], key: 'k', value: 1 });
+      await s.put({ namespace: ['h'], key: 'k', value: 2 });
+      await s.put({ namespace: ['h'], key: 'k', value: 3 });
+      const h = await s.history(['h'], 'k');
+      assert.deepEqual(h.map((m) => m.version), [1, 2, 3]);
+      assert.deepEqual(h.map((m) => m.value), [1, 2, 3]);
+      assert.deepEqual(await s.history(['h'], 'nothing'), []);
+    });
+
+    it('stores checkpoints and pending writes', async () => {
+      const s = await fresh();
+      const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
+      const seq1 = await s.putCheckpoint({ threadId: 't1', checkpointId: 'c1', data: { step: 1 }, metadata: { source: 'input' } });
+      assert.ok(seq1 > 0);
+      await s.putCheckpoint({ threadId: 't1', checkpointId: 'c2', parentId: 'c1', data: bytes, metadata: { source: 'loop' } });
+      await s.putCheckpoint({ threadId: 't2', checkpointId: 'x', data: null });
+
+      const latest = await s.getCheckpoint('t1');
+      assert.equal(latest?.checkpointId, 'c2');
+      assert.equal(latest?.parentId, 'c1');
+      assert.deepEqual(latest?.data, bytes);
+      const first = await s.getCheckpoint('t1', { checkpointId: 'c1' });
+      assert.deepEqual(first?.data, { step: 1 });
+      assert.equal(first?.checkpointNs, '');
+      assert.equal(await s.getCheckpoint('nope'), null);
+
+      const all = await s.listCheckpoints({ threadId: 't1' });
+      assert.deepEqual(all.map((c) => c.checkpointId), ['c2', 'c1']);
+      const older = await s.listCheckpoints({ threadId: 't1', before: 'c2' });
+      assert.deepEqual(older.map((c) => c.checkpointId), ['c1']);
+      const bySource = await s.listCheckpoints({ threadId: 't1', filter: [{ field: 'source', op: 'eq', value: 'input' }] });
+      assert.deepEqual(bySource.map((c) => c.checkpointId), ['c1']);
+      await rejectsWith(s.listCheckpoints({ threadId: 't1', before: 'missing' }), 'NOT_FOUND');
+
+      await s.putWrites({ threadId: 't1', checkpointId: 'c2', taskId: 'task', writes: [['messages', { text: 'hi' }], ['raw', Uint8Array.from([7])]] });
+      const withWrites = await s.getCheckpoint('t1');
+      assert.deepEqual(
+        withWrites?.pendingWrites.map((w) => [w.taskId, w.idx, w.channel, w.value]),
+        [['task', 0, 'messages', { text: 'hi' }], ['task', 1, 'raw', Uint8Array.from([7])]],
+      );
+
+      assert.equal(await s.deleteThread('t1'), 2);
+      assert.equal(await s.getCheckpoint('t1'), null);
+      assert.equal((await s.getCheckpoint('t2'))?.data, null);
+    });
+
+    it('notifies subscribers until they unsubscribe', async () => {
+      const s = await fresh();
+      /** @type {import('edgemem').ChangeEvent[]} */
+      const got = [];
+      /** @type {import('edgemem').ChangeEvent[]} */
+      const puts = [];
+      const sub = await s.subscribe({ kinds: ['notify'], channels: ['room'] }, (e) => got.push(e));
+      const subPuts = await s.subscribe({ kinds: ['put'], namespaces: [['watched']] }, (e) => puts.push(e));
+      const seq = await s.notify('room', { hello: 'world' });
+      await s.notify('elsewhere', 1);
+      await s.put({ namespace: ['watched', 'x'], key: 'k', value: 1 });
+      await s.put({ namespace: ['ignored'], key: 'k', value: 1 });
+      await waitFor(() => got.length >= 1 && puts.length >= 1);
+      assert.equal(got.length, 1);
+      assert.deepEqual(got[0], { seq, ts: got[0]?.ts, kind: 'notify', channel: 'room', payload: { hello: 'world' } });
+      assert.equal(puts.length, 1);
+      assert.deepEqual(puts[0]?.namespace, ['watched', 'x']);
+      assert.equal(puts[0]?.key, 'k');
+      assert.equal(puts[0]?.version, 1);
+
+      await sub.unsubscribe();
+      await sub.unsubscribe();
+      await s.notify('room', 'after unsubscribe');
+      await s.put({ namespace: ['watched'], key: 'k2', value: 2 });
+      await waitFor(() => puts.length >= 2);
+      assert.equal(got.length, 1);
+      await subPuts.unsubscribe();
+    });
+
+    it('replays changes after a seq', async () => {
+      const s = await fresh();
+      const a = await s.put({ namespace: ['c'], key: 'k', value: 1 });
+      const d = await s.delete(['c'], 'k');
+      const n = await s.notify('ch', 'p');
+      const cp = await s.putCheckpoint({ threadId: 'th', checkpointId: 'cp', data: {} });
+      const all = await s.changes(0);
+      assert.deepEqual(all.map((e) => [e.seq, e.kind]), [[a.seq, 'put'], [d, 'delete'], [n, 'notify'], [cp, 'checkpoint']]);
+      assert.deepEqual((await s.changes(d)).map((e) => e.seq), [n, cp]);
+      assert.deepEqual((await s.changes(0, { limit: 1 })).map((e) => e.seq), [a.seq]);
+      assert.deepEqual((await s.changes(0, { filter: { kinds: ['notify'] } })).map((e) => e.payload), ['p']);
+      assert.deepEqual(await s.changes(cp), []);
+    });
+
+    it('sweeps expired memories', async () => {
+      const s = await fresh();
+      await s.put({ namespace: ['x'], key: 'short', value: 1, ttlMs: 1 });
+      await s.put({ namespace: ['x'], key: 'long', value: 2 });
+      await new Promise((r) => setTimeout(r, 10));
+      assert.equal(await s.get(['x'], 'short'), null);
+      assert.equal(await s.sweep(), 1);
+      assert.equal((await s.stats()).memories, 1);
+      await s.maintain();
+    });
+
+    it('reports stats', async () => {
+      const s = await fresh({ dims: 2 });
+      await s.put({ namespace: ['s'], key: 'a', value: 'x', embedding: [1, 0], pinned: true });
+      await s.put({ namespace: ['s'], key: 'b', value: 'y' });
+      await s.putCheckpoint({ threadId: 't', checkpointId: 'c', data: 1 });
+      const st = await s.stats();
+      assert.equal(st.memories, 2);
+      assert.equal(st.pinnedMemories, 1);
+      assert.equal(st.checkpoints, 1);
+      assert.equal(st.dims, 2);
+      assert.equal(st.metric, 'cosine');
+      assert.equal(st.seq, 3);
+      assert.ok(st.bytes > 0 && st.dbBytes > 0);
+      assert.equal(Math.max(st.indexVectors, st.indexPending), 1);
+    });
+
+    it('round-trips export and import', async () => {
+      const a = await fresh({ dims: 2 });
+      await a.put({ namespace: ['e'], key: 'k', value: 'v1', text: 'first words', embedding: [1, 0] });
+      await a.put({ namespace: ['e'], key: 'k', value: 'v2', text: 'second words', embedding: [0, 1], metadata: { m: true } });
+      await a.put({ namespace: ['e', 'sub'], key: 'j', value: [1, 2, 3], pinned: true });
+      await a.putCheckpoint({ threadId: 't', checkpointId: 'c', data: Uint8Array.from([1, 2]) });
+      const doc = await a.export();
+      assert.equal(doc.format, 'edgemem-export/1');
+      assert.equal(doc.seq, 4);
+
+      const b = await fresh({ dims: 2 });
+      await b.import(JSON.parse(JSON.stringify(doc)));
+      assert.deepEqual(await b.export(), doc);
+      assert.deepEqual(await b.get(['e'], 'k'), await a.get(['e'], 'k'));
+      assert.deepEqual(await b.history(['e'], 'k'), await a.history(['e'], 'k'));
+      assert.deepEqual((await b.search({ text: 'second' })).map((h) => h.key), ['k']);
+      assert.deepEqual((await b.search({ vector: [0, 1], k: 1 })).map((h) => h.key), ['k']);
+      assert.deepEqual((await b.getCheckpoint('t'))?.data, Uint8Array.from([1, 2]));
+      const next = await b.put({ namespace: ['e'], key: 'new', value: 0 });
+      assert.equal(next.seq, 5);
+    });
+
+    describe('errors are EdgememErrors with stable codes', () => {
+      it('INVALID_ARGUMENT', async () => {
+        const s = await fresh();
+        await rejectsWith(s.put({ namespace: ['n'], key: '', value: 1 }), 'INVALID_ARGUMENT');
+        await rejectsWith(s.search({ text: 'x', k: 0 }), 'INVALID_ARGUMENT');
+        await rejectsWith(s.putCheckpoint({ threadId: '', checkpointId: 'c', data: 1 }), 'INVALID_ARGUMENT');
+        // seqs are never rounded: beyond 2^53-1 is refused, not approximated
+        await rejectsWith(s.changes(2 ** 53), 'INVALID_ARGUMENT');
+        await rejectsWith(s.get(['n'], 'k', { asOf: { seq: 2 ** 60 } }), 'INVALID_ARGUMENT');
+        await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 1, ifVersion: 1.5 }), 'INVALID_ARGUMENT');
+        await rejectsWith(s.changes(-1), 'INVALID_ARGUMENT');
+      });
+      it('NOT_FOUND', async () => {
+        const s = await fresh();
+        await rejectsWith(s.delete(['n'], 'missing'), 'NOT_FOUND');
+      });
+      it('CONFLICT', async () => {
+        const s = await fresh();
+        await s.put({ namespace: ['n'], key: 'k', value: 1 });
+        await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 1, ifVersion: 5 }), 'CONFLICT');
+      });
+      it('DIMENSION_MISMATCH', async () => {
+        const s = await fresh({ dims: 4 });
+        await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 1, embedding: [1, 2, 3] }), 'DIMENSION_MISMATCH');
+        await rejectsWith(s.search({ vector: [1, 2] }), 'DIMENSION_MISMATCH');
+      });
+      it('QUOTA_EXCEEDED', async () => {
+        const s = await fresh({ maxBytes: 2000 });
+        await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 'x'.repeat(5000), pinned: true }), 'QUOTA_EXCEEDED');
+      });
+      it('PAYLOAD_TOO_LARGE', async () => {
+        const s = await fresh({ maxMemoryBytes: 1000 });
+        await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 'x'.repeat(2000) }), 'PAYLOAD_TOO_LARGE');
+      });
+      it('RESUME_GAP, with the oldest retained seq', async () => {
+        const s = await fresh({ retention: { eventsMax: 2 } });
+        for (let i = 0; i < 10; i++) await s.notify('c', i);
+        await s.sweep();
+        const e = await rejectsWith(s.changes(0), 'RESUME_GAP');
+        assert.ok(typeof e.oldestSeq === 'number' && e.oldestSeq > 1);
+        const rest = await s.changes(e.oldestSeq - 1);
+        assert.equal(rest[0]?.seq, e.oldestSeq);
+      });
+      it('HISTORY_PRUNED', async () => {
+        const s = await fresh({ retention: { historyVersions: 1 } });
+        const first = await s.put({ namespace: ['n'], key: 'k', value: 1 });
+        for (let i = 2; i < 5; i++) await s.put({ namespace: ['n'], key: 'k', value: i });
+        await s.sweep();
+        await rejectsWith(s.get(['n'], 'k', { asOf: { seq: first.seq } }), 'HISTORY_PRUNED');
+      });
+      it('a closed store refuses calls', async () => {
+        const s = await factory();
+        await s.put({ namespace: ['n'], key: 'k', value: 1 });
+        await s.close();
+        await s.close();
+        await rejectsWith(s.get(['n'], 'k'), 'INVALID_ARGUMENT');
+      });
+    });
+  });
+}
