@@ -1,6 +1,6 @@
 /** Conversions between the public (camelCase) types and the engine's JSON shapes (snake_case), with seq checks. */
 
-import { checkSafe, invalid } from './errors.js';
+import { checkSafe, invalid, safeOut } from './errors.js';
 import type {
   AsOf,
   ChangeEvent,
@@ -57,8 +57,8 @@ export function putArg(m: MemoryInput): Raw {
 
 export function toAck(a: Raw): WriteAck {
   return {
-    seq: a.seq,
-    version: a.version,
+    seq: safeOut(a.seq, 'seq'),
+    version: safeOut(a.version, 'version'),
     evicted: (a.evicted as [Namespace, string][]).map(([namespace, key]) => ({ namespace, key })),
   };
 }
@@ -74,8 +74,8 @@ export function toMemory(m: Raw): Memory {
     expiresAt: m.expires_at,
     createdAt: m.created_at,
     updatedAt: m.updated_at,
-    version: m.version,
-    seq: m.seq,
+    version: safeOut(m.version, 'version'),
+    seq: safeOut(m.seq, 'seq'),
     size: m.size,
   };
   if (Array.isArray(m.embedding)) out.embedding = Float32Array.from(m.embedding as number[]);
@@ -89,8 +89,8 @@ export function toHit(h: Raw): SearchHit {
     value: h.value,
     text: h.text,
     metadata: h.metadata,
-    version: h.version,
-    seq: h.seq,
+    version: safeOut(h.version, 'version'),
+    seq: safeOut(h.seq, 'seq'),
     score: h.score,
     vectorRank: h.vector_rank,
     vectorScore: h.vector_score,
@@ -129,7 +129,7 @@ export function toCheckpoint(c: Raw): Checkpoint {
     data: toData(c.data),
     metadata: c.metadata as JsonObject,
     createdAt: c.created_at,
-    seq: c.seq,
+    seq: safeOut(c.seq, 'seq'),
     pendingWrites: (c.pending_writes as Raw[]).map(
       (w): PendingWrite => ({ taskId: w.task_id, idx: w.idx, channel: w.channel, value: toData(w.value) }),
     ),
@@ -137,18 +137,44 @@ export function toCheckpoint(c: Raw): Checkpoint {
 }
 
 export function toEvent(e: Raw): ChangeEvent {
-  const out: ChangeEvent = { seq: e.seq, ts: e.ts, kind: e.kind };
+  const out: ChangeEvent = { seq: safeOut(e.seq, 'seq'), ts: e.ts, kind: e.kind };
   if (e.namespace != null) out.namespace = e.namespace;
   if (e.key != null) out.key = e.key;
-  if (e.version != null) out.version = e.version;
+  if (e.version != null) out.version = safeOut(e.version, 'version');
   if (e.channel != null) out.channel = e.channel;
   if (e.payload !== undefined && e.payload !== null) out.payload = e.payload;
   return out;
 }
 
+/**
+ * Checks every seq and version of an export document before import: beyond 2^53-1 the store would hand
+ * back rounded numbers later, so it is INVALID_ARGUMENT now. (Shapes are left to the engine's checks.)
+ */
+export function checkExportSeqs(doc: Raw): void {
+  const list = (v: unknown): Raw[] => (Array.isArray(v) ? v : []);
+  const num = (n: unknown, what: string) => {
+    if (n !== undefined && n !== null) checkSafe(n, what);
+  };
+  num(doc.seq, 'doc.seq');
+  num(doc.history_floor, 'doc.history_floor');
+  const memory = (m: Raw, what: string) => {
+    if (typeof m !== 'object' || m === null) return;
+    num(m.seq, `${what}.seq`);
+    num(m.version, `${what}.version`);
+  };
+  list(doc.memories).forEach((m, i) => memory(m, `doc.memories[${i}]`));
+  list(doc.versions).forEach((v, i) => {
+    if (typeof v !== 'object' || v === null) return;
+    memory(v.memory, `doc.versions[${i}].memory`);
+    num(v.seq_to, `doc.versions[${i}].seq_to`);
+  });
+  list(doc.commits).forEach((c, i) => num(list(c)[0], `doc.commits[${i}][0]`));
+  list(doc.checkpoints).forEach((c, i) => num(c?.seq, `doc.checkpoints[${i}].seq`));
+}
+
 export function toStats(s: Raw): Stats {
   return {
-    seq: s.seq,
+    seq: safeOut(s.seq, 'seq'),
     memories: s.memories,
     bytes: s.bytes,
     pinnedMemories: s.pinned_memories,

@@ -9,6 +9,10 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'RESUME_GAP',
   'HISTORY_PRUNED',
+  /** Remote stores only (missing or invalid token); the engine never raises it. */
+  'UNAUTHORIZED',
+  /** Remote stores only (token not valid for this agent or scope); the engine never raises it. */
+  'FORBIDDEN',
   'INTERNAL',
 ] as const;
 
@@ -44,6 +48,9 @@ export function toEdgememError(e: unknown): EdgememError {
   if (e instanceof EdgememError) return e;
   if (isAdapterError(e)) {
     const code = (ERROR_CODES as readonly string[]).includes(e.code) ? (e.code as ErrorCode) : 'INTERNAL';
+    if (e.oldestSeq !== undefined && !Number.isSafeInteger(e.oldestSeq)) {
+      return new EdgememError('INTERNAL', `${e.message} (its oldest seq is beyond 2^53-1)`);
+    }
     return new EdgememError(code, e.message, e.oldestSeq === undefined ? undefined : { oldestSeq: e.oldestSeq });
   }
   const message = e instanceof Error ? e.message : String(e);
@@ -52,6 +59,17 @@ export function toEdgememError(e: unknown): EdgememError {
 
 export function invalid(message: string): EdgememError {
   return new EdgememError('INVALID_ARGUMENT', message);
+}
+
+/**
+ * Checks a seq/version the engine returned (after JSON.parse, which rounds anything past 2^53-1 to a
+ * number that is no longer a safe integer): INTERNAL rather than a silently rounded value.
+ */
+export function safeOut(n: unknown, what: string): number {
+  if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+    throw new EdgememError('INTERNAL', `the store returned ${what} ${String(n)}, beyond 2^53-1: a JavaScript number cannot hold it exactly`);
+  }
+  return n;
 }
 
 /** Checks a seq/version/count argument: an integer in 0..=2^53-1, never silently rounded. */

@@ -1,4 +1,4 @@
-/** The default entry of `edgemem` (browsers, workerd, bundlers): `openStore` with memory or host page-store storage. */
+/** The default entry of `edgemem` (bundlers, Deno, the browser main thread): `openStore` with memory or host page-store storage, the .wasm fetched next to the package. */
 
 import { openWith, type OpenOptions } from './open-store.js';
 import type { WasmSource } from './runtime.js';
@@ -12,7 +12,7 @@ async function fetchWasm(): Promise<WasmSource> {
   return WebAssembly.compile(await res.arrayBuffer());
 }
 
-/** Opens an in-process store. Where fetching the .wasm is not possible (workerd), pass `options.wasm`. */
+/** Opens an in-process store. Where fetching the .wasm next to this file is not possible, pass `options.wasm`. */
 export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
   return openWith(options, fetchWasm, undefined);
 }

@@ -181,8 +181,16 @@ export class LocalStore implements MemoryStore {
       const [id, json] = this.#queue.shift()!;
       const sub = this.#subs.get(id);
       if (!sub) continue;
+      let event: ChangeEvent;
       try {
-        sub.callback(conv.toEvent(JSON.parse(json)));
+        event = conv.toEvent(JSON.parse(json));
+      } catch (e) {
+        // Only a seq beyond 2^53-1 gets here: better no event than one with a rounded seq.
+        console.error('edgemem: an event could not be delivered', e);
+        continue;
+      }
+      try {
+        sub.callback(event);
       } catch (e) {
         console.error('edgemem: a subscribe callback threw', e);
       }
@@ -361,6 +369,7 @@ export class LocalStore implements MemoryStore {
   async import(doc: ExportDoc): Promise<void> {
     if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
     checkSafe(doc.seq, 'doc.seq');
+    conv.checkExportSeqs(doc);
     const json = JSON.stringify(doc);
     this.#call((w) => w.import(json));
   }

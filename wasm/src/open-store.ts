@@ -9,9 +9,14 @@ import type { MemoryStore } from './types.js';
 /**
  * Where a store keeps its data: `'memory'` (pages in a JS Map, gone when the process ends), a host
  * page store (`atomic`: the host commits each call atomically, e.g. a Durable Object's transactionSync),
- * or, from the Node entry only, a database file.
+ * from the Node entry only a database file, or from the browser entry, inside a dedicated Web Worker,
+ * the origin private file system (`opfs`: the store's name there).
  */
-export type StorageOption = 'memory' | { pages: PageStore; atomic?: boolean } | { file: string };
+export type StorageOption =
+  | 'memory'
+  | { pages: PageStore; atomic?: boolean }
+  | { file: string }
+  | { opfs: string };
 
 export interface OpenOptions extends StoreSettings {
   /** Default `'memory'`. */
@@ -44,6 +49,9 @@ export async function openWith(
     if (!fileStore) throw invalid('storage { file } is only available from the Node entry of edgemem');
     if (typeof storage.file !== 'string' || storage.file === '') throw invalid('storage.file must be a path');
     return LocalStore.open(fileStore(storage.file), options);
+  }
+  if (typeof storage === 'object' && storage !== null && 'opfs' in storage) {
+    throw invalid('storage { opfs } is only available from the browser entry of edgemem, in a dedicated Web Worker');
   }
   throw invalid(`unknown storage option ${JSON.stringify(storage)}`);
 }

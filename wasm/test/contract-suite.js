@@ -24,6 +24,7 @@ export async function rejectsWith(promise, code) {
   );
   assert.ok(e instanceof Error, 'an Error');
   assert.ok(e instanceof EdgememError, `an EdgememError, got ${e}`);
+  assert.equal(e.name, 'EdgememError');
   assert.equal(e.code, code, e.message);
   assert.equal(typeof e.message, 'string');
   return e;
@@ -399,6 +400,25 @@ export function contractSuite(name, factory) {
         for (let i = 2; i < 5; i++) await s.put({ namespace: ['n'], key: 'k', value: i });
         await s.sweep();
         await rejectsWith(s.get(['n'], 'k', { asOf: { seq: first.seq } }), 'HISTORY_PRUNED');
+      });
+      it('INVALID_ARGUMENT for an import whose seqs or versions pass 2^53-1 (never rounded later)', async () => {
+        const a = await fresh();
+        await a.put({ namespace: ['n'], key: 'k', value: 1 });
+        const doc = await a.export();
+        /** @type {((d: any) => void)[]} */
+        const corruptions = [
+          (d) => { d.seq = 2 ** 53; },
+          (d) => { d.memories[0].version = 2 ** 60; d.versions[0].memory.version = 2 ** 60; },
+          (d) => { d.memories[0].seq = 2 ** 53 + 2; },
+          (d) => { d.commits[0][0] = 2 ** 64; },
+        ];
+        for (const corrupt of corruptions) {
+          const bad = JSON.parse(JSON.stringify(doc));
+          corrupt(bad);
+          const b = await fresh();
+          await rejectsWith(b.import(bad), 'INVALID_ARGUMENT');
+          assert.equal((await b.stats()).memories, 0);
+        }
       });
       it('a closed store refuses calls', async () => {
         const s = await factory();

@@ -1,0 +1,25 @@
+/** The browser entry of `edgemem`: `openStore` with memory or host page-store storage, and OPFS in a Web Worker. */
+
+import { openStore as openFetched } from './index.js';
+import { OpfsPageStore } from './opfs-page-store.js';
+import type { OpenOptions } from './open-store.js';
+import type { MemoryStore } from './types.js';
+
+export * from './public-api.js';
+export { OpfsPageStore };
+
+/**
+ * Opens an in-process store. `storage: { opfs: name }` keeps it in the origin private file system and
+ * works only inside a dedicated Web Worker (elsewhere: INVALID_ARGUMENT); `'memory'` works everywhere.
+ */
+export async function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
+  const storage = options.storage;
+  if (typeof storage !== 'object' || storage === null || !('opfs' in storage)) return openFetched(options);
+  const pages = await OpfsPageStore.open(storage.opfs);
+  try {
+    return await openFetched({ ...options, storage: { pages } });
+  } catch (e) {
+    pages.close(); // releases the handles, so the name can be opened again
+    throw e;
+  }
+}

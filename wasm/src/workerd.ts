@@ -1,0 +1,16 @@
+/**
+ * The workerd entry of `edgemem` (Cloudflare Workers; chosen by the `workerd` export condition, which
+ * wrangler and Miniflare use): the .wasm is imported as a compiled module — workerd forbids compiling
+ * wasm from bytes — and instantiated by the first `openStore`, never at import time.
+ */
+
+import wasmModule from '../dist-wasm/edgemem_wasm_bg.wasm';
+import { openWith, type OpenOptions } from './open-store.js';
+import type { MemoryStore } from './types.js';
+
+export * from './public-api.js';
+
+/** Opens an in-process store: `'memory'` or a host page store (e.g. a Durable Object's synchronous KV). */
+export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
+  return openWith(options, async () => wasmModule, undefined);
+}
