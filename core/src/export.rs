@@ -109,6 +109,13 @@ impl Store {
             if m.seq > doc.seq {
                 return Err(Error::invalid(format!("export has a version at seq {} beyond its seq {}", m.seq, doc.seq)));
             }
+            // Each version of a key is a change with its own seq, so a version never exceeds its seq.
+            if m.version == 0 || m.version > m.seq {
+                return Err(Error::invalid(format!("export has version {} of {:?} at seq {}", m.version, m.key, m.seq)));
+            }
+        }
+        if doc.seq > i64::MAX as u64 {
+            return Err(Error::invalid(format!("export seq {} is beyond what a store can hold", doc.seq)));
         }
         for v in &doc.versions {
             if v.seq_to.is_some_and(|t| t <= v.memory.seq || t > doc.seq) {

@@ -232,4 +232,11 @@ fn import_checks_what_it_is_given() {
     // Another metric is refused.
     let mut l2 = store_with(StoreConfig { metric: edgemem_core::Metric::L2, ..StoreConfig::memory(DIMS) });
     assert_eq!(l2.import(&doc).unwrap_err().code, edgemem_core::ErrorCode::InvalidArgument);
+    // A version beyond its seq (each version is a change with its own seq) or a seq beyond i64 is refused.
+    let mut bad_version = doc.clone();
+    bad_version.memories[0].version = 1 << 60;
+    assert_eq!(store(DIMS).import(&bad_version).unwrap_err().code, edgemem_core::ErrorCode::InvalidArgument);
+    let mut bad_seq = doc.clone();
+    bad_seq.seq = u64::MAX;
+    assert_eq!(store(DIMS).import(&bad_seq).unwrap_err().code, edgemem_core::ErrorCode::InvalidArgument);
 }
