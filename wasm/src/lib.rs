@@ -117,6 +117,9 @@ struct KeyArgs {
     as_of: Option<AsOf>,
     #[serde(default)]
     if_version: Option<u64>,
+    /// get: also return the embedding (off by default: 384 floats as JSON cost ~50 µs a read).
+    #[serde(default)]
+    include_embedding: bool,
 }
 
 #[derive(Deserialize)]
@@ -202,7 +205,10 @@ impl WasmStore {
     /// `{ namespace, key, as_of? }` -> `Memory` JSON or `null`.
     pub fn get(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: KeyArgs = parse(args_json, "get arguments")?;
-        let m = self.s()?.get_at(&a.namespace, &a.key, a.as_of).map_err(to_js)?;
+        let mut m = self.s()?.get_at(&a.namespace, &a.key, a.as_of).map_err(to_js)?;
+        if !a.include_embedding {
+            m.iter_mut().for_each(|m| m.embedding = None);
+        }
         self.out(&m)
     }
 

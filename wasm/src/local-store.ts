@@ -228,7 +228,12 @@ export class LocalStore implements MemoryStore {
   }
 
   async get(namespace: Namespace, key: string, options: GetOptions = {}): Promise<Memory | null> {
-    const args = JSON.stringify({ namespace, key, as_of: conv.asOfArg(options.asOf) });
+    const args = JSON.stringify({
+      namespace,
+      key,
+      as_of: conv.asOfArg(options.asOf),
+      include_embedding: options.includeEmbedding ?? false,
+    });
     const m = JSON.parse(this.#call((w) => w.get(args)));
     return m === null ? null : conv.toMemory(m);
   }

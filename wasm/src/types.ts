@@ -36,6 +36,7 @@ export interface Memory {
   key: string;
   value: JsonValue;
   text: string | null;
+  /** Only when asked for (get `includeEmbedding`, list `includeEmbeddings`); never in history. */
   embedding?: Float32Array;
   metadata: JsonObject;
   pinned: boolean;
@@ -56,6 +57,8 @@ export interface WriteAck {
 
 export interface GetOptions {
   asOf?: AsOf;
+  /** Also return the embedding (default false: it is the bulk of a memory and rarely needed on reads). */
+  includeEmbedding?: boolean;
 }
 
 export interface DeleteOptions {
@@ -258,6 +261,7 @@ export interface MemoryStore {
   delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number>;
   list(options?: ListOptions): Promise<ListPage>;
   /** Every retained version of a memory, oldest first (deletions end a version). */
+  /** Versions carry no embeddings. */
   history(namespace: Namespace, key: string): Promise<Memory[]>;
   search(query: SearchQuery): Promise<SearchHit[]>;
 

@@ -85,7 +85,9 @@ export function contractSuite(name, factory) {
       assert.equal(m.version, 1);
       assert.equal(m.seq, ack.seq);
       assert.equal(m.pinned, false);
-      if (m.embedding) assert.deepEqual(m.embedding, vec([0.1, 0.2, 0.3]));
+      assert.equal(m.embedding, undefined, 'embeddings only when asked for');
+      const withEmbedding = await s.get(['user', '42'], 'coffee', { includeEmbedding: true });
+      assert.deepEqual(withEmbedding?.embedding, vec([0.1, 0.2, 0.3]));
 
       const ack2 = await s.put({ namespace: ['user', '42'], key: 'coffee', value: 'black' });
       assert.equal(ack2.version, 2);
