@@ -1,0 +1,18 @@
+/** The Worker's side of the RPC to an agent's Durable Object: one object per agent id (`idFromName`). */
+import type { StoreArgs, StoreMethod, StoreResult, Outcome } from './agent-memory.js';
+import type { Env } from './env.js';
+import { ApiError } from './http-errors.js';
+
+export function agentStub(env: Env, agent: string): DurableObjectStub {
+  return env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(agent)) as unknown as DurableObjectStub;
+}
+
+/** Calls `method` on the agent's store; a coded error comes back as a thrown ApiError. */
+export async function callAgent<M extends StoreMethod>(env: Env, agent: string, method: M, ...args: StoreArgs<M>): Promise<StoreResult<M>> {
+  const stub = agentStub(env, agent) as unknown as {
+    call(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>>;
+  };
+  const r = await stub.call(method, args);
+  if (!r.ok) throw new ApiError(r.error.code, r.error.message, r.error.oldestSeq);
+  return r.value;
+}

@@ -1,0 +1,33 @@
+/** The Worker's bindings and variables (wrangler.jsonc `vars`, secrets from `.dev.vars` or `wrangler secret put`). */
+import type { AgentMemory } from './agent-memory.js';
+
+export interface Env {
+  AGENT_MEMORY: DurableObjectNamespace<AgentMemory>;
+  /** Secret. Full access to every route and agent; the only credential that mints scoped tokens. */
+  ADMIN_TOKEN?: string;
+  /** Secret. HMAC key of scoped tokens; when absent it is derived from ADMIN_TOKEN (rotating that revokes them). */
+  TOKEN_SECRET?: string;
+  /** Embedding dimensions of every agent's store (0: no vectors). Default 384. */
+  EDGEMEM_DIMS?: string;
+  /** Caps per agent on live unpinned memories, bytes / count (0 or absent: none). */
+  EDGEMEM_MAX_BYTES?: string;
+  EDGEMEM_MAX_MEMORIES?: string;
+  /** History versions kept per key (engine default when absent). */
+  EDGEMEM_HISTORY_VERSIONS?: string;
+  /** Change-feed events retained (default 100,000) and their maximum age in ms. */
+  EDGEMEM_EVENTS_MAX?: string;
+  EDGEMEM_EVENTS_MAX_AGE_MS?: string;
+  /** Delay of the maintenance alarm after a write (TTL sweep, retention, index snapshot), ms. Default 300,000. */
+  EDGEMEM_ALARM_MS?: string;
+}
+
+/** An optional non-negative integer variable, or `fallback`. A malformed one is a deployment error. */
+export function intVar(env: Env, name: keyof Env, fallback: number | undefined): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (typeof raw !== 'string' || !Number.isSafeInteger(n) || n < 0) {
+    throw new Error(`variable ${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}

@@ -1,0 +1,120 @@
+/**
+ * WebSocket subscribers of one agent's change feed, inside its Durable Object. Each socket with a
+ * subscription has its own in-process engine subscription (so the engine applies the filter); the filter
+ * is also kept in the socket's attachment, which outlives hibernation: when the object wakes and opens its
+ * store again, `restore` re-creates the subscriptions, so writes after the wake still push.
+ */
+import type { ChangeEvent, EventFilter, MemoryStore, Subscription } from 'edgemem';
+import { toWire } from './http-errors.js';
+import { LIMITS } from './limits.js';
+import type { ServerMessage } from './protocol.js';
+
+/** What a socket carries through hibernation. */
+export interface SocketAttachment {
+  filter: EventFilter | null;
+}
+
+export function send(ws: WebSocket, msg: ServerMessage): void {
+  try {
+    ws.send(JSON.stringify(msg));
+  } catch {
+    // The socket is closing; its close handler removes the subscription.
+  }
+}
+
+export class LiveFeed {
+  readonly #ctx: DurableObjectState;
+  readonly #subs = new Map<WebSocket, Subscription>();
+
+  constructor(ctx: DurableObjectState) {
+    this.#ctx = ctx;
+  }
+
+  /** Re-creates the subscription of every socket whose attachment has one (after a wake). */
+  async restore(store: MemoryStore): Promise<void> {
+    for (const ws of this.#ctx.getWebSockets()) {
+      const att = ws.deserializeAttachment() as SocketAttachment | null;
+      if (att?.filter && !this.#subs.has(ws)) {
+        const cursor: Cursor = { last: -1, replaying: false, held: [] };
+        this.#subs.set(ws, await live(store, ws, att.filter, cursor));
+      }
+    }
+  }
+
+  /**
+   * Subscribes `ws` (replacing its subscription): replays events after `since` (if given), sends
+   * `subscribed`, then goes live. Events committed while replaying are held and sent after it, deduplicated
+   * by seq. RESUME_GAP (and any other error) is sent as an `error` message and leaves no subscription.
+   */
+  async subscribe(store: MemoryStore, ws: WebSocket, filter: EventFilter, since: number | undefined): Promise<void> {
+    await this.unsubscribe(ws);
+    const cursor: Cursor = { last: since ?? -1, replaying: true, held: [] };
+    const sub = await live(store, ws, filter, cursor);
+    try {
+      if (since !== undefined) {
+        for (;;) {
+          const page = await store.changes(cursor.last, { filter, limit: LIMITS.pageItems });
+          for (const event of page) push(ws, cursor, event);
+          if (page.length < LIMITS.pageItems) break;
+        }
+      }
+      const head = (await store.stats()).seq;
+      send(ws, { type: 'subscribed', seq: Math.max(head, cursor.last) });
+    } catch (e) {
+      await sub.unsubscribe();
+      send(ws, { type: 'error', seq: await headSeq(store), error: toWire(e) });
+      return;
+    }
+    cursor.replaying = false;
+    for (const event of cursor.held.splice(0)) push(ws, cursor, event);
+    ws.serializeAttachment({ filter } satisfies SocketAttachment);
+    this.#subs.set(ws, sub);
+  }
+
+  /** Drops the socket's subscription (on `unsubscribe` and on close). */
+  async unsubscribe(ws: WebSocket): Promise<void> {
+    const sub = this.#subs.get(ws);
+    this.#subs.delete(ws);
+    if (ws.readyState === WebSocket.OPEN) ws.serializeAttachment({ filter: null } satisfies SocketAttachment);
+    await sub?.unsubscribe();
+  }
+
+  /** Forgets every in-process subscription, as an eviction does (the attachments stay). */
+  forget(): void {
+    this.#subs.clear();
+  }
+
+  /** How many sockets have a live in-process subscription. */
+  get size(): number {
+    return this.#subs.size;
+  }
+}
+
+/** Where a socket's stream stands: the last seq sent, and events held back while replaying. */
+interface Cursor {
+  last: number;
+  replaying: boolean;
+  held: ChangeEvent[];
+}
+
+/** Sends `event` unless the socket already has it (seqs only go up). */
+function push(ws: WebSocket, cursor: Cursor, event: ChangeEvent): void {
+  if (event.seq <= cursor.last) return;
+  cursor.last = event.seq;
+  send(ws, { type: 'event', seq: event.seq, event });
+}
+
+function live(store: MemoryStore, ws: WebSocket, filter: EventFilter, cursor: Cursor): Promise<Subscription> {
+  return store.subscribe(filter, (event) => {
+    if (cursor.replaying) cursor.held.push(event);
+    else push(ws, cursor, event);
+  });
+}
+
+async function headSeq(store: MemoryStore): Promise<number> {
+  try {
+    return (await store.stats()).seq;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,124 @@
+/** Checkpoint routes (LangGraph-shaped): put, get latest or by id, list, pending writes, delete a thread. */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Condition } from 'edgemem';
+import { callAgent } from '../agent-client.js';
+import { requires } from '../auth.js';
+import { ApiError } from '../http-errors.js';
+import { LIMITS } from '../limits.js';
+import { issuesMessage } from '../validation.js';
+import { AgentParams, Checkpoint, CheckpointPutBody, Filter, WritesBody, uint } from '../schemas.js';
+import { checkpointOut, dataIn } from '../wire.js';
+import { ERRORS, NOT_FOUND, defined, jsonBody, limitBody, ok, type App } from './common.js';
+
+const ThreadParams = AgentParams.extend({
+  threadId: z.string().min(1).max(LIMITS.idChars).openapi({ param: { name: 'threadId', in: 'path' } }),
+});
+
+const putCheckpoint = createRoute({
+  method: 'post',
+  path: '/v1/agents/{agent}/checkpoints',
+  summary: 'Store a checkpoint',
+  middleware: [requires('write'), limitBody(LIMITS.checkpointBytes * 2)] as const,
+  request: { params: AgentParams, body: jsonBody(CheckpointPutBody) },
+  responses: { 200: ok(z.object({ seq: uint() }), 'its seq'), ...ERRORS },
+});
+
+const getCheckpoint = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/checkpoints/{threadId}',
+  summary: "A thread's latest checkpoint, or the one with checkpointId",
+  middleware: [requires('read')] as const,
+  request: {
+    params: ThreadParams,
+    query: z.object({
+      checkpointNs: z.string().max(LIMITS.idChars).optional(),
+      checkpointId: z.string().min(1).max(LIMITS.idChars).optional(),
+    }),
+  },
+  responses: { 200: ok(Checkpoint, 'the checkpoint with its pending writes'), ...ERRORS, ...NOT_FOUND },
+});
+
+const listCheckpoints = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/checkpoints',
+  summary: "A thread's checkpoints, newest first",
+  middleware: [requires('read')] as const,
+  request: {
+    params: AgentParams,
+    query: z.object({
+      threadId: z.string().min(1).max(LIMITS.idChars),
+      checkpointNs: z.string().max(LIMITS.idChars).optional(),
+      before: z.string().min(1).max(LIMITS.idChars).optional(),
+      limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
+      filter: z.string().max(8192).optional().openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
+    }),
+  },
+  responses: { 200: ok(z.object({ checkpoints: z.array(Checkpoint) }), 'newest first'), ...ERRORS },
+});
+
+const putWrites = createRoute({
+  method: 'post',
+  path: '/v1/agents/{agent}/checkpoints/{threadId}/writes',
+  summary: 'Store pending writes of a checkpoint',
+  middleware: [requires('write'), limitBody(LIMITS.checkpointBytes * 2)] as const,
+  request: { params: ThreadParams, body: jsonBody(WritesBody) },
+  responses: { 200: ok(z.object({ ok: z.literal(true) }), 'stored'), ...ERRORS, ...NOT_FOUND },
+});
+
+const deleteThread = createRoute({
+  method: 'delete',
+  path: '/v1/agents/{agent}/checkpoints/{threadId}',
+  summary: "Delete a thread's checkpoints and writes",
+  middleware: [requires('write')] as const,
+  request: { params: ThreadParams },
+  responses: { 200: ok(z.object({ deleted: uint() }), 'how many checkpoints were deleted'), ...ERRORS },
+});
+
+function parseFilter(raw: string | undefined): Condition[] | undefined {
+  if (raw === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new ApiError('INVALID_ARGUMENT', 'filter must be a JSON array of conditions');
+  }
+  const r = Filter.safeParse(json);
+  if (!r.success) throw new ApiError('INVALID_ARGUMENT', `filter: ${issuesMessage(r.error)}`);
+  return r.data as Condition[];
+}
+
+export function registerCheckpointRoutes(app: App): void {
+  app.openapi(putCheckpoint, async (c) => {
+    const { agent } = c.req.valid('param');
+    const { data, dataBase64, ...b } = c.req.valid('json');
+    const seq = await callAgent(c.env, agent, 'putCheckpoint', defined({ ...b, data: dataIn({ data, dataBase64 }, 'checkpoint') }) as never);
+    return c.json({ seq }, 200);
+  });
+
+  app.openapi(getCheckpoint, async (c) => {
+    const { agent, threadId } = c.req.valid('param');
+    const cp = await callAgent(c.env, agent, 'getCheckpoint', threadId, defined(c.req.valid('query')));
+    if (!cp) throw new ApiError('NOT_FOUND', `no checkpoint for thread ${JSON.stringify(threadId)}`);
+    return c.json(checkpointOut(cp), 200);
+  });
+
+  app.openapi(listCheckpoints, async (c) => {
+    const { agent } = c.req.valid('param');
+    const { filter, ...q } = c.req.valid('query');
+    const list = await callAgent(c.env, agent, 'listCheckpoints', defined({ ...q, filter: parseFilter(filter) }));
+    return c.json({ checkpoints: list.map(checkpointOut) }, 200);
+  });
+
+  app.openapi(putWrites, async (c) => {
+    const { agent, threadId } = c.req.valid('param');
+    const { writes, ...b } = c.req.valid('json');
+    const pairs = writes.map((w, i): [string, ReturnType<typeof dataIn>] => [w.channel, dataIn(w, `writes.${i}`)]);
+    await callAgent(c.env, agent, 'putWrites', defined({ ...b, threadId, writes: pairs }));
+    return c.json({ ok: true as const }, 200);
+  });
+
+  app.openapi(deleteThread, async (c) => {
+    const { agent, threadId } = c.req.valid('param');
+    return c.json({ deleted: await callAgent(c.env, agent, 'deleteThread', threadId) }, 200);
+  });
+}

@@ -1,0 +1,147 @@
+/** Memory routes: PUT / GET / DELETE one memory, list, batch put, history. */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { MemoryInput } from 'edgemem';
+import { callAgent } from '../agent-client.js';
+import { requires } from '../auth.js';
+import { ApiError } from '../http-errors.js';
+import { LIMITS } from '../limits.js';
+import {
+  AgentParams,
+  AsOfQuery,
+  BatchBody,
+  KeyParams,
+  Memory,
+  MemoryPutBody,
+  NamespaceQuery,
+  WriteAck,
+  splitNamespace,
+  uint,
+  uintQuery,
+} from '../schemas.js';
+import { memoryOut } from '../wire.js';
+import { CONFLICT, ERRORS, GONE, NOT_FOUND, WRITE_ERRORS, asOfQuery, defined, jsonBody, limitBody, ok, type App } from './common.js';
+
+const NsQuery = z.object({ ns: NamespaceQuery });
+
+const putMemory = createRoute({
+  method: 'put',
+  path: '/v1/agents/{agent}/memories/{key}',
+  summary: 'Create or replace a memory',
+  middleware: [requires('write'), limitBody(LIMITS.bodyBytes)] as const,
+  request: { params: KeyParams, query: NsQuery, body: jsonBody(MemoryPutBody) },
+  responses: { 200: ok(WriteAck, 'the write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS },
+});
+
+const getMemory = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/memories/{key}',
+  summary: 'Read a memory (optionally as of a seq or time)',
+  middleware: [requires('read')] as const,
+  request: { params: KeyParams, query: NsQuery.extend(AsOfQuery.shape) },
+  responses: { 200: ok(Memory, 'the memory'), ...ERRORS, ...NOT_FOUND, ...GONE },
+});
+
+const deleteMemory = createRoute({
+  method: 'delete',
+  path: '/v1/agents/{agent}/memories/{key}',
+  summary: 'Delete a memory',
+  middleware: [requires('write')] as const,
+  request: { params: KeyParams, query: NsQuery.extend({ ifVersion: uintQuery().optional() }) },
+  responses: { 200: ok(z.object({ seq: uint() }), 'the delete\'s seq'), ...ERRORS, ...NOT_FOUND, ...CONFLICT },
+});
+
+const listMemories = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/memories',
+  summary: 'List memories under a namespace prefix, in pages',
+  middleware: [requires('read')] as const,
+  request: {
+    params: AgentParams,
+    query: AsOfQuery.extend({
+      prefix: NamespaceQuery.optional(),
+      limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
+      cursor: z.string().max(4096).optional(),
+      embeddings: z.enum(['true', 'false']).optional(),
+    }),
+  },
+  responses: {
+    200: ok(z.object({ items: z.array(Memory), nextCursor: z.string().nullable() }), 'a page of memories'),
+    ...ERRORS,
+    ...GONE,
+  },
+});
+
+const batchPut = createRoute({
+  method: 'post',
+  path: '/v1/agents/{agent}/memories/batch',
+  summary: 'Put several memories, all or nothing',
+  middleware: [requires('write'), limitBody(LIMITS.batchBodyBytes)] as const,
+  request: { params: AgentParams, body: jsonBody(BatchBody) },
+  responses: { 200: ok(z.object({ acks: z.array(WriteAck) }), 'every write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS },
+});
+
+const history = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/memories/{key}/history',
+  summary: 'Every retained version of a memory, oldest first',
+  middleware: [requires('read')] as const,
+  request: { params: KeyParams, query: NsQuery },
+  responses: { 200: ok(z.object({ versions: z.array(Memory) }), 'the versions'), ...ERRORS },
+});
+
+export function registerMemoryRoutes(app: App): void {
+  app.openapi(putMemory, async (c) => {
+    const { agent, key } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const namespace = splitNamespace(c.req.valid('query').ns);
+    const memory = defined({ ...body, namespace, key }) as MemoryInput;
+    return c.json(await callAgent(c.env, agent, 'put', memory), 200);
+  });
+
+  app.openapi(getMemory, async (c) => {
+    const { agent, key } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const asOf = asOfQuery(q);
+    const m = await callAgent(c.env, agent, 'get', splitNamespace(q.ns), key, defined({ asOf }));
+    if (!m) throw new ApiError('NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(q.ns)}`);
+    return c.json(memoryOut(m), 200);
+  });
+
+  app.openapi(deleteMemory, async (c) => {
+    const { agent, key } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const seq = await callAgent(c.env, agent, 'delete', splitNamespace(q.ns), key, defined({ ifVersion: q.ifVersion }));
+    return c.json({ seq }, 200);
+  });
+
+  app.openapi(listMemories, async (c) => {
+    const { agent } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const page = await callAgent(
+      c.env,
+      agent,
+      'list',
+      defined({
+        prefix: splitNamespace(q.prefix),
+        limit: q.limit,
+        cursor: q.cursor,
+        asOf: asOfQuery(q),
+        includeEmbeddings: q.embeddings === 'true',
+      }),
+    );
+    return c.json({ items: page.items.map(memoryOut), nextCursor: page.nextCursor }, 200);
+  });
+
+  app.openapi(batchPut, async (c) => {
+    const { agent } = c.req.valid('param');
+    const { memories } = c.req.valid('json');
+    const acks = await callAgent(c.env, agent, 'putBatch', memories.map((m) => defined(m) as MemoryInput));
+    return c.json({ acks }, 200);
+  });
+
+  app.openapi(history, async (c) => {
+    const { agent, key } = c.req.valid('param');
+    const versions = await callAgent(c.env, agent, 'history', splitNamespace(c.req.valid('query').ns), key);
+    return c.json({ versions: versions.map(memoryOut) }, 200);
+  });
+}

@@ -1,0 +1,25 @@
+/** `POST /search`: vector, lexical or hybrid search, with namespace and metadata filters and AS OF. */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { SearchQuery } from 'edgemem';
+import { callAgent } from '../agent-client.js';
+import { requires } from '../auth.js';
+import { LIMITS } from '../limits.js';
+import { AgentParams, SearchBody, SearchHit } from '../schemas.js';
+import { ERRORS, GONE, WRITE_ERRORS, defined, jsonBody, limitBody, ok, type App } from './common.js';
+
+const search = createRoute({
+  method: 'post',
+  path: '/v1/agents/{agent}/search',
+  summary: 'Search memories (hybrid when both text and vector are given)',
+  middleware: [requires('read'), limitBody(LIMITS.bodyBytes)] as const,
+  request: { params: AgentParams, body: jsonBody(SearchBody) },
+  responses: { 200: ok(z.object({ hits: z.array(SearchHit) }), 'best first'), ...ERRORS, ...GONE, 422: WRITE_ERRORS[422] },
+});
+
+export function registerSearchRoutes(app: App): void {
+  app.openapi(search, async (c) => {
+    const { agent } = c.req.valid('param');
+    const query = defined(c.req.valid('json')) as SearchQuery;
+    return c.json({ hits: await callAgent(c.env, agent, 'search', query) }, 200);
+  });
+}

@@ -1,0 +1,256 @@
+/**
+ * The request and response schemas of HTTP API v1 (zod, from @hono/zod-openapi): the routes validate with
+ * them and the OpenAPI document is generated from them, so the two cannot drift. Limits come from limits.ts.
+ *
+ * Namespaces: in JSON bodies an array of segments; in query strings (`ns`, `prefix`) one string with the
+ * segments joined by `/` (`ns=user/42`; empty: the root) — so the HTTP API does not take `/` inside a segment.
+ */
+import { z } from '@hono/zod-openapi';
+import { LIMITS } from './limits.js';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** A seq, version or count: an integer in 0..=2^53-1. */
+export const uint = () => z.number().int().min(0).max(MAX_SAFE);
+/** The same in a query string. */
+export const uintQuery = () => z.coerce.number().int().min(0).max(MAX_SAFE);
+
+export const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+export const AgentId = z
+  .string()
+  .regex(AGENT_ID, 'agent ids are 1-128 characters of A-Z a-z 0-9 . _ : - (not starting with punctuation)');
+
+export const AgentParams = z.object({
+  agent: AgentId.openapi({ param: { name: 'agent', in: 'path' }, example: 'agent-1' }),
+});
+
+export const KeyParams = AgentParams.extend({
+  key: z.string().min(1).max(LIMITS.keyChars).openapi({ param: { name: 'key', in: 'path' }, example: 'coffee' }),
+});
+
+export const Segment = z.string().min(1).max(LIMITS.segmentChars).refine((s) => !s.includes('/'), {
+  message: "namespace segments must not contain '/' in the HTTP API",
+});
+export const NamespaceBody = z.array(Segment).max(LIMITS.namespaceDepth).openapi({ example: ['user', '42'] });
+
+/** `ns=user/42` in a query string. */
+export const NamespaceQuery = z
+  .string()
+  .max(LIMITS.namespaceDepth * (LIMITS.segmentChars + 1))
+  .openapi({ description: 'namespace segments joined by "/"', example: 'user/42' });
+
+/** Splits a query-string namespace; validates depth and segments like the body form. */
+export function splitNamespace(ns: string | undefined): string[] {
+  const segs = ns === undefined || ns === '' ? [] : ns.split('/');
+  return NamespaceBody.parse(segs);
+}
+
+const Json = z.unknown().openapi({ description: 'any JSON value' });
+const JsonObject = z.record(z.string(), z.unknown());
+
+export const AsOf = z
+  .union([z.object({ seq: uint() }).strict(), z.object({ time: uint() }).strict()])
+  .openapi({ description: 'read as of a seq, or a time in ms since the epoch' });
+
+/** `asOfSeq` / `asOfTime` on GET reads. */
+export const AsOfQuery = z.object({
+  asOfSeq: uintQuery().optional(),
+  asOfTime: uintQuery().optional(),
+});
+
+export const Vector = z.array(z.number()).max(LIMITS.dims);
+
+export const MemoryFields = z.object({
+  value: Json,
+  text: z.string().max(LIMITS.memoryBytes).optional(),
+  embedding: Vector.optional(),
+  metadata: JsonObject.optional(),
+  pinned: z.boolean().optional(),
+  ttlMs: z.number().int().min(1).max(MAX_SAFE).optional(),
+  ifVersion: uint().optional().openapi({ description: 'compare-and-set: 0 means "must not exist"' }),
+});
+
+export const MemoryPutBody = MemoryFields.openapi('MemoryPut');
+
+export const BatchBody = z
+  .object({
+    memories: z
+      .array(MemoryFields.extend({ namespace: NamespaceBody.min(1), key: z.string().min(1).max(LIMITS.keyChars) }))
+      .min(1)
+      .max(LIMITS.batchItems),
+  })
+  .openapi('MemoryBatch');
+
+export const WriteAck = z
+  .object({
+    seq: z.number(),
+    version: z.number(),
+    evicted: z.array(z.object({ namespace: z.array(z.string()), key: z.string() })),
+  })
+  .openapi('WriteAck');
+
+export const Memory = z
+  .object({
+    namespace: z.array(z.string()),
+    key: z.string(),
+    value: Json,
+    text: z.string().nullable(),
+    embedding: z.array(z.number()).optional(),
+    metadata: JsonObject,
+    pinned: z.boolean(),
+    expiresAt: z.number().nullable(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
+    version: z.number(),
+    seq: z.number(),
+    size: z.number(),
+  })
+  .openapi('Memory');
+
+export const Condition = z.object({
+  field: z.string().min(1).max(LIMITS.idChars),
+  op: z.enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']),
+  value: Json,
+});
+export const Filter = z.array(Condition).max(LIMITS.filterConditions);
+
+export const SearchBody = z
+  .object({
+    mode: z.enum(['vector', 'lexical', 'hybrid']).optional(),
+    text: z.string().max(LIMITS.searchTextChars).optional(),
+    vector: Vector.optional(),
+    k: z.number().int().min(1).max(LIMITS.k).optional(),
+    namespace: NamespaceBody.optional(),
+    filter: Filter.optional(),
+    asOf: AsOf.optional(),
+    fusion: z
+      .object({
+        method: z.enum(['rrf', 'relative']).optional(),
+        vectorWeight: z.number().min(0).max(1).optional(),
+        rrfK: z.number().min(1).max(1000).optional(),
+        pool: z.number().int().min(1).max(4000).optional(),
+      })
+      .optional(),
+  })
+  .openapi('SearchQuery');
+
+export const SearchHit = z
+  .object({
+    namespace: z.array(z.string()),
+    key: z.string(),
+    value: Json,
+    text: z.string().nullable(),
+    metadata: JsonObject,
+    version: z.number(),
+    seq: z.number(),
+    score: z.number(),
+    vectorRank: z.number().nullable(),
+    vectorScore: z.number().nullable(),
+    lexicalRank: z.number().nullable(),
+    lexicalScore: z.number().nullable(),
+  })
+  .openapi('SearchHit');
+
+const Id = z.string().min(1).max(LIMITS.idChars);
+
+/** Checkpoint payloads: `data` (JSON) or `dataBase64` (opaque bytes), exactly one. */
+const DataFields = {
+  data: Json.optional(),
+  dataBase64: z.string().max(Math.ceil(LIMITS.checkpointBytes / 3) * 4).optional(),
+};
+
+export const CheckpointPutBody = z
+  .object({
+    threadId: Id,
+    checkpointNs: z.string().max(LIMITS.idChars).optional(),
+    checkpointId: Id,
+    parentId: Id.nullable().optional(),
+    metadata: JsonObject.optional(),
+    ...DataFields,
+  })
+  .openapi('CheckpointPut');
+
+export const WritesBody = z
+  .object({
+    checkpointNs: z.string().max(LIMITS.idChars).optional(),
+    checkpointId: Id,
+    taskId: Id,
+    writes: z
+      .array(z.object({ channel: Id, ...DataFields }).strict())
+      .min(1)
+      .max(LIMITS.writesPerCall),
+  })
+  .openapi('PendingWrites');
+
+const DataOut = { data: Json.optional(), dataBase64: z.string().optional() };
+
+export const Checkpoint = z
+  .object({
+    threadId: z.string(),
+    checkpointNs: z.string(),
+    checkpointId: z.string(),
+    parentId: z.string().nullable(),
+    metadata: JsonObject,
+    createdAt: z.number(),
+    seq: z.number(),
+    pendingWrites: z.array(z.object({ taskId: z.string(), idx: z.number(), channel: z.string(), ...DataOut })),
+    ...DataOut,
+  })
+  .openapi('Checkpoint');
+
+export const EventKind = z.enum(['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify']);
+
+export const ChangeEvent = z
+  .object({
+    seq: z.number(),
+    ts: z.number(),
+    kind: EventKind,
+    namespace: z.array(z.string()).optional(),
+    key: z.string().optional(),
+    version: z.number().optional(),
+    channel: z.string().optional(),
+    payload: Json.optional(),
+  })
+  .openapi('ChangeEvent');
+
+export const EventFilter = z
+  .object({
+    kinds: z.array(EventKind).max(LIMITS.filterItems).optional(),
+    namespaces: z.array(NamespaceBody).max(LIMITS.filterItems).optional(),
+    channels: z.array(Id).max(LIMITS.filterItems).optional(),
+  })
+  .strict()
+  .openapi('EventFilter');
+
+export const NotifyBody = z.object({ channel: Id, payload: Json }).openapi('Notify');
+
+export const Stats = z.record(z.string(), z.union([z.number(), z.string(), z.null()])).openapi('Stats');
+
+export const ExportDoc = z
+  .looseObject({ format: z.string(), seq: uint() })
+  .openapi('ExportDoc', { description: 'the engine\'s export document (format "edgemem-export/1")' });
+
+export const Scope = z.enum(['read', 'write', 'subscribe']);
+
+export const TokenBody = z
+  .object({
+    agent: AgentId,
+    scopes: z.array(Scope).min(1).max(3),
+    ttlSeconds: z.number().int().min(1).max(LIMITS.tokenMaxTtlSeconds).optional(),
+  })
+  .openapi('TokenRequest');
+
+export const TokenResponse = z
+  .object({ token: z.string(), agent: z.string(), scopes: z.array(Scope), expiresAt: z.number() })
+  .openapi('Token');
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: 'INVALID_ARGUMENT' }),
+      message: z.string(),
+      oldestSeq: z.number().optional(),
+    }),
+  })
+  .openapi('Error');

@@ -1,0 +1,25 @@
+/** Validation of client WebSocket messages (protocol.ts) with the same schemas and limits as the HTTP API. */
+import { z } from '@hono/zod-openapi';
+import type { WireError } from './http-errors.js';
+import type { ClientMessage } from './protocol.js';
+import { EventFilter, uint } from './schemas.js';
+import { issuesMessage } from './validation.js';
+
+const ClientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('subscribe'), filter: EventFilter.optional(), since: uint().optional() }).strict(),
+  z.object({ type: z.literal('unsubscribe') }).strict(),
+  z.object({ type: z.literal('ping') }).strict(),
+]);
+
+export function parseClientMessage(raw: string | ArrayBuffer): { ok: true; value: ClientMessage } | { ok: false; error: WireError } {
+  const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'messages must be JSON' } };
+  }
+  const r = ClientMessageSchema.safeParse(json);
+  if (!r.success) return { ok: false, error: { code: 'INVALID_ARGUMENT', message: issuesMessage(r.error) } };
+  return { ok: true, value: r.data as ClientMessage };
+}

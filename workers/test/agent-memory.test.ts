@@ -1,0 +1,75 @@
+/** The Durable Object itself: trap recovery, the maintenance alarm, page-level writes to its synchronous KV. */
+import { env } from 'cloudflare:workers';
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { EdgememError } from 'edgemem';
+import { forceTrap, trapCount } from 'edgemem/testing';
+import { describe, expect, it } from 'vitest';
+import { agentId, api } from './helpers';
+
+const stubOf = (a: string) => env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(a));
+
+describe('AgentMemory', () => {
+  it('after a wasm trap it reopens from storage and keeps every acknowledged write', async () => {
+    const a = agentId('trap');
+    for (let i = 0; i < 20; i++) {
+      const r = await api('PUT', `/v1/agents/${a}/memories/k${i}?ns=t`, { body: { value: i, text: `memory ${i}`, embedding: [i, 1, 0, 0] } });
+      expect(r.status).toBe(200);
+    }
+    const before = trapCount();
+    const err = await runInDurableObject(stubOf(a), async () => forceTrap().then(() => null, (e) => e));
+    expect(err).toBeInstanceOf(EdgememError);
+    expect((err as EdgememError).code).toBe('INTERNAL');
+    expect(trapCount()).toBe(before + 1);
+
+    for (let i = 0; i < 20; i++) expect((await api('GET', `/v1/agents/${a}/memories/k${i}?ns=t`)).body.value).toBe(i);
+    const hits = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'memory 7', vector: [7, 1, 0, 0], k: 1 } });
+    expect(hits.body.hits[0].key).toBe('k7');
+    const after = await api('PUT', `/v1/agents/${a}/memories/after?ns=t`, { body: { value: 'x' } });
+    expect(after.body.seq).toBe(21);
+  });
+
+  it('a call that throws inside transactionSync leaves no page behind', async () => {
+    const a = agentId('tx');
+    await api('PUT', `/v1/agents/${a}/memories/k?ns=t`, { body: { value: 1 } });
+    await runInDurableObject(stubOf(a), async (_i, state) => {
+      const keys = () => [...state.storage.kv.list()].map(([k]) => k).sort();
+      const before = keys();
+      expect(() =>
+        state.storage.transactionSync(() => {
+          state.storage.kv.put('p:db/999999', new Uint8Array(8));
+          throw new Error('boom');
+        }),
+      ).toThrow('boom');
+      expect(keys()).toEqual(before);
+    });
+  });
+
+  it('a write rewrites a few pages, never the whole database', async () => {
+    const a = agentId('pages');
+    const memories = Array.from({ length: 100 }, (_, i) => ({ namespace: ['p'], key: `k${i}`, value: 'v'.repeat(500), text: `text ${i}` }));
+    await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } });
+    const snapshot = () =>
+      runInDurableObject(stubOf(a), async (_i, state) =>
+        new Map([...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')])),
+      );
+    const before = await snapshot();
+    await api('PUT', `/v1/agents/${a}/memories/one?ns=p`, { body: { value: 1 } });
+    const after = await snapshot();
+    const changed = [...after].filter(([k, v]) => before.get(k) !== v).length;
+    expect(before.size).toBeGreaterThan(20);
+    expect(changed).toBeGreaterThan(0);
+    expect(changed).toBeLessThan(before.size / 2);
+  });
+
+  it('the alarm sweeps expired memories (expire events) and is armed by writes', async () => {
+    const a = agentId('ttl');
+    await api('PUT', `/v1/agents/${a}/memories/gone?ns=t`, { body: { value: 1, ttlMs: 1 } });
+    await api('PUT', `/v1/agents/${a}/memories/kept?ns=t`, { body: { value: 2 } });
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await api('GET', `/v1/agents/${a}/stats`)).body.memories).toBe(2); // invisible, not yet swept
+    expect(await runDurableObjectAlarm(stubOf(a))).toBe(true);
+    expect((await api('GET', `/v1/agents/${a}/stats`)).body.memories).toBe(1);
+    const ev = await api('GET', `/v1/agents/${a}/events?after=2`);
+    expect(ev.body.events).toMatchObject([{ kind: 'expire', key: 'gone' }]);
+  });
+});

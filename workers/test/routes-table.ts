@@ -1,0 +1,47 @@
+/** Every route of the API with the scope it needs and a valid sample request: what the auth and OpenAPI tests walk. */
+export interface RouteCase {
+  method: string;
+  /** OpenAPI form, `{agent}` etc. */
+  path: string;
+  scope: 'read' | 'write' | 'subscribe' | 'admin' | 'public';
+  /** A concrete URL for agent `a`. */
+  url: (a: string) => string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const WS_HEADERS = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+
+export const ROUTES: RouteCase[] = [
+  { method: 'POST', path: '/v1/tokens', scope: 'admin', url: () => '/v1/tokens', body: { agent: 'x', scopes: ['read'] } },
+  { method: 'PUT', path: '/v1/agents/{agent}/memories/{key}', scope: 'write', url: (a) => `/v1/agents/${a}/memories/k?ns=n`, body: { value: 1 } },
+  { method: 'GET', path: '/v1/agents/{agent}/memories/{key}', scope: 'read', url: (a) => `/v1/agents/${a}/memories/k?ns=n` },
+  { method: 'DELETE', path: '/v1/agents/{agent}/memories/{key}', scope: 'write', url: (a) => `/v1/agents/${a}/memories/k?ns=n` },
+  { method: 'GET', path: '/v1/agents/{agent}/memories', scope: 'read', url: (a) => `/v1/agents/${a}/memories` },
+  {
+    method: 'POST', path: '/v1/agents/{agent}/memories/batch', scope: 'write', url: (a) => `/v1/agents/${a}/memories/batch`,
+    body: { memories: [{ namespace: ['n'], key: 'b', value: 1 }] },
+  },
+  { method: 'GET', path: '/v1/agents/{agent}/memories/{key}/history', scope: 'read', url: (a) => `/v1/agents/${a}/memories/k/history?ns=n` },
+  { method: 'POST', path: '/v1/agents/{agent}/search', scope: 'read', url: (a) => `/v1/agents/${a}/search`, body: { text: 'x' } },
+  {
+    method: 'POST', path: '/v1/agents/{agent}/checkpoints', scope: 'write', url: (a) => `/v1/agents/${a}/checkpoints`,
+    body: { threadId: 't', checkpointId: 'c', data: 1 },
+  },
+  { method: 'GET', path: '/v1/agents/{agent}/checkpoints/{threadId}', scope: 'read', url: (a) => `/v1/agents/${a}/checkpoints/t` },
+  { method: 'GET', path: '/v1/agents/{agent}/checkpoints', scope: 'read', url: (a) => `/v1/agents/${a}/checkpoints?threadId=t` },
+  {
+    method: 'POST', path: '/v1/agents/{agent}/checkpoints/{threadId}/writes', scope: 'write', url: (a) => `/v1/agents/${a}/checkpoints/t/writes`,
+    body: { checkpointId: 'c', taskId: 'x', writes: [{ channel: 'ch', data: 1 }] },
+  },
+  { method: 'DELETE', path: '/v1/agents/{agent}/checkpoints/{threadId}', scope: 'write', url: (a) => `/v1/agents/${a}/checkpoints/t` },
+  { method: 'POST', path: '/v1/agents/{agent}/notify', scope: 'write', url: (a) => `/v1/agents/${a}/notify`, body: { channel: 'c', payload: 1 } },
+  { method: 'GET', path: '/v1/agents/{agent}/events', scope: 'read', url: (a) => `/v1/agents/${a}/events?after=0` },
+  { method: 'GET', path: '/v1/agents/{agent}/stats', scope: 'read', url: (a) => `/v1/agents/${a}/stats` },
+  { method: 'GET', path: '/v1/agents/{agent}/export', scope: 'read', url: (a) => `/v1/agents/${a}/export` },
+  {
+    method: 'POST', path: '/v1/agents/{agent}/import', scope: 'write', url: (a) => `/v1/agents/${a}/import`,
+    body: { format: 'edgemem-export/1', seq: 0 },
+  },
+  { method: 'GET', path: '/v1/agents/{agent}/ws', scope: 'subscribe', url: (a) => `/v1/agents/${a}/ws`, headers: WS_HEADERS },
+];

@@ -1,0 +1,55 @@
+/** `POST /search`: modes, filters, k, AS OF. */
+import { describe, expect, it } from 'vitest';
+import { agentId, api, expectError } from './helpers';
+
+async function seed(a: string) {
+  const memories = [
+    { namespace: ['u', '1'], key: 'tea', value: 'tea', text: 'green tea in the morning', embedding: [1, 0, 0, 0], metadata: { n: 1 } },
+    { namespace: ['u', '1'], key: 'coffee', value: 'coffee', text: 'oat milk coffee', embedding: [0, 1, 0, 0], metadata: { n: 2 } },
+    { namespace: ['u', '2'], key: 'juice', value: 'juice', text: 'orange juice', embedding: [0, 0, 1, 0], metadata: { n: 3 } },
+  ];
+  expect((await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } })).status).toBe(200);
+}
+
+describe('search', () => {
+  it('vector, lexical and hybrid modes find the right memory', async () => {
+    const a = agentId();
+    await seed(a);
+    const vec = await api('POST', `/v1/agents/${a}/search`, { body: { vector: [0, 1, 0, 0], k: 1 } });
+    expect(vec.status).toBe(200);
+    expect(vec.body.hits[0].key).toBe('coffee');
+    const lex = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'orange', k: 2 } });
+    expect(lex.body.hits[0].key).toBe('juice');
+    const hyb = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'green tea', vector: [1, 0, 0, 0], k: 3 } });
+    expect(hyb.body.hits[0].key).toBe('tea');
+    expect(hyb.body.hits[0].vectorRank).toBe(1);
+  });
+
+  it('filters by namespace prefix and metadata', async () => {
+    const a = agentId();
+    await seed(a);
+    const ns = await api('POST', `/v1/agents/${a}/search`, { body: { vector: [0, 0, 1, 0], k: 3, namespace: ['u', '1'] } });
+    expect(ns.body.hits.map((h: any) => h.key).sort()).toEqual(['coffee', 'tea']);
+    const md = await api('POST', `/v1/agents/${a}/search`, {
+      body: { vector: [1, 0, 0, 0], k: 3, filter: [{ field: 'n', op: 'gte', value: 2 }] },
+    });
+    expect(md.body.hits.map((h: any) => h.key).sort()).toEqual(['coffee', 'juice']);
+  });
+
+  it('AS OF a seq searches what was visible then', async () => {
+    const a = agentId();
+    await seed(a);
+    await api('DELETE', `/v1/agents/${a}/memories/juice?ns=u/2`);
+    const now = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'orange', k: 3 } });
+    expect(now.body.hits).toHaveLength(0);
+    const then = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'orange', k: 3, asOf: { seq: 3 } } });
+    expect(then.body.hits.map((h: any) => h.key)).toEqual(['juice']);
+  });
+
+  it('rejects a query vector of the wrong length and a k out of range', async () => {
+    const a = agentId();
+    await seed(a);
+    expectError(await api('POST', `/v1/agents/${a}/search`, { body: { vector: [1, 0], k: 1 } }), 422, 'DIMENSION_MISMATCH');
+    expectError(await api('POST', `/v1/agents/${a}/search`, { body: { text: 'x', k: 0 } }), 400, 'INVALID_ARGUMENT');
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * vitest-pool-workers: the test files run inside workerd with the Worker and its Durable Object (test-only
+ * wrangler config). The root is the repository, not workers/: the pool resolves `.wasm` modules relative to
+ * the root, and the edgemem package (with its .wasm) lives in ../wasm.
+ */
+import { fileURLToPath } from 'node:url';
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  root: here('..'),
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: here('./test/wrangler.test.jsonc') },
+      miniflare: { cf: false },
+    }),
+  ],
+  test: {
+    include: ['workers/test/**/*.test.ts'],
+    testTimeout: 30_000,
+  },
+});
