@@ -79,3 +79,31 @@ export function checkSafe(n: unknown, what: string): number {
   }
   return n;
 }
+
+/**
+ * Builds a call's arguments: anything `build` throws that is not already an EdgememError (a TypeError from
+ * a null options object, JSON.stringify refusing a BigInt or a cycle, a value nested too deep) is the
+ * caller's input, so it becomes INVALID_ARGUMENT naming `what`.
+ */
+export function argument<T>(what: string, build: () => T): T {
+  try {
+    return build();
+  } catch (e) {
+    if (e instanceof EdgememError) throw e;
+    throw new EdgememError('INVALID_ARGUMENT', `${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+}
+
+/** An options argument: undefined is `{}`; anything but a plain object is INVALID_ARGUMENT. */
+export function options<T extends object>(o: T | undefined, what: string): Partial<T> {
+  if (o === undefined) return {};
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw invalid(`${what} must be an object`);
+  return o;
+}
+
+/** A count such as a page size: an integer in 1..=2^53-1. */
+export function checkPositive(n: unknown, what: string): number {
+  const v = checkSafe(n, what);
+  if (v < 1) throw invalid(`${what} must be at least 1, got ${v}`);
+  return v;
+}

@@ -22,6 +22,28 @@ extern "C" {
 
 pub struct HostPages(pub JsPageStore);
 
+thread_local! {
+    /// Page writes left before a test-requested trap (0: none requested).
+    static TRAP_AFTER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Test hook (`__trapAfterPageWrites`): the `n`-th page write from now traps instead of happening.
+pub fn trap_after_page_writes(n: u32) {
+    TRAP_AFTER.with(|t| t.set(n));
+}
+
+fn count_page_write() {
+    let left = TRAP_AFTER.with(|t| t.get());
+    if left == 0 {
+        return;
+    }
+    TRAP_AFTER.with(|t| t.set(left - 1));
+    if left == 1 {
+        #[cfg(target_arch = "wasm32")]
+        core::arch::wasm32::unreachable();
+    }
+}
+
 fn message(e: JsValue) -> String {
     match e.dyn_ref::<js_sys::Error>() {
         Some(err) => String::from(err.message()),
@@ -41,6 +63,7 @@ impl PageStore for HostPages {
         }
     }
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
+        count_page_write();
         self.0.js_put(key, value).map_err(message)
     }
     fn delete(&self, key: &str) -> Result<(), String> {

@@ -32,6 +32,13 @@ pub fn trap() {
     core::arch::wasm32::unreachable();
 }
 
+/// Test-only: the `n`-th page write from now (through any host page store) executes `unreachable`
+/// instead, so tests can trap in the middle of a write transaction. 0 disarms.
+#[wasm_bindgen(js_name = "__trapAfterPageWrites")]
+pub fn trap_after_page_writes(n: u32) {
+    host_pages::trap_after_page_writes(n);
+}
+
 /// Message recorded by the C++ shims right before the last trap, if any.
 #[wasm_bindgen(js_name = lastCxxError)]
 pub fn last_cxx_error() -> Option<String> {
@@ -325,7 +332,11 @@ impl WasmStore {
     /// Imports an `ExportDoc` JSON into this (empty) store.
     pub fn import(&mut self, doc_json: &str) -> Result<(), JsValue> {
         let doc: ExportDoc = parse(doc_json, "export document")?;
-        safe(doc.seq).map_err(|_| invalid("the export's seq exceeds 2^53-1"))?;
+        // Headroom of 2^40 changes after an import keeps every later seq exact as a JS number (the
+        // `out` check is the backstop); no real store comes near it.
+        if doc.seq > errors::MAX_SAFE_INTEGER - (1 << 40) {
+            return Err(invalid("the export's seq leaves no room below 2^53-1 for further changes"));
+        }
         self.s()?.import(&doc).map_err(to_js)
     }
 

@@ -1,7 +1,7 @@
 /** `LocalStore`: the in-process MemoryStore over the wasm engine, reopened from its page store after a trap. */
 
 import * as conv from './conversions.js';
-import { EdgememError, checkSafe, invalid, toEdgememError } from './errors.js';
+import { EdgememError, argument, checkPositive, checkSafe, invalid, options as opts, toEdgememError } from './errors.js';
 import type { PageStore } from './page-store.js';
 import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
 import type {
@@ -82,7 +82,7 @@ function engineConfig(s: StoreSettings, atomic: boolean): string {
 
 interface Sub {
   filter: string;
-  callback: (event: ChangeEvent) => void;
+  callback: (event: ChangeEvent) => unknown;
   /** The engine's subscription id, valid in instance generation `generation`. */
   engineId: number;
   generation: number;
@@ -190,7 +190,11 @@ export class LocalStore implements MemoryStore {
         continue;
       }
       try {
-        sub.callback(event);
+        const r: unknown = sub.callback(event);
+        // An async callback's rejection must not become an unhandled rejection (fatal in Node).
+        if (r && typeof (r as PromiseLike<unknown>).then === 'function') {
+          (r as PromiseLike<unknown>).then(undefined, (e: unknown) => console.error('edgemem: a subscribe callback rejected', e));
+        }
       } catch (e) {
         console.error('edgemem: a subscribe callback threw', e);
       }
@@ -198,128 +202,157 @@ export class LocalStore implements MemoryStore {
   }
 
   async put(memory: MemoryInput): Promise<WriteAck> {
-    const raw = conv.putArg(memory);
-    let emb = conv.f32(memory.embedding, 'embedding');
-    if (emb && emb.length === 0) {
-      raw.embedding = [];
-      emb = undefined;
-    }
-    return conv.toAck(JSON.parse(this.#call((w) => w.put(JSON.stringify(raw), emb))));
+    const [json, emb] = argument('put', () => {
+      const raw = conv.putArg(memory);
+      let emb = conv.f32(memory.embedding, 'embedding');
+      if (emb && emb.length === 0) {
+        raw.embedding = [];
+        emb = undefined;
+      }
+      return [JSON.stringify(raw), emb] as const;
+    });
+    return conv.toAck(JSON.parse(this.#call((w) => w.put(json, emb))));
   }
 
   async putBatch(memories: MemoryInput[]): Promise<WriteAck[]> {
     if (!Array.isArray(memories)) throw invalid('putBatch takes an array of memories');
-    const raws = memories.map(conv.putArg);
-    const vecs = memories.map((m) => conv.f32(m.embedding, 'embedding'));
-    const lens = new Uint32Array(vecs.map((v) => v?.length ?? 0));
-    vecs.forEach((v, i) => {
-      if (v && v.length === 0) raws[i].embedding = [];
-    });
-    const flat = new Float32Array(lens.reduce((a, b) => a + b, 0));
-    let at = 0;
-    for (const v of vecs) {
-      if (v) {
-        flat.set(v, at);
-        at += v.length;
+    const [json, flat, lens] = argument('putBatch', () => {
+      const raws = memories.map(conv.putArg);
+      const vecs = memories.map((m) => conv.f32(m.embedding, 'embedding'));
+      const lens = new Uint32Array(vecs.map((v) => v?.length ?? 0));
+      vecs.forEach((v, i) => {
+        if (v && v.length === 0) raws[i].embedding = [];
+      });
+      const flat = new Float32Array(lens.reduce((a, b) => a + b, 0));
+      let at = 0;
+      for (const v of vecs) {
+        if (v) {
+          flat.set(v, at);
+          at += v.length;
+        }
       }
-    }
-    const acks = JSON.parse(this.#call((w) => w.putBatch(JSON.stringify(raws), flat, lens)));
+      return [JSON.stringify(raws), flat, lens] as const;
+    });
+    const acks = JSON.parse(this.#call((w) => w.putBatch(json, flat, lens)));
     return (acks as unknown[]).map(conv.toAck);
   }
 
-  async get(namespace: Namespace, key: string, options: GetOptions = {}): Promise<Memory | null> {
-    const args = JSON.stringify({
-      namespace,
-      key,
-      as_of: conv.asOfArg(options.asOf),
-      include_embedding: options.includeEmbedding ?? false,
+  async get(namespace: Namespace, key: string, options?: GetOptions): Promise<Memory | null> {
+    const args = argument('get', () => {
+      const o = opts(options, 'get options');
+      return JSON.stringify({
+        namespace,
+        key,
+        as_of: conv.asOfArg(o.asOf),
+        include_embedding: o.includeEmbedding === true,
+      });
     });
     const m = JSON.parse(this.#call((w) => w.get(args)));
     return m === null ? null : conv.toMemory(m);
   }
 
-  async delete(namespace: Namespace, key: string, options: DeleteOptions = {}): Promise<number> {
-    const args = JSON.stringify({ namespace, key, if_version: conv.optSafe(options.ifVersion, 'ifVersion') });
+  async delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number> {
+    const args = argument('delete', () => {
+      const o = opts(options, 'delete options');
+      return JSON.stringify({ namespace, key, if_version: conv.optSafe(o.ifVersion, 'ifVersion') });
+    });
     return this.#call((w) => w.delete(args));
   }
 
-  async list(options: ListOptions = {}): Promise<ListPage> {
-    const q = JSON.stringify({
-      prefix: options.prefix ?? [],
-      limit: conv.optSafe(options.limit, 'limit'),
-      cursor: options.cursor ?? undefined,
-      as_of: conv.asOfArg(options.asOf),
-      include_embeddings: options.includeEmbeddings ?? false,
+  async list(options?: ListOptions): Promise<ListPage> {
+    const q = argument('list', () => {
+      const o = opts(options, 'list options');
+      return JSON.stringify({
+        prefix: o.prefix ?? [],
+        limit: o.limit === undefined ? undefined : checkPositive(o.limit, 'limit'),
+        cursor: o.cursor ?? undefined,
+        as_of: conv.asOfArg(o.asOf),
+        include_embeddings: o.includeEmbeddings === true,
+      });
     });
     const page = JSON.parse(this.#call((w) => w.list(q)));
     return { items: (page.items as unknown[]).map(conv.toMemory), nextCursor: page.next_cursor };
   }
 
   async history(namespace: Namespace, key: string): Promise<Memory[]> {
-    const args = JSON.stringify({ namespace, key });
+    const args = argument('history', () => JSON.stringify({ namespace, key }));
     return (JSON.parse(this.#call((w) => w.history(args))) as unknown[]).map(conv.toMemory);
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    let vector = conv.f32(query.vector, 'vector');
-    const q: Record<string, unknown> = {
-      mode: query.mode,
-      text: query.text,
-      k: conv.optSafe(query.k, 'k'),
-      namespace: query.namespace ?? [],
-      filter: query.filter ?? [],
-      as_of: conv.asOfArg(query.asOf),
-      fusion: conv.fusionArg(query.fusion),
-    };
-    if (vector && vector.length === 0) {
-      q.vector = [];
-      vector = undefined;
-    }
-    const json = JSON.stringify(q);
+    const [json, vector] = argument('search', () => {
+      if (typeof query !== 'object' || query === null) throw invalid('search takes a query object');
+      let vector = conv.f32(query.vector, 'vector');
+      const q: Record<string, unknown> = {
+        mode: query.mode,
+        text: query.text,
+        k: conv.optSafe(query.k, 'k'),
+        namespace: query.namespace ?? [],
+        filter: query.filter ?? [],
+        as_of: conv.asOfArg(query.asOf),
+        fusion: conv.fusionArg(query.fusion),
+      };
+      if (vector && vector.length === 0) {
+        q.vector = [];
+        vector = undefined;
+      }
+      return [JSON.stringify(q), vector] as const;
+    });
     return (JSON.parse(this.#call((w) => w.search(json, vector))) as unknown[]).map(conv.toHit);
   }
 
   async putCheckpoint(c: CheckpointInput): Promise<number> {
-    const json = JSON.stringify({
-      thread_id: c.threadId,
-      checkpoint_ns: c.checkpointNs ?? '',
-      checkpoint_id: c.checkpointId,
-      parent_id: c.parentId ?? null,
-      data: conv.dataArg(c.data),
-      metadata: c.metadata ?? {},
+    const json = argument('putCheckpoint', () => {
+      if (typeof c !== 'object' || c === null) throw invalid('putCheckpoint takes a checkpoint object');
+      return JSON.stringify({
+        thread_id: c.threadId,
+        checkpoint_ns: c.checkpointNs ?? '',
+        checkpoint_id: c.checkpointId,
+        parent_id: c.parentId ?? null,
+        data: conv.dataArg(c.data),
+        metadata: c.metadata ?? {},
+      });
     });
     return this.#call((w) => w.putCheckpoint(json));
   }
 
-  async getCheckpoint(threadId: string, options: GetCheckpointOptions = {}): Promise<Checkpoint | null> {
-    const args = JSON.stringify({
-      thread_id: threadId,
-      checkpoint_ns: options.checkpointNs ?? '',
-      checkpoint_id: options.checkpointId,
+  async getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null> {
+    const args = argument('getCheckpoint', () => {
+      const o = opts(options, 'getCheckpoint options');
+      return JSON.stringify({ thread_id: threadId, checkpoint_ns: o.checkpointNs ?? '', checkpoint_id: o.checkpointId });
     });
     const c = JSON.parse(this.#call((w) => w.getCheckpoint(args)));
     return c === null ? null : conv.toCheckpoint(c);
   }
 
   async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
-    const q = JSON.stringify({
-      thread_id: options.threadId,
-      checkpoint_ns: options.checkpointNs,
-      before: options.before,
-      limit: conv.optSafe(options.limit, 'limit'),
-      filter: options.filter ?? [],
+    const q = argument('listCheckpoints', () => {
+      if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
+      return JSON.stringify({
+        thread_id: options.threadId,
+        checkpoint_ns: options.checkpointNs,
+        before: options.before,
+        limit: options.limit === undefined ? undefined : checkPositive(options.limit, 'limit'),
+        filter: options.filter ?? [],
+      });
     });
     return (JSON.parse(this.#call((w) => w.listCheckpoints(q))) as unknown[]).map(conv.toCheckpoint);
   }
 
   async putWrites(input: PutWritesInput): Promise<void> {
-    if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
-    const json = JSON.stringify({
-      thread_id: input.threadId,
-      checkpoint_ns: input.checkpointNs ?? '',
-      checkpoint_id: input.checkpointId,
-      task_id: input.taskId,
-      writes: input.writes.map(([ch, v]) => [ch, conv.dataArg(v)]),
+    const json = argument('putWrites', () => {
+      if (typeof input !== 'object' || input === null) throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
+      if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
+      return JSON.stringify({
+        thread_id: input.threadId,
+        checkpoint_ns: input.checkpointNs ?? '',
+        checkpoint_id: input.checkpointId,
+        task_id: input.taskId,
+        writes: input.writes.map((w) => {
+          if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
+          return [w[0], conv.dataArg(w[1])];
+        }),
+      });
     });
     this.#call((w) => w.putWrites(json));
   }
@@ -331,13 +364,18 @@ export class LocalStore implements MemoryStore {
 
   async notify(channel: string, payload: JsonValue): Promise<number> {
     if (typeof channel !== 'string') throw invalid('channel must be a string');
-    const json = JSON.stringify(payload ?? null);
+    const json = argument('notify payload', () => JSON.stringify(payload ?? null));
     return this.#call((w) => w.notify(channel, json));
   }
 
-  async subscribe(filter: EventFilter, callback: (event: ChangeEvent) => void): Promise<Subscription> {
+  async subscribe(filter: EventFilter, callback: (event: ChangeEvent) => unknown): Promise<Subscription> {
     if (typeof callback !== 'function') throw invalid('subscribe needs a callback');
-    const sub: Sub = { filter: JSON.stringify(filter ?? {}), callback, engineId: 0, generation: -1 };
+    const sub: Sub = {
+      filter: argument('subscribe filter', () => JSON.stringify(opts(filter, 'subscribe filter'))),
+      callback,
+      engineId: 0,
+      generation: -1,
+    };
     const id = this.#nextSub++;
     this.#call((w) => {
       sub.engineId = w.subscribe(sub.filter, (json: string) => this.#queue.push([id, json]));
@@ -355,10 +393,11 @@ export class LocalStore implements MemoryStore {
     };
   }
 
-  async changes(after: number, options: ChangesOptions = {}): Promise<ChangeEvent[]> {
+  async changes(after: number, options?: ChangesOptions): Promise<ChangeEvent[]> {
     const a = checkSafe(after, 'after');
-    const filter = JSON.stringify(options.filter ?? {});
-    const limit = checkSafe(options.limit ?? 1000, 'limit');
+    const o = opts(options, 'changes options');
+    const filter = argument('changes filter', () => JSON.stringify(opts(o.filter, 'changes filter')));
+    const limit = checkPositive(o.limit ?? 1000, 'limit');
     if (limit > 0xffffffff) throw invalid('limit is too large');
     return (JSON.parse(this.#call((w) => w.changes(a, filter, limit))) as unknown[]).map(conv.toEvent);
   }
@@ -375,7 +414,7 @@ export class LocalStore implements MemoryStore {
     if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
     checkSafe(doc.seq, 'doc.seq');
     conv.checkExportSeqs(doc);
-    const json = JSON.stringify(doc);
+    const json = argument('import', () => JSON.stringify(doc));
     this.#call((w) => w.import(json));
   }
 

@@ -1,7 +1,12 @@
 /** A PageStore over ordinary files with synchronous fs: `db` is the database file itself, `journal` its `-journal`. */
 
 import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
+import { EdgememError } from './errors.js';
 import type { PageStore } from './page-store.js';
+
+/** Database files open in this process (resolved paths): a second open would corrupt the first's view. */
+const openPaths = new Set<string>();
 
 /** Chunk size of the engine's page-store VFS (= the SQLite page size of page-store databases). */
 const CHUNK = 8192;
@@ -15,14 +20,34 @@ interface OpenFile {
 /**
  * Maps `<file>/<n>` to bytes `n * 8192 ..` of one file and `<file>/size` to its length, so the database is
  * a normal SQLite file (page size 8192, rollback journal next to it) that the sqlite3 shell can open.
- * A missing file is a missing `size` key. One process at a time: there is no cross-process locking.
+ * A missing file is a missing `size` key. One open store per file: a second open in this process is
+ * CONFLICT; there is no cross-process locking (two processes must not open the same file).
  */
 export class NodeFilePageStore implements PageStore {
   readonly path: string;
   readonly #files = new Map<string, OpenFile>();
+  readonly #lockKey: string;
+  #closed = false;
 
+  /** Opens (creating if missing) the database file; a bad path fails here with its errno, not later as an I/O error. */
   constructor(path: string) {
     this.path = path;
+    let key: string;
+    try {
+      key = nodePath.join(fs.realpathSync(nodePath.dirname(nodePath.resolve(path))), nodePath.basename(path));
+    } catch (e) {
+      throw new EdgememError('INVALID_ARGUMENT', `cannot open ${path}: ${(e as Error).message}`, { cause: e });
+    }
+    if (openPaths.has(key)) {
+      throw new EdgememError('CONFLICT', `${path} is already open in this process; close that store first`);
+    }
+    try {
+      this.#open('db', true);
+    } catch (e) {
+      throw new EdgememError('INVALID_ARGUMENT', `cannot open ${path}: ${(e as Error).message}`, { cause: e });
+    }
+    openPaths.add(key);
+    this.#lockKey = key;
   }
 
   #pathOf(file: string): string {
@@ -105,6 +130,8 @@ export class NodeFilePageStore implements PageStore {
   close(): void {
     for (const f of this.#files.values()) fs.closeSync(f.fd);
     this.#files.clear();
+    if (!this.#closed) openPaths.delete(this.#lockKey);
+    this.#closed = true;
   }
 }
 

@@ -33,6 +33,7 @@ export async function openWith(
   load: () => Promise<WasmSource>,
   fileStore: PagesForFile | undefined,
 ): Promise<MemoryStore> {
+  if (typeof options !== 'object' || options === null) throw invalid('openStore takes an options object');
   if (!isReady()) {
     try {
       initRuntime(options.wasm ?? (await load()));
@@ -43,15 +44,38 @@ export async function openWith(
   const storage = options.storage ?? 'memory';
   if (storage === 'memory') return LocalStore.open(new MemoryPageStore(), options, true);
   if (typeof storage === 'object' && storage !== null && 'pages' in storage) {
-    return LocalStore.open(storage.pages, options, storage.atomic ?? false);
+    const pages = checkPageStore(storage.pages);
+    const atomic = storage.atomic ?? false;
+    if (atomic && typeof pages.transaction !== 'function') {
+      // Atomic stores journal in memory: without a host transaction a trap would leave a torn database.
+      throw invalid('storage { atomic: true } needs a page store with a transaction(fn) method');
+    }
+    return LocalStore.open(pages, options, atomic);
   }
   if (typeof storage === 'object' && storage !== null && 'file' in storage) {
     if (!fileStore) throw invalid('storage { file } is only available from the Node entry of edgemem');
     if (typeof storage.file !== 'string' || storage.file === '') throw invalid('storage.file must be a path');
-    return LocalStore.open(fileStore(storage.file), options);
+    const pages = fileStore(storage.file);
+    try {
+      return LocalStore.open(pages, options);
+    } catch (e) {
+      pages.close?.(); // release the file (and its lock) when the store cannot be opened
+      throw e;
+    }
   }
   if (typeof storage === 'object' && storage !== null && 'opfs' in storage) {
     throw invalid('storage { opfs } is only available from the browser entry of edgemem, in a dedicated Web Worker');
   }
   throw invalid(`unknown storage option ${JSON.stringify(storage)}`);
+}
+
+/** A host page store must have the four synchronous methods; anything else is INVALID_ARGUMENT. */
+function checkPageStore(pages: unknown): PageStore {
+  const p = pages as Partial<PageStore> | null;
+  for (const m of ['get', 'put', 'delete', 'sync'] as const) {
+    if (typeof p !== 'object' || p === null || typeof p[m] !== 'function') {
+      throw invalid(`storage.pages must be a PageStore with get, put, delete and sync methods (missing ${m})`);
+    }
+  }
+  return p as PageStore;
 }

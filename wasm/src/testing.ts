@@ -12,3 +12,12 @@ export async function forceTrap(): Promise<void> {
 }
 
 export { trapCount };
+
+/**
+ * Arms a trap inside the shared wasm instance at the `n`-th page write from now (through any page
+ * store), i.e. in the middle of the next write transaction: the call rejects with INTERNAL and its
+ * half-written pages must be rolled back when the store reopens. `n = 0` disarms.
+ */
+export function trapAfterPageWrites(n: number): void {
+  bindings.__trapAfterPageWrites(n);
+}

@@ -274,8 +274,8 @@ export interface MemoryStore {
 
   /** Publishes an event on `channel`; returns its seq. */
   notify(channel: string, payload: JsonValue): Promise<number>;
-  /** Calls `callback` with each matching event after the change is committed, until unsubscribed. */
-  subscribe(filter: EventFilter, callback: (event: ChangeEvent) => void): Promise<Subscription>;
+  /** Calls `callback` with each matching event after the change is committed, until unsubscribed (a returned promise that rejects is logged). */
+  subscribe(filter: EventFilter, callback: (event: ChangeEvent) => unknown): Promise<Subscription>;
   /** Events with seq > `after`, oldest first. RESUME_GAP (with `oldestSeq`) when they were pruned. */
   changes(after: number, options?: ChangesOptions): Promise<ChangeEvent[]>;
 

@@ -3,11 +3,14 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { openStore } from 'edgemem';
 import { rejectsWith } from './contract-suite.js';
 
+const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-persist-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,14 +45,46 @@ describe('file storage', () => {
     await r.close();
   });
 
-  it('reopens a store that was never closed (process killed)', async () => {
+  it('reopens a store whose process was killed (SIGKILL, no close): every acknowledged write is there', async () => {
     const file = join(dir, 'crash.db');
+    // The child acknowledges each write on stdout, then kills itself mid-stream without closing.
+    const child = `
+      import { openStore } from 'edgemem';
+      const s = await openStore({ dims: 2, storage: { file: ${JSON.stringify(file)} } });
+      for (let i = 0; ; i++) {
+        await s.put({ namespace: ['c'], key: 'k' + i, value: i, text: 'crash ' + i, embedding: [i, 1] });
+        process.stdout.write(i + '\\n');
+        if (i === 300) process.kill(process.pid, 'SIGKILL');
+      }`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', child], { cwd: here, encoding: 'utf8' });
+    assert.equal(r.signal, 'SIGKILL', r.stderr);
+    const acked = r.stdout.split('\n').filter(Boolean).map(Number);
+    assert.equal(acked.length, 301);
+    const s = await openStore({ dims: 2, storage: { file } });
+    for (const i of acked) assert.equal((await s.get(['c'], `k${i}`))?.value, i);
+    assert.equal((await s.search({ text: 'crash 250', vector: [250, 1], k: 1 }))[0]?.key, 'k250');
+    await s.close();
+  });
+
+  it('one open store per file in a process: a second open is CONFLICT until the first closes', async () => {
+    const file = join(dir, 'once.db');
     const s = await openStore({ storage: { file } });
-    for (let i = 0; i < 50; i++) await s.put({ namespace: ['c'], key: `k${i}`, value: i });
-    // no close: a second open of the same file sees every committed write
-    const r = await openStore({ storage: { file } });
-    assert.equal((await r.stats()).memories, 50);
-    await r.close();
+    await rejectsWith(openStore({ storage: { file } }), 'CONFLICT');
+    await rejectsWith(openStore({ storage: { file: join(dir, '.', 'once.db') } }), 'CONFLICT');
+    await s.close();
+    const again = await openStore({ storage: { file } });
+    await again.close();
+  });
+
+  it('a path that cannot be a database is INVALID_ARGUMENT naming it, and a failed open leaks nothing', async () => {
+    const e = await rejectsWith(openStore({ storage: { file: join(dir, 'missing-dir', 'x.db') } }), 'INVALID_ARGUMENT');
+    assert.match(e.message, /missing-dir/);
+    await rejectsWith(openStore({ storage: { file: dir } }), 'INVALID_ARGUMENT');
+    const file = join(dir, 'dims-lock.db');
+    await (await openStore({ dims: 4, storage: { file } })).close();
+    for (let i = 0; i < 3; i++) await rejectsWith(openStore({ dims: 8, storage: { file } }), 'DIMENSION_MISMATCH');
+    const ok = await openStore({ dims: 4, storage: { file } }); // not held by the failed opens
+    await ok.close();
   });
 
   it('an existing store keeps its dims', async () => {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EdgememError, openStore } from 'edgemem';
-import { forceTrap, trapCount } from 'edgemem/testing';
+import { forceTrap, trapAfterPageWrites, trapCount } from 'edgemem/testing';
+import { MemoryPageStore } from 'edgemem';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-trap-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -100,6 +101,73 @@ describe('trap recovery', () => {
       for (let i = 0; i < 10; i++) assert.equal((await r.get(['t'], `k${i}`))?.value, i);
       await r.close();
     }
+  });
+
+  /**
+   * Traps at the n-th page write of a 40-memory batch, for n = 1, 2, 3, 5, 8, … until the batch gets
+   * through untrapped: each time the batch is all-or-nothing after recovery and every earlier write is kept.
+   * @param {() => Promise<import('edgemem').MemoryStore>} open
+   */
+  async function trapMidWrite(open) {
+    let store = await open();
+    for (let i = 0; i < 20; i++) await store.put({ namespace: ['t'], key: `k${i}`, value: i, text: `kept ${i}`, embedding: [i, 1, 0] });
+    let trapped = 0;
+    for (let n = 1, prev = 1, round = 0; ; [n, prev] = [n + prev, n], round++) {
+      const batch = Array.from({ length: 40 }, (_, j) => ({
+        namespace: ['b', String(round)], key: `j${j}`, value: 'x'.repeat(400), text: `batch ${round} item ${j}`, embedding: [j, 0, 1],
+      }));
+      trapAfterPageWrites(n);
+      const r = await store.putBatch(batch).then(() => 'ok', (e) => e);
+      trapAfterPageWrites(0);
+      const { memories } = await store.stats();
+      if (r === 'ok') {
+        assert.equal(memories, 20 + 40 * (round + 1 - trapped));
+        break;
+      }
+      trapped++;
+      assert.ok(r instanceof EdgememError && r.code === 'INTERNAL', String(r));
+      assert.equal(memories, 20 + 40 * (round - trapped + 1), `trap at page write ${n}: the batch is all or nothing`);
+      assert.equal((await store.list({ prefix: ['b', String(round)] })).items.length, 0);
+      for (let i = 0; i < 20; i++) assert.equal((await store.get(['t'], `k${i}`))?.value, i);
+      assert.equal((await store.search({ text: 'kept 7', vector: [7, 1, 0], k: 1 }))[0]?.key, 'k7');
+      // Reopening from storage (a new process would) sees the same state.
+      await store.close();
+      store = await open();
+      assert.equal((await store.stats()).memories, memories);
+    }
+    assert.ok(trapped >= 3, `trapped ${trapped} times`);
+    await store.close();
+  }
+
+  it('a trap in the middle of a write: file storage rolls the write back from its journal', async () => {
+    const file = join(dir, 'mid.db');
+    await trapMidWrite(() => openStore({ dims: 3, storage: { file } }));
+  });
+
+  it('a trap in the middle of a write: an atomic page store discards the write', async () => {
+    const mem = new MemoryPageStore();
+    /** @type {import('edgemem').PageStore} a host's storage: outlives every store opened over it */
+    const pages = {
+      get: (k) => mem.get(k),
+      put: (k, b) => mem.put(k, b),
+      delete: (k) => mem.delete(k),
+      sync: () => {},
+      transaction: (fn) => mem.transaction(fn),
+    };
+    await trapMidWrite(() => openStore({ dims: 3, storage: { pages, atomic: true } }));
+  });
+
+  it('atomic: true without a host transaction is refused (a trap would tear the database)', async () => {
+    const pages = new MemoryPageStore();
+    /** @type {import('edgemem').PageStore} */
+    const noTx = { get: (k) => pages.get(k), put: (k, b) => pages.put(k, b), delete: (k) => pages.delete(k), sync: () => {} };
+    const e = await openStore({ storage: { pages: noTx, atomic: true } }).then(() => assert.fail('accepted'), (err) => err);
+    assert.ok(e instanceof EdgememError && e.code === 'INVALID_ARGUMENT', String(e));
+    const s = await openStore({ storage: { pages: noTx } }); // non-atomic: journals into the pages
+    await s.put({ namespace: ['a'], key: 'k', value: 1 });
+    await s.close();
+    const bad = await openStore({ storage: { pages: /** @type {any} */ ({ get() {} }) } }).then(() => 'accepted', (err) => err);
+    assert.ok(bad instanceof EdgememError && bad.code === 'INVALID_ARGUMENT', String(bad));
   });
 
   it('every open store recovers, and subscriptions continue', async () => {
