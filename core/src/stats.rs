@@ -25,6 +25,8 @@ pub struct Stats {
     /// SQLite database size (pages × page size).
     pub db_bytes: u64,
     pub history_floor: u64,
+    /// The earliest `expires_at` (ms) of a live memory, expired or not: when a host should next `sweep()`.
+    pub next_expiry_ms: Option<i64>,
     pub dims: u64,
     pub metric: String,
 }
@@ -53,6 +55,7 @@ impl Store {
             index_bytes: self.index.as_ref().map_or(0, |i| i.memory_bytes() as u64),
             db_bytes: pages * page_size,
             history_floor: self.history_floor,
+            next_expiry_ms: c.query_row("SELECT MIN(expires_at) FROM memories WHERE expires_at IS NOT NULL", [], |r| r.get(0))?,
             dims: self.cfg.dims as u64,
             metric: self.cfg.metric.as_str().to_string(),
         })

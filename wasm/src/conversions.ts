@@ -190,6 +190,7 @@ export function toStats(s: Raw): Stats {
     indexBytes: s.index_bytes,
     dbBytes: s.db_bytes,
     historyFloor: s.history_floor,
+    nextExpiryAt: s.next_expiry_ms ?? null,
     dims: s.dims,
     metric: s.metric,
   };

@@ -237,6 +237,8 @@ export interface Stats {
   indexBytes: number;
   dbBytes: number;
   historyFloor: number;
+  /** The earliest expiry (ms since the epoch) of a live memory, or null: when to `sweep()` next. */
+  nextExpiryAt: number | null;
   dims: number;
   metric: string;
 }

@@ -114,12 +114,14 @@ fn ttl_hides_at_once_and_sweep_removes() {
     s.put(MemoryPut::new(&["t"], "short", json!("soon gone")).ttl_ms(1_000)).unwrap();
     s.put(MemoryPut::new(&["t"], "long", json!("stays"))).unwrap();
     assert!(value_of(&mut s, &["t"], "short").is_some());
+    assert_eq!(s.stats().unwrap().next_expiry_ms, Some(1_001_000), "when a host should sweep next");
     clock.set(1_001_000);
     assert!(value_of(&mut s, &["t"], "short").is_none(), "expired memories are invisible at once");
     assert_eq!(s.list(&ListQuery { prefix: ns(&["t"]), ..Default::default() }).unwrap().items.len(), 1);
     assert_eq!(s.stats().unwrap().memories, 2, "not yet physically removed");
     assert_eq!(s.sweep().unwrap(), 1);
     assert_eq!(s.stats().unwrap().memories, 1);
+    assert_eq!(s.stats().unwrap().next_expiry_ms, None);
     let h = s.history(&ns(&["t"]), "short").unwrap();
     assert_eq!(h.len(), 1, "the expired version stays in history");
 }
