@@ -1,6 +1,8 @@
 //! Build script of edgemem-core. Native builds: nothing to do. wasm32-unknown-unknown: compiles the C/C++
 //! runtime shims in `wasm-shim/` and links Debian's wasm32 wasi-libc, libc++ and libc++abi archives, which
 //! USearch's C++ (and cxx) need. See `wasm-shim/libc_shim.cpp` for why some of their symbols are replaced.
+//! wasm32-wasip1 (the bench under Wasmtime): only the exception shim, plus Debian's libc++, libc++abi and
+//! the wasi-emulated-* archives; the C library is Rust's own wasi-libc for that target.
 //!
 //! The compilers and flags come from `[env]` in the workspace's `.cargo/config.toml`.
 
@@ -15,10 +17,14 @@ fn main() {
     println!("cargo:rerun-if-changed=wasm-shim");
     println!("cargo:rerun-if-env-changed=EDGEMEM_WASI_LIBDIR");
 
-    if env::var("TARGET").as_deref() != Ok("wasm32-unknown-unknown") {
-        return;
+    match env::var("TARGET").as_deref() {
+        Ok("wasm32-unknown-unknown") => unknown_unknown(),
+        Ok("wasm32-wasip1") => wasip1(),
+        _ => {}
     }
+}
 
+fn unknown_unknown() {
     let libdir = env::var("EDGEMEM_WASI_LIBDIR").unwrap_or_else(|_| DEFAULT_WASI_LIBDIR.to_owned());
     for lib in ["libc.a", "libc++.a", "libc++abi.a"] {
         if !Path::new(&libdir).join(lib).is_file() {
@@ -49,6 +55,51 @@ fn main() {
     // define wins; a member pulled for another symbol that also defines one of those fails the link with
     // a duplicate symbol (never silently). Imports that do get in are caught by scripts/check-wasm-imports.
     for lib in ["c++", "c++abi", "c"] {
+        println!("cargo:rustc-link-lib=static:-bundle={lib}");
+    }
+}
+
+/// Debian archives the wasm32-wasip1 link takes from `/usr/lib/wasm32-wasi`: the C++ runtime for USearch
+/// and cxx, and wasi-libc's emulations that libsqlite3-sys compiles SQLite against (it defines
+/// `_WASI_EMULATED_{MMAN,GETPID,SIGNAL,PROCESS_CLOCKS}`); usearch needs mman as well (CXXFLAGS).
+const WASIP1_LIBS: [&str; 6] = [
+    "c++",
+    "c++abi",
+    "wasi-emulated-mman",
+    "wasi-emulated-getpid",
+    "wasi-emulated-signal",
+    "wasi-emulated-process-clocks",
+];
+
+fn wasip1() {
+    let libdir = env::var("EDGEMEM_WASI_LIBDIR").unwrap_or_else(|_| DEFAULT_WASI_LIBDIR.to_owned());
+    // Compiled by CXX_wasm32_wasip1 (the same wasm-clang++ wrapper) with CXXFLAGS_wasm32_wasip1.
+    cc::Build::new()
+        .cpp(true)
+        .cpp_link_stdlib(None)
+        .file("wasm-shim/wasip1_cxa_throw.cpp")
+        .compile("edgemem_wasip1_cxa_throw");
+
+    // Link the archives from a folder holding only them: a search path to /usr/lib/wasm32-wasi itself would
+    // also offer Debian's libc.a, which could shadow the wasi-libc rustc links for this target.
+    let out = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("wasi-libs");
+    std::fs::create_dir_all(&out).expect("create OUT_DIR/wasi-libs");
+    for lib in WASIP1_LIBS {
+        let name = format!("lib{lib}.a");
+        let src = Path::new(&libdir).join(&name);
+        if !src.is_file() {
+            panic!(
+                "{} not found: the wasm32-wasip1 build needs Debian's wasi-libc, libc++-19-dev-wasm32 and \
+                 libc++abi-19-dev-wasm32 (run scripts/bootstrap), or set EDGEMEM_WASI_LIBDIR",
+                src.display()
+            );
+        }
+        let dst = out.join(&name);
+        let _ = std::fs::remove_file(&dst);
+        std::fs::copy(&src, &dst).unwrap_or_else(|e| panic!("copy {} to {}: {e}", src.display(), dst.display()));
+    }
+    println!("cargo:rustc-link-search=native={}", out.display());
+    for lib in WASIP1_LIBS {
         println!("cargo:rustc-link-lib=static:-bundle={lib}");
     }
 }

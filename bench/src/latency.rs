@@ -1,7 +1,8 @@
-//! Native latency of agent-shaped operations on a 10k-memory store of realistic data (LoCoMo
+//! Latency of agent-shaped operations on a 10k-memory store of realistic data (LoCoMo
 //! turn texts, LoCoMo vectors plus clustered synthetic ones; LoCoMo questions as queries):
 //! PUT (1 KB value + 384-d vector), GET, CHECKPOINT PUT (1 KB JSON), hybrid SEARCH top-10,
-//! GET AS OF vs live GET, NOTIFY publish → callback. p50 / p95 / p99 after warm-up.
+//! GET AS OF vs live GET, NOTIFY publish → callback. p50 / p95 / p99 after warm-up. Runs natively
+//! and, the same code built for wasm32-wasip1, under Wasmtime (`host` in the output says which).
 
 use crate::corpus::{load_locomo, realistic_vectors, Rng, DIMS};
 use crate::flag;
@@ -18,6 +19,9 @@ const WORDS: &[&str] = &[
     "doctor", "recipe", "garden", "music", "concert", "book", "movie", "python", "rust", "launch", "customer", "invoice",
     "weekend", "hiking", "camera", "painting", "school", "exam", "flight", "hotel", "dinner", "allergy", "preference",
 ];
+
+/// Which host runs this code: natively, or compiled to wasm32-wasip1 for the Wasmtime CLI.
+const HOST: &str = if cfg!(target_os = "wasi") { "wasmtime" } else { "native" };
 
 fn sentence(rng: &mut Rng, n: usize) -> String {
     (0..n).map(|_| WORDS[rng.below(WORDS.len())]).collect::<Vec<_>>().join(" ")
@@ -181,12 +185,12 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
             rows.iter().map(|(k, v)| (k.to_string(), serde_json::to_value(v).unwrap_or_default())).collect();
         println!(
             "{}",
-            json!({"host": "native", "memories": n, "build_ms": build_ms, "ops": ops, "as_of_over_live_p50": ratio,
+            json!({"host": HOST, "memories": n, "build_ms": build_ms, "ops": ops, "as_of_over_live_p50": ratio,
                    "temporal": {"correct": temporal_correct, "total": temporal_total, "ratio": temporal_ratio, "as_of_p50_us": t_asof_p50, "live_p50_us": t_live_p50},
                    "db_bytes": stats.db_bytes, "index_bytes": stats.index_bytes})
         );
     } else {
-        println!("native latency, {n} memories × {DIMS}-d (built in {build_ms:.0} ms), {iters} timed iterations after {warm} warm-up");
+        println!("{HOST} latency, {n} memories × {DIMS}-d (built in {build_ms:.0} ms), {iters} timed iterations after {warm} warm-up");
         println!("{:<16} {:>9} {:>9} {:>9} {:>9}", "op", "p50 µs", "p95 µs", "p99 µs", "max µs");
         for (k, v) in &rows {
             println!("{:<16} {:>9.1} {:>9.1} {:>9.1} {:>9.1}", k, v.p50_us, v.p95_us, v.p99_us, v.max_us);

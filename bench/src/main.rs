@@ -1,7 +1,9 @@
-//! edgemem-bench: retrieval recall on LoCoMo and native latency of the engine's agent-shaped
-//! operations. `edgemem-bench locomo --data DIR --vectors e5|minilm [--json]`,
-//! `edgemem-bench latency [--n 10000] [--json]`.
+//! edgemem-bench: retrieval recall on LoCoMo, latency of the engine's agent-shaped operations (natively,
+//! or built for wasm32-wasip1 under Wasmtime) and the caps suite.
+//! `edgemem-bench locomo --data DIR --vectors e5|minilm [--json]`,
+//! `edgemem-bench latency [--n 10000] [--json]`, `edgemem-bench caps [--json]`.
 
+mod caps;
 mod corpus;
 mod latency;
 mod locomo;
@@ -11,7 +13,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  edgemem-bench locomo --data DIR --vectors e5|minilm [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]"
+        "usage:\n  edgemem-bench locomo --data DIR --vectors e5|minilm [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]\n  edgemem-bench caps [--json]"
     );
     ExitCode::from(2)
 }
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("locomo") => locomo::run(&args[1..], json),
         Some("latency") => latency::run(&args[1..], json),
+        Some("caps") => caps::run(&args[1..], json),
         _ => return usage(),
     };
     match result {

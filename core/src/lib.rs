@@ -22,7 +22,10 @@ mod types;
 mod vector_index;
 mod vfs;
 
-#[cfg(target_arch = "wasm32")]
+// wasm32-unknown-unknown only. On wasm32-wasip1 (the bench's Wasmtime host) wasi-libc is the C library:
+// its malloc backs Rust's allocator there (so libc_alloc's malloc would recurse) and the command's
+// `_start` already runs the C++ static constructors.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm_rt;
 
 pub use checkpoints::{Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, PendingWrite};

@@ -70,7 +70,7 @@ impl Store {
     /// Opens (creating if needed) a store. An existing store keeps the dims and metric it was
     /// created with; a different non-zero `dims` is DIMENSION_MISMATCH.
     pub fn open(cfg: StoreConfig) -> Result<Store> {
-        #[cfg(target_arch = "wasm32")]
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
         crate::wasm_rt::init();
         if cfg.dims > crate::vector_index::MAX_DIMS {
             return Err(Error::invalid(format!("dims must be at most {}", crate::vector_index::MAX_DIMS)));
