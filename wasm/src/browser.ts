@@ -6,6 +6,8 @@ import type { OpenOptions } from './open-store.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
+/** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
+export { connect } from './remote-store.js';
 export { OpfsPageStore };
 
 /**

@@ -5,6 +5,8 @@ import type { WasmSource } from './runtime.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
+/** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
+export { connect } from './remote-store.js';
 
 async function fetchWasm(): Promise<WasmSource> {
   const res = await fetch(new URL('../dist-wasm/edgemem_wasm_bg.wasm', import.meta.url));

@@ -1,8 +1,14 @@
-/** The Node entry of `edgemem`: `openStore` with memory, host page-store or file storage (synchronous fs). */
+/**
+ * The Node entry of `edgemem`: `openStore` with memory, host page-store or file storage (synchronous fs), and
+ * `connect` (the remote store), whose WebSocket is the global one (Node ≥ 22) or else the `ws` package.
+ */
 
 import { readFileSync } from 'node:fs';
 import { NodeFilePageStore } from './node-file-page-store.js';
 import { openWith, type OpenOptions } from './open-store.js';
+import { RemoteStore, type ConnectOptions } from './remote-store.js';
+import { EdgememError } from './errors.js';
+import type { WebSocketConstructor } from './remote-feed.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
@@ -15,4 +21,24 @@ async function readWasm(): Promise<WebAssembly.Module> {
 /** Opens an in-process store; `storage: { file }` keeps it in a SQLite database file (created if missing). */
 export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
   return openWith(options, readWasm, (path) => new NodeFilePageStore(path));
+}
+
+/** Node 20 has no global WebSocket: `ws` (an optional peer dependency) is imported on the first `subscribe`. */
+async function nodeWebSocket(): Promise<WebSocketConstructor> {
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (global) return global;
+  const name = 'ws'; // not a literal: bundlers and tsc leave the optional dependency alone
+  try {
+    const mod = (await import(name)) as { WebSocket?: WebSocketConstructor; default?: WebSocketConstructor };
+    const ws = mod.WebSocket ?? mod.default;
+    if (ws) return ws;
+  } catch (e) {
+    throw new EdgememError('INVALID_ARGUMENT', 'subscribe needs a WebSocket: Node < 22 has none built in — `npm install ws`, or pass connect({ WebSocket })', { cause: e });
+  }
+  throw new EdgememError('INVALID_ARGUMENT', 'the ws package exports no WebSocket class');
+}
+
+/** A remote store of `agent` on the edgemem Worker at `url` (no request until the first call). */
+export async function connect(options: ConnectOptions): Promise<MemoryStore> {
+  return new RemoteStore(options, nodeWebSocket);
 }

@@ -1,16 +1,17 @@
 /**
- * The WebSocket protocol of `/v1/agents/{agent}/ws`: every message both ways, as JSON text frames.
- * This file is types only (no runtime code, no imports besides edgemem's types) so that clients import it.
+ * The WebSocket protocol of the edgemem Worker's `/v1/agents/{agent}/ws` (`edgemem/protocol`): every message
+ * both ways, as JSON text frames. The one definition both sides import — the Worker (workers/src) and the
+ * remote client (remote-feed.ts). Types only: it compiles to an empty module.
  *
  * A client sends `subscribe` (replacing any earlier subscription on that socket). The server replays the
  * retained events with seq > `since` that match the filter, oldest first, then sends `subscribed` with the
- * seq it is caught up to, then pushes each new matching event as it commits: one `event` per change, seqs
+ * seq it is caught up to (every matching event up to that seq has been sent before it), then pushes each new matching event as it commits: one `event` per change, seqs
  * strictly increasing, no gap and no duplicate between replay and live. Without `since` there is no replay.
  * If `since` is older than the retained window the server answers `error` RESUME_GAP with `oldestSeq`
  * (resync: read the current state, then subscribe with `since` = the stats seq you read it at).
  * Subscriptions are kept in the socket's attachment, so they survive the Durable Object's hibernation.
  */
-import type { ChangeEvent, EventFilter } from 'edgemem';
+import type { ChangeEvent, EventFilter } from './types.js';
 
 export type { ChangeEvent, EventFilter };
 

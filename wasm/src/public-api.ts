@@ -5,3 +5,8 @@ export { MemoryPageStore, type PageStore } from './page-store.js';
 export type { OpenOptions, StorageOption } from './open-store.js';
 export type { StoreSettings } from './local-store.js';
 export type * from './types.js';
+export { createAgent, agentSettings, mintToken } from './remote-admin.js';
+export type { AdminOptions, AgentInfo, AgentSettings, MintedToken, Scope } from './remote-admin.js';
+export type { ConnectOptions } from './remote-store.js';
+export type { ReconnectOptions, WebSocketConstructor, WebSocketLike } from './remote-feed.js';
+export type { FetchLike, TokenSource } from './remote-http.js';

@@ -9,6 +9,8 @@ import { openWith, type OpenOptions } from './open-store.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
+/** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
+export { connect } from './remote-store.js';
 
 /** Opens an in-process store: `'memory'` or a host page store (e.g. a Durable Object's synchronous KV). */
 export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {

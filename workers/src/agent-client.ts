@@ -1,5 +1,5 @@
 /** The Worker's side of the RPC to an agent's Durable Object: one object per agent id (`idFromName`). */
-import type { StoreArgs, StoreMethod, StoreResult, Outcome } from './agent-memory.js';
+import type { AgentMemory, StoreArgs, StoreMethod, StoreResult, Outcome } from './agent-memory.js';
 import type { Env } from './env.js';
 import { ApiError } from './http-errors.js';
 
@@ -15,4 +15,16 @@ export async function callAgent<M extends StoreMethod>(env: Env, agent: string, 
   const r = await stub.call(method, args);
   if (!r.ok) throw new ApiError(r.error.code, r.error.message, r.error.oldestSeq);
   return r.value;
+}
+
+/** Unwraps an Outcome from the agent's object: a coded error comes back as a thrown ApiError. */
+export function unwrap<T>(r: Outcome<T>): T {
+  if (!r.ok) throw new ApiError(r.error.code, r.error.message, r.error.oldestSeq);
+  return r.value;
+}
+
+/** A page of the agent's change feed and the cursor for the next poll (AgentMemory.events). */
+export async function pollAgent(env: Env, agent: string, ...args: Parameters<AgentMemory['events']>): ReturnType<AgentMemory['events']> {
+  const stub = agentStub(env, agent) as unknown as Pick<AgentMemory, 'events'>;
+  return stub.events(...args);
 }

@@ -11,17 +11,41 @@
  * - Change feed → WebSockets (hibernation API): see live-feed.ts; opening the store restores the sockets'
  *   subscriptions, so writes made after a wake from hibernation push.
  * - Alarm: armed by writes; sweeps expired memories, applies history/event retention, flushes buffered
- *   vectors into the index and snapshots it. It re-arms while writes keep coming or something expired.
+ *   vectors into the index and snapshots it. It re-arms while writes keep coming, for the next expiry, and
+ *   hourly while age-based retention has something to prune (see `alarm`).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { openStore, type MemoryStore } from 'edgemem';
+import { openStore, type ChangeEvent, type EventFilter, type MemoryStore } from 'edgemem';
 import { DurableObjectPageStore } from './do-page-store.js';
 import type { Env } from './env.js';
 import { ApiError, toWire, type WireError } from './http-errors.js';
 import { LIMITS } from './limits.js';
-import { LiveFeed, send, type SocketAttachment } from './live-feed.js';
+import { attachmentOf, closeIfExpired, LiveFeed, send, TOKEN_EXPIRY_HEADER, type SocketAttachment } from './live-feed.js';
 import { parseClientMessage } from './ws-messages.js';
-import { alarmDelayMs, storeSettings } from './store-settings.js';
+import { alarmDelayMs } from './store-settings.js';
+import {
+  effective,
+  mergedSettings,
+  readAgentSettings,
+  shapeConflicts,
+  writeAgentSettings,
+  type AgentSettings,
+  type EffectiveSettings,
+} from './agent-settings.js';
+
+/** What `PUT` / `GET /v1/agents/{agent}` answer (the Worker adds the agent id). */
+export interface AgentState {
+  settings: EffectiveSettings;
+  seq: number;
+}
+
+/** The engine's default event age limit (core/src/config.rs): 7 days. */
+const DEFAULT_EVENTS_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+/** How often an idle agent with age-limited events or history is woken to apply the limit. */
+const IDLE_RETENTION_MS = 3600 * 1000;
+
+/** Keys of the engine's pages in the KV (do-page-store.ts). */
+const PAGE_PREFIX = 'p:';
 
 /** The store methods the Worker may call. */
 export type StoreMethod =
@@ -41,11 +65,13 @@ export type StoreMethod =
   | 'changes'
   | 'stats'
   | 'export'
-  | 'import';
+  | 'import'
+  | 'sweep'
+  | 'maintain';
 
 const METHODS = new Set<string>([
   'put', 'putBatch', 'get', 'delete', 'list', 'history', 'search', 'putCheckpoint', 'getCheckpoint',
-  'listCheckpoints', 'putWrites', 'deleteThread', 'notify', 'changes', 'stats', 'export', 'import',
+  'listCheckpoints', 'putWrites', 'deleteThread', 'notify', 'changes', 'stats', 'export', 'import', 'sweep', 'maintain',
 ]);
 const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify', 'import']);
 
@@ -69,8 +95,11 @@ export class AgentMemory extends DurableObject<Env> {
   /** The store, opened on first use (and its sockets' subscriptions restored). */
   #open(): Promise<MemoryStore> {
     this.#store ??= (async () => {
+      const settings = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
+      // An existing store keeps the dims (and metric, scalar) it was created with.
+      if (this.#hasPages()) settings.dims = 0;
       const store = await openStore({
-        ...storeSettings(this.env),
+        ...settings,
         storage: { pages: new DurableObjectPageStore(this.ctx.storage), atomic: true },
       });
       await this.#feed.restore(store);
@@ -80,6 +109,76 @@ export class AgentMemory extends DurableObject<Env> {
       throw e;
     });
     return this.#store;
+  }
+
+  #hasPages(): boolean {
+    for (const _ of this.ctx.storage.kv.list({ prefix: PAGE_PREFIX, limit: 1 })) return true;
+    return false;
+  }
+
+  async #state(store: MemoryStore): Promise<AgentState> {
+    const stats = await store.stats();
+    const settings = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
+    return { settings: effective(settings, { dims: stats.dims, metric: stats.metric }), seq: stats.seq };
+  }
+
+  /** The agent's effective settings and latest seq. */
+  async settings(): Promise<Outcome<AgentState>> {
+    try {
+      return { ok: true, value: await this.#state(await this.#open()) };
+    } catch (e) {
+      return { ok: false, error: toWire(e) };
+    }
+  }
+
+  /**
+   * Replaces the agent's own settings (agent-settings.ts) and reopens its store with them; while the agent
+   * holds no data its empty store is re-created, so dims/metric/scalar can change; after that they must stay
+   * (CONFLICT). Other requests wait until the store is open again. A store that fails to open with the new
+   * settings (e.g. i8 without cosine) keeps the old ones.
+   */
+  async configure(own: AgentSettings): Promise<Outcome<AgentState>> {
+    // Errors are turned into values inside: blockConcurrencyWhile rethrows them as plain Errors.
+    return this.ctx.blockConcurrencyWhile(async (): Promise<Outcome<AgentState>> => {
+      try {
+        return { ok: true, value: await this.#configure(own) };
+      } catch (e) {
+        return { ok: false, error: toWire(e) };
+      }
+    });
+  }
+
+  async #configure(own: AgentSettings): Promise<AgentState> {
+    const store = await this.#open();
+    const current = await this.#state(store);
+    const want = effective(mergedSettings(this.env, own));
+    const empty = current.seq === 0;
+    if (!empty) {
+      const conflicts = shapeConflicts(want, current.settings);
+      if (conflicts.length) {
+        throw new ApiError('CONFLICT', `agent holds data: its store keeps ${conflicts.join(', ')}; only caps, retention and size limits can change now`);
+      }
+    }
+    const previous = readAgentSettings(this.ctx.storage);
+    await store.close();
+    this.#store = undefined;
+    this.#feed.forget();
+    const wipe = () => {
+      if (!empty) return;
+      this.ctx.storage.transactionSync(() => {
+        for (const [key] of this.ctx.storage.kv.list({ prefix: PAGE_PREFIX })) this.ctx.storage.kv.delete(key);
+      });
+    };
+    wipe();
+    writeAgentSettings(this.ctx.storage, own);
+    try {
+      return await this.#state(await this.#open());
+    } catch (e) {
+      wipe();
+      writeAgentSettings(this.ctx.storage, previous);
+      await this.#open().catch(() => undefined);
+      throw e;
+    }
   }
 
   /** Runs one store method; errors come back as values with their code. */
@@ -96,6 +195,24 @@ export class AgentMemory extends DurableObject<Env> {
     }
   }
 
+  /**
+   * A page of the change feed for polling: events with seq > `after` matching the filter, and the cursor to
+   * pass next time. When the page is not full the cursor moves to the store's head (read before the
+   * events, so nothing committed in between is skipped), so a filtered poller whose filter matched nothing
+   * still advances and is not sent RESUME_GAP later for events it never needed.
+   */
+  async events(after: number, opts: { filter?: EventFilter; limit: number }): Promise<Outcome<{ events: ChangeEvent[]; last: number }>> {
+    try {
+      const store = await this.#open();
+      const head = (await store.stats()).seq;
+      const events = await store.changes(after, opts);
+      const tail = events.length ? events[events.length - 1]!.seq : after;
+      return { ok: true, value: { events, last: events.length >= opts.limit ? tail : Math.max(tail, head, after) } };
+    } catch (e) {
+      return { ok: false, error: toWire(e) };
+    }
+  }
+
   /** Arms the maintenance alarm after a write, unless one is pending. */
   async #wrote(): Promise<void> {
     this.#writesSinceAlarm++;
@@ -106,6 +223,12 @@ export class AgentMemory extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Maintenance: sweep, retention, index flush + snapshot. Then re-arms for the earliest of: the usual delay
+   * while writes keep coming (or something expired), the next memory's expiry (so its `expire` event is
+   * pushed without waiting for a write), and, while the store keeps events or history under an age limit,
+   * an idle check at most hourly (so age-based retention reaches idle agents too).
+   */
   override async alarm(): Promise<void> {
     this.#alarmArmed = false;
     const writes = this.#writesSinceAlarm;
@@ -113,9 +236,18 @@ export class AgentMemory extends DurableObject<Env> {
     const store = await this.#open();
     const expired = await store.sweep();
     await store.maintain();
-    if (writes > 0 || expired > 0) {
+    const now = Date.now();
+    const delay = alarmDelayMs(this.env);
+    const stats = await store.stats();
+    const when: number[] = [];
+    if (writes > 0 || expired > 0) when.push(now + delay);
+    if (stats.nextExpiryAt !== null) when.push(Math.max(stats.nextExpiryAt + 1, now + 1_000));
+    const { retention } = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
+    const ageLimited = (retention?.eventsMaxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS) > 0 || (retention?.historyMaxAgeMs ?? 0) > 0;
+    if (ageLimited && (stats.events > 0 || stats.versions > stats.memories)) when.push(now + Math.max(delay, IDLE_RETENTION_MS));
+    if (when.length) {
       this.#alarmArmed = true;
-      await this.ctx.storage.setAlarm(Date.now() + alarmDelayMs(this.env));
+      await this.ctx.storage.setAlarm(Math.min(...when));
     }
   }
 
@@ -127,11 +259,16 @@ export class AgentMemory extends DurableObject<Env> {
     const pair = new WebSocketPair();
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ filter: null } satisfies SocketAttachment);
+    const exp = Number(request.headers.get(TOKEN_EXPIRY_HEADER) || NaN);
+    server.serializeAttachment({ filter: null, expiresAt: Number.isFinite(exp) ? exp : null } satisfies SocketAttachment);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (closeIfExpired(ws, attachmentOf(ws).expiresAt)) {
+      await this.#feed.unsubscribe(ws);
+      return;
+    }
     let store: MemoryStore;
     try {
       store = await this.#open();
@@ -140,7 +277,7 @@ export class AgentMemory extends DurableObject<Env> {
       return;
     }
     const seq = async () => (await store.stats()).seq;
-    const size = typeof message === 'string' ? message.length : message.byteLength;
+    const size = typeof message === 'string' ? new TextEncoder().encode(message).byteLength : message.byteLength;
     if (size > LIMITS.wsMessageBytes) {
       send(ws, { type: 'error', seq: await seq(), error: { code: 'PAYLOAD_TOO_LARGE', message: `messages are limited to ${LIMITS.wsMessageBytes} bytes` } });
       return;

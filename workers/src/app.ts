@@ -9,9 +9,11 @@ import { ZodError } from 'zod';
 import { ApiError, errorResponse } from './http-errors.js';
 import { issuesMessage } from './validation.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerAgentRoutes } from './routes/agents.js';
 import { registerCheckpointRoutes } from './routes/checkpoints.js';
 import type { AppEnv } from './routes/common.js';
 import { registerFeedRoutes } from './routes/feed.js';
+import { registerHealthRoute } from './routes/health.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerTokenRoutes } from './routes/tokens.js';
@@ -51,7 +53,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.notFound((c) => errorResponse(new ApiError('NOT_FOUND', `no route ${c.req.method} ${new URL(c.req.url).pathname}`)));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
+  registerHealthRoute(app);
   registerTokenRoutes(app);
+  registerAgentRoutes(app);
   registerMemoryRoutes(app);
   registerSearchRoutes(app);
   registerCheckpointRoutes(app);

@@ -17,7 +17,8 @@ const ISSUER = 'edgemem';
 const AUDIENCE = 'edgemem-agent';
 
 /** Who is calling: the admin, or a scoped token's agent and scopes. */
-export type Principal = { admin: true } | { admin: false; agent: string; scopes: Scope[] };
+/** Who a request acts for; a scoped token's `expiresAt` (ms) also bounds the WebSocket it opens. */
+export type Principal = { admin: true } | { admin: false; agent: string; scopes: Scope[]; expiresAt: number };
 
 export type AuthVars = { Variables: { principal: Principal } };
 
@@ -78,10 +79,16 @@ export async function authenticate(env: Env, token: string | undefined): Promise
       issuer: ISSUER,
       audience: AUDIENCE,
       algorithms: ['HS256'],
+      requiredClaims: ['exp', 'sub'],
     });
     const scopes = payload.scopes;
     if (typeof payload.sub !== 'string' || !Array.isArray(scopes)) throw new ApiError('UNAUTHORIZED', 'invalid token');
-    return { admin: false, agent: payload.sub, scopes: scopes.filter((s): s is Scope => ['read', 'write', 'subscribe'].includes(s)) };
+    return {
+      admin: false,
+      agent: payload.sub,
+      scopes: scopes.filter((s): s is Scope => ['read', 'write', 'subscribe'].includes(s)),
+      expiresAt: (payload.exp ?? 0) * 1000,
+    };
   } catch (e) {
     if (e instanceof ApiError) throw e;
     if (e instanceof joseErrors.JWTExpired) throw new ApiError('UNAUTHORIZED', 'the token has expired');

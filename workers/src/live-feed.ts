@@ -2,16 +2,41 @@
  * WebSocket subscribers of one agent's change feed, inside its Durable Object. Each socket with a
  * subscription has its own in-process engine subscription (so the engine applies the filter); the filter
  * is also kept in the socket's attachment, which outlives hibernation: when the object wakes and opens its
- * store again, `restore` re-creates the subscriptions, so writes after the wake still push.
+ * store again, `restore` re-creates the subscriptions, so writes after the wake still push. A socket opened
+ * with a scoped token is closed (code 4401) once the token expires, at its next message or push; the client
+ * reconnects with a fresh token.
  */
 import type { ChangeEvent, EventFilter, MemoryStore, Subscription } from 'edgemem';
 import { toWire } from './http-errors.js';
 import { LIMITS } from './limits.js';
-import type { ServerMessage } from './protocol.js';
+import type { ServerMessage } from 'edgemem/protocol';
 
-/** What a socket carries through hibernation. */
+/** What a socket carries through hibernation: its filter, and when its token expires (ms; null: never). */
 export interface SocketAttachment {
   filter: EventFilter | null;
+  expiresAt: number | null;
+}
+
+/** Header on the upgrade the Worker forwards to the object: the token's expiry in ms, or empty (admin). */
+export const TOKEN_EXPIRY_HEADER = 'x-edgemem-token-expires-at';
+
+/** Close code for a socket whose token expired: clients reconnect with a fresh token. */
+export const TOKEN_EXPIRED_CLOSE = 4401;
+
+export function attachmentOf(ws: WebSocket): SocketAttachment {
+  const a = ws.deserializeAttachment() as Partial<SocketAttachment> | null;
+  return { filter: a?.filter ?? null, expiresAt: a?.expiresAt ?? null };
+}
+
+/** Whether the socket's token has expired; if so the socket is closed (code 4401). */
+export function closeIfExpired(ws: WebSocket, expiresAt: number | null): boolean {
+  if (expiresAt === null || Date.now() < expiresAt) return false;
+  try {
+    ws.close(TOKEN_EXPIRED_CLOSE, 'token expired');
+  } catch {
+    // already closing
+  }
+  return true;
 }
 
 export function send(ws: WebSocket, msg: ServerMessage): void {
@@ -33,9 +58,10 @@ export class LiveFeed {
   /** Re-creates the subscription of every socket whose attachment has one (after a wake). */
   async restore(store: MemoryStore): Promise<void> {
     for (const ws of this.#ctx.getWebSockets()) {
-      const att = ws.deserializeAttachment() as SocketAttachment | null;
-      if (att?.filter && !this.#subs.has(ws)) {
-        const cursor: Cursor = { last: -1, replaying: false, held: [] };
+      const att = attachmentOf(ws);
+      if (att.filter && !this.#subs.has(ws)) {
+        if (closeIfExpired(ws, att.expiresAt)) continue;
+        const cursor: Cursor = { last: -1, replaying: false, held: [], expiresAt: att.expiresAt };
         this.#subs.set(ws, await live(store, ws, att.filter, cursor));
       }
     }
@@ -48,7 +74,8 @@ export class LiveFeed {
    */
   async subscribe(store: MemoryStore, ws: WebSocket, filter: EventFilter, since: number | undefined): Promise<void> {
     await this.unsubscribe(ws);
-    const cursor: Cursor = { last: since ?? -1, replaying: true, held: [] };
+    const { expiresAt } = attachmentOf(ws);
+    const cursor: Cursor = { last: since ?? -1, replaying: true, held: [], expiresAt };
     const sub = await live(store, ws, filter, cursor);
     try {
       if (since !== undefined) {
@@ -59,15 +86,17 @@ export class LiveFeed {
         }
       }
       const head = (await store.stats()).seq;
+      // Events committed while replaying (all ≤ head) go out before `subscribed`, so that its seq means
+      // "every matching event up to here has been sent" — what a client resumes from after a reconnect.
+      cursor.replaying = false;
+      for (const event of cursor.held.splice(0)) push(ws, cursor, event);
       send(ws, { type: 'subscribed', seq: Math.max(head, cursor.last) });
     } catch (e) {
       await sub.unsubscribe();
       send(ws, { type: 'error', seq: await headSeq(store), error: toWire(e) });
       return;
     }
-    cursor.replaying = false;
-    for (const event of cursor.held.splice(0)) push(ws, cursor, event);
-    ws.serializeAttachment({ filter } satisfies SocketAttachment);
+    ws.serializeAttachment({ filter, expiresAt } satisfies SocketAttachment);
     this.#subs.set(ws, sub);
   }
 
@@ -75,7 +104,7 @@ export class LiveFeed {
   async unsubscribe(ws: WebSocket): Promise<void> {
     const sub = this.#subs.get(ws);
     this.#subs.delete(ws);
-    if (ws.readyState === WebSocket.OPEN) ws.serializeAttachment({ filter: null } satisfies SocketAttachment);
+    if (ws.readyState === WebSocket.OPEN) ws.serializeAttachment({ filter: null, expiresAt: attachmentOf(ws).expiresAt } satisfies SocketAttachment);
     await sub?.unsubscribe();
   }
 
@@ -90,16 +119,18 @@ export class LiveFeed {
   }
 }
 
-/** Where a socket's stream stands: the last seq sent, and events held back while replaying. */
+/** Where a socket's stream stands: the last seq sent, events held back while replaying, the token's expiry. */
 interface Cursor {
   last: number;
   replaying: boolean;
   held: ChangeEvent[];
+  expiresAt: number | null;
 }
 
-/** Sends `event` unless the socket already has it (seqs only go up). */
+/** Sends `event` unless the socket already has it (seqs only go up) or its token has expired (then it closes). */
 function push(ws: WebSocket, cursor: Cursor, event: ChangeEvent): void {
   if (event.seq <= cursor.last) return;
+  if (closeIfExpired(ws, cursor.expiresAt)) return;
   cursor.last = event.seq;
   send(ws, { type: 'event', seq: event.seq, event });
 }

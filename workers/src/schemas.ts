@@ -254,3 +254,46 @@ export const ErrorBody = z
     }),
   })
   .openapi('Error');
+
+const Metric = z.enum(['cosine', 'ip', 'l2']);
+const Scalar = z.enum(['f32', 'f16', 'i8']);
+const RetentionFields = {
+  historyVersions: uint().optional().openapi({ description: 'versions kept per key' }),
+  historyMaxAgeMs: uint().optional(),
+  eventsMax: uint().optional().openapi({ description: 'change-feed events retained' }),
+  eventsMaxAgeMs: uint().optional(),
+  checkpointsPerThread: uint().optional(),
+  checkpointsMaxBytes: uint().optional(),
+};
+
+/** An agent's own store settings (`PUT /v1/agents/{agent}`); absent fields take the Worker's defaults. */
+export const AgentSettings = z
+  .object({
+    dims: z.number().int().min(0).max(LIMITS.dims).optional().openapi({ description: 'embedding dimensions (0: no vectors); fixed once the agent holds data' }),
+    metric: Metric.optional().openapi({ description: 'fixed once the agent holds data' }),
+    scalar: Scalar.optional().openapi({ description: 'vector quantization (i8 needs cosine); fixed once the agent holds data' }),
+    maxBytes: uint().optional().openapi({ description: 'cap on live unpinned memories, bytes (0: none)' }),
+    maxMemories: uint().optional().openapi({ description: 'cap on live unpinned memories, count (0: none)' }),
+    retention: z.object(RetentionFields).strict().optional(),
+    maxMemoryBytes: z.number().int().min(1).max(LIMITS.memoryBytes).optional(),
+    maxCheckpointBytes: z.number().int().min(1).max(LIMITS.checkpointBytes).optional(),
+  })
+  .strict()
+  .openapi('AgentSettings');
+
+export const AgentInfo = z
+  .object({
+    agent: z.string(),
+    settings: z.object({
+      dims: z.number(),
+      metric: Metric,
+      scalar: Scalar,
+      maxBytes: z.number().optional(),
+      maxMemories: z.number().optional(),
+      retention: z.object(RetentionFields).optional(),
+      maxMemoryBytes: z.number().optional(),
+      maxCheckpointBytes: z.number().optional(),
+    }),
+    seq: uint().openapi({ description: "the agent's latest seq (0: no data yet)" }),
+  })
+  .openapi('Agent');

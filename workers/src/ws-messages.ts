@@ -1,7 +1,7 @@
 /** Validation of client WebSocket messages (protocol.ts) with the same schemas and limits as the HTTP API. */
 import { z } from '@hono/zod-openapi';
 import type { WireError } from './http-errors.js';
-import type { ClientMessage } from './protocol.js';
+import type { ClientMessage } from 'edgemem/protocol';
 import { EventFilter, uint } from './schemas.js';
 import { issuesMessage } from './validation.js';
 

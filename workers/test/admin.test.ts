@@ -1,4 +1,4 @@
-/** Stats, export and import (round trip into another agent; import into a non-empty store is refused). */
+/** Stats, export and import (round trip into another agent; import into a non-empty store is refused), sweep and maintain. */
 import { describe, expect, it } from 'vitest';
 import { agentId, api } from './helpers';
 
@@ -31,5 +31,19 @@ describe('stats, export, import', () => {
     const again = await api('POST', `/v1/agents/${b}/import`, { body: doc.body });
     expect(again.status).toBeGreaterThanOrEqual(400);
     expect(again.status).toBeLessThan(500);
+  });
+
+  it('sweep removes expired memories now; maintain flushes buffered vectors into the index', async () => {
+    const a = agentId();
+    await api('PUT', `/v1/agents/${a}/memories/gone?ns=s`, { body: { value: 1, ttlMs: 1, embedding: [1, 0, 0, 0] } });
+    await api('PUT', `/v1/agents/${a}/memories/kept?ns=s`, { body: { value: 2, embedding: [0, 1, 0, 0] } });
+    await new Promise((r) => setTimeout(r, 5));
+    const sw = await api('POST', `/v1/agents/${a}/sweep`);
+    expect(sw.status).toBe(200);
+    expect(sw.body).toEqual({ expired: 1 });
+    expect((await api('POST', `/v1/agents/${a}/sweep`)).body).toEqual({ expired: 0 });
+    expect((await api('POST', `/v1/agents/${a}/maintain`)).body).toEqual({ ok: true });
+    const s = await api('GET', `/v1/agents/${a}/stats`);
+    expect(s.body).toMatchObject({ memories: 1, indexVectors: 1, indexPending: 0 });
   });
 });

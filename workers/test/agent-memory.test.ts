@@ -2,9 +2,9 @@
 import { env } from 'cloudflare:workers';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { EdgememError } from 'edgemem';
-import { forceTrap, trapCount } from 'edgemem/testing';
+import { forceTrap, trapAfterPageWrites, trapCount } from 'edgemem/testing';
 import { describe, expect, it } from 'vitest';
-import { agentId, api } from './helpers';
+import { agentId, api, expectError } from './helpers';
 
 const stubOf = (a: string) => env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(a));
 
@@ -26,6 +26,24 @@ describe('AgentMemory', () => {
     expect(hits.body.hits[0].key).toBe('k7');
     const after = await api('PUT', `/v1/agents/${a}/memories/after?ns=t`, { body: { value: 'x' } });
     expect(after.body.seq).toBe(21);
+  });
+
+  it('a trap in the middle of a write rolls back the pages it wrote: not acknowledged, not applied, nothing lost', async () => {
+    const a = agentId('trapw');
+    for (let i = 0; i < 5; i++) await api('PUT', `/v1/agents/${a}/memories/k${i}?ns=t`, { body: { value: i, text: `memory ${i}` } });
+    const pages = () =>
+      runInDurableObject(stubOf(a), async (_i, state) =>
+        new Map([...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')])),
+      );
+    const before = await pages();
+    const traps = trapCount();
+    await runInDurableObject(stubOf(a), async () => trapAfterPageWrites(2)); // the 2nd page write of the next call
+    expectError(await api('PUT', `/v1/agents/${a}/memories/doomed?ns=t`, { body: { value: 'x', text: 'doomed write' } }), 500, 'INTERNAL');
+    expect(trapCount()).toBe(traps + 1);
+    expect(await pages()).toEqual(before);
+    expectError(await api('GET', `/v1/agents/${a}/memories/doomed?ns=t`), 404, 'NOT_FOUND');
+    for (let i = 0; i < 5; i++) expect((await api('GET', `/v1/agents/${a}/memories/k${i}?ns=t`)).body.value).toBe(i);
+    expect((await api('PUT', `/v1/agents/${a}/memories/after?ns=t`, { body: { value: 1 } })).body.seq).toBe(6);
   });
 
   it('a call that throws inside transactionSync leaves no page behind', async () => {

@@ -28,6 +28,9 @@ describe('feed', () => {
 
     const chat = await api('GET', `/v1/agents/${a}/events?kind=notify&channel=chat`);
     expect(chat.body.events.map((e: any) => e.seq)).toEqual([3]);
+    // A page that is not full moves the cursor to the head, even when the filter matched nothing.
+    expect(chat.body.last).toBe(5);
+    expect((await api('GET', `/v1/agents/${a}/events?after=1&channel=nobody&kind=notify`)).body).toEqual({ events: [], last: 5 });
     const prefix = await api('GET', `/v1/agents/${a}/events?kind=put&kind=delete&prefix=x`);
     expect(prefix.body.events.map((e: any) => e.seq)).toEqual([1, 5]);
     expectError(await api('GET', `/v1/agents/${a}/events?kind=bogus`), 400, 'INVALID_ARGUMENT');

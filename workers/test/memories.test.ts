@@ -18,6 +18,9 @@ describe('memories', () => {
       namespace: ['user', '42'], key: 'coffee', value: { pref: 'oat' }, text: 'oat milk flat white',
       metadata: { topic: 'drinks' }, pinned: true, version: 1, seq: 1,
     });
+    expect(get.body.embedding).toBeUndefined();
+    const withEmbedding = await api('GET', `${mem(a, 'coffee')}&embedding=true`);
+    expect(withEmbedding.body.embedding).toEqual([1, 0, 0, 0]);
   });
 
   it('keys with slashes and unicode round-trip through the path', async () => {

@@ -13,6 +13,9 @@ export interface RouteCase {
 const WS_HEADERS = { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
 
 export const ROUTES: RouteCase[] = [
+  { method: 'GET', path: '/v1/health', scope: 'public', url: () => '/v1/health' },
+  { method: 'PUT', path: '/v1/agents/{agent}', scope: 'admin', url: (a) => `/v1/agents/${a}`, body: { dims: 4 } },
+  { method: 'GET', path: '/v1/agents/{agent}', scope: 'read', url: (a) => `/v1/agents/${a}` },
   { method: 'POST', path: '/v1/tokens', scope: 'admin', url: () => '/v1/tokens', body: { agent: 'x', scopes: ['read'] } },
   { method: 'PUT', path: '/v1/agents/{agent}/memories/{key}', scope: 'write', url: (a) => `/v1/agents/${a}/memories/k?ns=n`, body: { value: 1 } },
   { method: 'GET', path: '/v1/agents/{agent}/memories/{key}', scope: 'read', url: (a) => `/v1/agents/${a}/memories/k?ns=n` },
@@ -43,5 +46,7 @@ export const ROUTES: RouteCase[] = [
     method: 'POST', path: '/v1/agents/{agent}/import', scope: 'write', url: (a) => `/v1/agents/${a}/import`,
     body: { format: 'edgemem-export/1', seq: 0 },
   },
+  { method: 'POST', path: '/v1/agents/{agent}/sweep', scope: 'write', url: (a) => `/v1/agents/${a}/sweep` },
+  { method: 'POST', path: '/v1/agents/{agent}/maintain', scope: 'write', url: (a) => `/v1/agents/${a}/maintain` },
   { method: 'GET', path: '/v1/agents/{agent}/ws', scope: 'subscribe', url: (a) => `/v1/agents/${a}/ws`, headers: WS_HEADERS },
 ];

@@ -1,6 +1,6 @@
 /** A test WebSocket client: opens `/v1/agents/{agent}/ws` through the Worker and waits for messages with a timeout. */
 import { exports } from 'cloudflare:workers';
-import type { ClientMessage, ServerMessage } from '../src/protocol';
+import type { ClientMessage, ServerMessage } from 'edgemem/protocol';
 import { ADMIN, BASE } from './helpers';
 
 export class TestSocket {
@@ -8,7 +8,14 @@ export class TestSocket {
   #read = 0;
   #waiter: (() => void) | undefined;
 
+  /** The close code, once the server closed the socket. */
+  closedWith: number | undefined;
+
   private constructor(readonly ws: WebSocket) {
+    ws.addEventListener('close', (e) => {
+      this.closedWith = e.code;
+      this.#waiter?.();
+    });
     ws.addEventListener('message', (e) => {
       this.messages.push(JSON.parse(e.data as string) as ServerMessage);
       this.#waiter?.();
@@ -59,6 +66,14 @@ export class TestSocket {
   async quiet(ms = 150): Promise<void> {
     await new Promise((r) => setTimeout(r, ms));
     if (this.#read < this.messages.length) throw new Error(`unexpected messages: ${JSON.stringify(this.messages.slice(this.#read))}`);
+  }
+
+  /** Waits up to `ms` for the server to close the socket; its close code. */
+  async closed(ms = 3000): Promise<number> {
+    const deadline = Date.now() + ms;
+    while (this.closedWith === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    if (this.closedWith === undefined) throw new Error(`not closed within ${ms} ms`);
+    return this.closedWith;
   }
 
   close(): void {

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { AgentMemory } from '../src/agent-memory';
-import { agentId, api } from './helpers';
+import { agentId, api, token } from './helpers';
 import { TestSocket } from './socket';
 
 const put = (a: string, key: string, ns = 'n', value: unknown = key) => api('PUT', `/v1/agents/${a}/memories/${key}?ns=${ns}`, { body: { value } });
@@ -27,6 +27,19 @@ describe('WebSocket', () => {
     await put(a, 'k2');
     await s.quiet();
     s.close();
+  });
+
+  it('closes a socket (4401) once its scoped token expires: no push and no answer after that', async () => {
+    const a = agentId('ws');
+    const s = await TestSocket.open(a, await token(a, ['subscribe'], 1));
+    s.send({ type: 'subscribe' });
+    await s.until('subscribed');
+    await put(a, 'k1');
+    expect(await s.next()).toMatchObject({ type: 'event', seq: 1 });
+    await new Promise((r) => setTimeout(r, 2100));
+    await put(a, 'k2');
+    expect(await s.closed()).toBe(4401);
+    expect(s.messages.map((m) => m.seq)).toEqual([0, 1]);
   });
 
   it('since: replays retained events after it, then goes live, in seq order without gaps or duplicates', async () => {

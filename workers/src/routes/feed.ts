@@ -1,7 +1,7 @@
 /** The change feed over HTTP: `POST /notify` and `GET /events?after=seq` (polling and catch-up). */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { EventFilter, JsonValue } from 'edgemem';
-import { callAgent } from '../agent-client.js';
+import { callAgent, pollAgent, unwrap } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
 import { AgentParams, ChangeEvent, EventKind, NamespaceQuery, NotifyBody, splitNamespace, uint, uintQuery } from '../schemas.js';
@@ -36,7 +36,7 @@ const events = createRoute({
     }),
   },
   responses: {
-    200: ok(z.object({ events: z.array(ChangeEvent), last: uint() }), '`last`: the seq to pass as `after` next time'),
+    200: ok(z.object({ events: z.array(ChangeEvent), last: uint() }), '`last`: the seq to pass as `after` next time (the head when the page is not full, even if no event matched)'),
     ...ERRORS,
     ...GONE,
   },
@@ -60,7 +60,7 @@ export function registerFeedRoutes(app: App): void {
     if (prefixes) filter.namespaces = prefixes.map(splitNamespace);
     if (channels) filter.channels = channels;
     const limit = q.limit ?? 100;
-    const evs = await callAgent(c.env, agent, 'changes', q.after, { filter, limit });
-    return c.json({ events: evs, last: evs.length ? evs[evs.length - 1]!.seq : q.after }, 200);
+    const page = unwrap(await pollAgent(c.env, agent, q.after, { filter, limit }));
+    return c.json(page, 200);
   });
 }

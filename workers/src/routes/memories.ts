@@ -37,7 +37,12 @@ const getMemory = createRoute({
   path: '/v1/agents/{agent}/memories/{key}',
   summary: 'Read a memory (optionally as of a seq or time)',
   middleware: [requires('read')] as const,
-  request: { params: KeyParams, query: NsQuery.extend(AsOfQuery.shape) },
+  request: {
+    params: KeyParams,
+    query: NsQuery.extend(AsOfQuery.shape).extend({
+      embedding: z.enum(['true', 'false']).optional().openapi({ description: 'also return the embedding (default false)' }),
+    }),
+  },
   responses: { 200: ok(Memory, 'the memory'), ...ERRORS, ...NOT_FOUND, ...GONE },
 });
 
@@ -102,7 +107,7 @@ export function registerMemoryRoutes(app: App): void {
     const { agent, key } = c.req.valid('param');
     const q = c.req.valid('query');
     const asOf = asOfQuery(q);
-    const m = await callAgent(c.env, agent, 'get', splitNamespace(q.ns), key, defined({ asOf }));
+    const m = await callAgent(c.env, agent, 'get', splitNamespace(q.ns), key, defined({ asOf, includeEmbedding: q.embedding === 'true' }));
     if (!m) throw new ApiError('NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(q.ns)}`);
     return c.json(memoryOut(m), 200);
   });

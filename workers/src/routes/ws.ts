@@ -1,15 +1,19 @@
-/** `GET /v1/agents/{agent}/ws`: the WebSocket upgrade (scope `subscribe`), forwarded to the agent's Durable Object. */
+/**
+ * `GET /v1/agents/{agent}/ws`: the WebSocket upgrade (scope `subscribe`), forwarded to the agent's Durable Object
+ * with the token's expiry: the object closes the socket when the token expires (live-feed.ts).
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { agentStub } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
+import { TOKEN_EXPIRY_HEADER } from '../live-feed.js';
 import { AgentParams } from '../schemas.js';
 import { ERRORS, type App } from './common.js';
 
 const ws = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/ws',
-  summary: 'WebSocket (hibernatable): subscribe with filters and since; messages in workers/src/protocol.ts',
+  summary: 'WebSocket (hibernatable): subscribe with filters and since; messages in edgemem/protocol',
   middleware: [requires('subscribe', { queryToken: true })] as const,
   request: {
     params: AgentParams,
@@ -24,6 +28,10 @@ export function registerWebSocketRoute(app: App): void {
       throw new ApiError('INVALID_ARGUMENT', 'this route needs a WebSocket upgrade (Upgrade: websocket)');
     }
     const { agent } = c.req.valid('param');
-    return agentStub(c.env, agent).fetch(c.req.raw) as unknown as Response;
+    // The object learns when the token expires from the Worker only (a client's own header is replaced).
+    const principal = c.get('principal');
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(TOKEN_EXPIRY_HEADER, principal.admin ? '' : String(principal.expiresAt));
+    return agentStub(c.env, agent).fetch(new Request(c.req.raw, { headers })) as unknown as Response;
   });
 }

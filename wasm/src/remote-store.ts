@@ -1,0 +1,293 @@
+/**
+ * `connect({ url, agent, token })`: the remote `MemoryStore` — the same interface as an in-process store,
+ * over the edgemem Worker's HTTP API v1 (one request per call) and its WebSocket feed (`subscribe`, see
+ * remote-feed.ts). Errors are `EdgememError`s with the code of the Worker's error body (UNAUTHORIZED and
+ * FORBIDDEN included); a network failure is INTERNAL.
+ *
+ * Differences from a local store, all from the HTTP API's limits (workers/README.md): namespace segments must
+ * not contain `/`; `k` ≤ 100; batches ≤ 100 memories; pages ≤ 1000 items (`changes` pages through them up to
+ * `limit`). `subscribe` callbacks run asynchronously, when the socket delivers.
+ */
+
+import { checkExportSeqs } from './conversions.js';
+import { EdgememError, checkSafe, invalid, safeOut } from './errors.js';
+import { RemoteSubscription, type ReconnectOptions, type WebSocketConstructor } from './remote-feed.js';
+import { HttpClient, type FetchLike, type QueryValue, type TokenSource } from './remote-http.js';
+import * as wire from './remote-wire.js';
+import type {
+  ChangeEvent,
+  ChangesOptions,
+  Checkpoint,
+  CheckpointInput,
+  DeleteOptions,
+  EventFilter,
+  ExportDoc,
+  GetCheckpointOptions,
+  GetOptions,
+  JsonValue,
+  ListCheckpointsOptions,
+  ListOptions,
+  ListPage,
+  Memory,
+  MemoryInput,
+  MemoryStore,
+  Namespace,
+  PutWritesInput,
+  SearchHit,
+  SearchQuery,
+  Stats,
+  Subscription,
+  WriteAck,
+} from './types.js';
+
+export interface ConnectOptions {
+  /** Base URL of the edgemem Worker, e.g. `https://memory.example.com`. */
+  url: string;
+  /** The agent id (1–128 characters of `A-Z a-z 0-9 . _ : -`). */
+  agent: string;
+  /**
+   * A token for this agent (scoped, from `mintToken` / `POST /v1/tokens`, or the admin token), or a function
+   * returning a current one: it is called before each request and reconnect, so short-lived tokens can be renewed.
+   */
+  token: TokenSource;
+  /** Default: the global `fetch`. */
+  fetch?: FetchLike;
+  /**
+   * The WebSocket class for `subscribe`. Default: the global `WebSocket` (browsers, workerd, Node ≥ 22); the
+   * Node entry falls back to the `ws` package (an optional peer dependency) where there is none.
+   */
+  WebSocket?: WebSocketConstructor;
+  reconnect?: ReconnectOptions;
+  /**
+   * Called when a subscription ends on its own because it could not resume without losing events
+   * (RESUME_GAP, with `oldestSeq`: resync, then subscribe again) or its token was refused (UNAUTHORIZED /
+   * FORBIDDEN). Default: `console.error`.
+   */
+  onError?: (error: EdgememError) => void;
+}
+
+/** How an entry finds a WebSocket class when `options.WebSocket` is not given. */
+export type WebSocketLoader = () => Promise<WebSocketConstructor>;
+
+export const globalWebSocket: WebSocketLoader = async () => {
+  const ws = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (!ws) throw new EdgememError('INVALID_ARGUMENT', 'no global WebSocket here: pass connect({ WebSocket })');
+  return ws;
+};
+
+/** The remote store of one agent. */
+export class RemoteStore implements MemoryStore {
+  readonly #http: HttpClient;
+  readonly #agent: string;
+  readonly #options: ConnectOptions;
+  readonly #loadWebSocket: WebSocketLoader;
+  readonly #subs = new Set<RemoteSubscription>();
+  #closed = false;
+
+  constructor(options: ConnectOptions, loadWebSocket: WebSocketLoader = globalWebSocket) {
+    if (typeof options !== 'object' || options === null) throw invalid('connect takes { url, agent, token }');
+    this.#http = new HttpClient(options);
+    this.#agent = `/v1/agents/${wire.pathPart(options.agent, 'agent')}`;
+    this.#options = options;
+    this.#loadWebSocket = loadWebSocket;
+  }
+
+  #call<T>(method: string, path: string, options?: { query?: Record<string, QueryValue>; body?: unknown }): Promise<T> {
+    if (this.#closed) return Promise.reject(invalid('the store is closed'));
+    return this.#http.request<T>(method, this.#agent + path, options);
+  }
+
+  #memoryPath(key: string): string {
+    return `/memories/${wire.pathPart(key, 'key')}`;
+  }
+
+  #memoryBody(m: MemoryInput) {
+    if (typeof m !== 'object' || m === null) throw invalid('a memory must be an object');
+    return {
+      value: m.value,
+      text: m.text,
+      embedding: wire.vectorOut(m.embedding, 'embedding'),
+      metadata: m.metadata,
+      pinned: m.pinned,
+      ttlMs: m.ttlMs,
+      ifVersion: m.ifVersion,
+    };
+  }
+
+  async put(memory: MemoryInput): Promise<WriteAck> {
+    const body = this.#memoryBody(memory);
+    const ns = wire.nsQuery(memory.namespace);
+    return wire.toAck(await this.#call('PUT', this.#memoryPath(memory.key), { query: { ns }, body }));
+  }
+
+  async putBatch(memories: MemoryInput[]): Promise<WriteAck[]> {
+    if (!Array.isArray(memories)) throw invalid('putBatch takes an array of memories');
+    if (memories.length === 0) {
+      if (this.#closed) throw invalid('the store is closed');
+      return [];
+    }
+    const body = memories.map((m) => ({ ...this.#memoryBody(m), namespace: m.namespace, key: m.key }));
+    const r = await this.#call<{ acks: unknown[] }>('POST', '/memories/batch', { body: { memories: body } });
+    return r.acks.map(wire.toAck);
+  }
+
+  async get(namespace: Namespace, key: string, options: GetOptions = {}): Promise<Memory | null> {
+    const query = { ns: wire.nsQuery(namespace), ...wire.asOfQuery(options.asOf), embedding: options.includeEmbedding ? 'true' : undefined };
+    try {
+      return wire.toMemory(await this.#call('GET', this.#memoryPath(key), { query }));
+    } catch (e) {
+      if (e instanceof EdgememError && e.code === 'NOT_FOUND') return null;
+      throw e;
+    }
+  }
+
+  async delete(namespace: Namespace, key: string, options: DeleteOptions = {}): Promise<number> {
+    const query = { ns: wire.nsQuery(namespace), ifVersion: options.ifVersion === undefined ? undefined : checkSafe(options.ifVersion, 'ifVersion') };
+    return (await this.#call<{ seq: number }>('DELETE', this.#memoryPath(key), { query })).seq;
+  }
+
+  async list(options: ListOptions = {}): Promise<ListPage> {
+    const query = {
+      prefix: wire.nsQuery(options.prefix, 'prefix'),
+      limit: options.limit,
+      cursor: options.cursor,
+      ...wire.asOfQuery(options.asOf),
+      embeddings: options.includeEmbeddings ? 'true' : undefined,
+    };
+    const page = await this.#call<{ items: unknown[]; nextCursor: string | null }>('GET', '/memories', { query });
+    return { items: page.items.map(wire.toMemory), nextCursor: page.nextCursor };
+  }
+
+  async history(namespace: Namespace, key: string): Promise<Memory[]> {
+    const r = await this.#call<{ versions: unknown[] }>('GET', `${this.#memoryPath(key)}/history`, { query: { ns: wire.nsQuery(namespace) } });
+    return r.versions.map(wire.toMemory);
+  }
+
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    if (typeof query !== 'object' || query === null) throw invalid('search takes a query object');
+    const body = { ...query, vector: wire.vectorOut(query.vector, 'vector') };
+    return (await this.#call<{ hits: unknown[] }>('POST', '/search', { body })).hits.map(wire.toHit);
+  }
+
+  async putCheckpoint(c: CheckpointInput): Promise<number> {
+    if (typeof c !== 'object' || c === null) throw invalid('a checkpoint must be an object');
+    const { data, ...rest } = c;
+    return (await this.#call<{ seq: number }>('POST', '/checkpoints', { body: { ...rest, ...wire.dataOut(data) } })).seq;
+  }
+
+  async getCheckpoint(threadId: string, options: GetCheckpointOptions = {}): Promise<Checkpoint | null> {
+    const path = `/checkpoints/${wire.pathPart(threadId, 'threadId')}`;
+    try {
+      return wire.toCheckpoint(await this.#call('GET', path, { query: { checkpointNs: options.checkpointNs, checkpointId: options.checkpointId } }));
+    } catch (e) {
+      if (e instanceof EdgememError && e.code === 'NOT_FOUND') return null;
+      throw e;
+    }
+  }
+
+  async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
+    const query = {
+      threadId: options.threadId,
+      checkpointNs: options.checkpointNs,
+      before: options.before,
+      limit: options.limit,
+      filter: options.filter === undefined ? undefined : JSON.stringify(options.filter),
+    };
+    return (await this.#call<{ checkpoints: unknown[] }>('GET', '/checkpoints', { query })).checkpoints.map(wire.toCheckpoint);
+  }
+
+  async putWrites(input: PutWritesInput): Promise<void> {
+    if (typeof input !== 'object' || input === null || !Array.isArray(input.writes)) {
+      throw invalid('writes must be an array of [channel, value] pairs');
+    }
+    const { threadId, writes, ...rest } = input;
+    const body = { ...rest, writes: writes.map(([channel, value]) => ({ channel, ...wire.dataOut(value) })) };
+    await this.#call('POST', `/checkpoints/${wire.pathPart(threadId, 'threadId')}/writes`, { body });
+  }
+
+  async deleteThread(threadId: string): Promise<number> {
+    return (await this.#call<{ deleted: number }>('DELETE', `/checkpoints/${wire.pathPart(threadId, 'threadId')}`)).deleted;
+  }
+
+  async notify(channel: string, payload: JsonValue): Promise<number> {
+    if (typeof channel !== 'string') throw invalid('channel must be a string');
+    return (await this.#call<{ seq: number }>('POST', '/notify', { body: { channel, payload: payload ?? null } })).seq;
+  }
+
+  async subscribe(filter: EventFilter, callback: (event: ChangeEvent) => void): Promise<Subscription> {
+    if (this.#closed) throw invalid('the store is closed');
+    if (typeof callback !== 'function') throw invalid('subscribe needs a callback');
+    const ctx = {
+      http: this.#http,
+      agentPath: this.#agent,
+      webSocket: this.#options.WebSocket ? async () => this.#options.WebSocket! : this.#loadWebSocket,
+      reconnect: this.#options.reconnect ?? {},
+      onError: this.#options.onError ?? ((e: EdgememError) => console.error('edgemem: a subscription ended', e)),
+    };
+    const sub = await RemoteSubscription.open(ctx, filter ?? {}, callback, (s) => this.#subs.delete(s));
+    if (this.#closed) {
+      await sub.unsubscribe();
+      throw invalid('the store is closed');
+    }
+    this.#subs.add(sub);
+    return sub;
+  }
+
+  async changes(after: number, options: ChangesOptions = {}): Promise<ChangeEvent[]> {
+    let cursor = checkSafe(after, 'after');
+    const limit = checkSafe(options.limit ?? 1000, 'limit');
+    const f = options.filter ?? {};
+    const base = {
+      kind: f.kinds,
+      prefix: f.namespaces?.map((ns) => wire.nsQuery(ns, 'filter.namespaces')),
+      channel: f.channels,
+    };
+    const out: ChangeEvent[] = [];
+    // The route pages at most 1000 events; the local store's limit goes up to 10,000.
+    while (out.length < limit) {
+      const want = Math.min(1000, limit - out.length);
+      const r = await this.#call<{ events: unknown[]; last: number }>('GET', '/events', { query: { ...base, after: cursor, limit: want } });
+      out.push(...r.events.map(wire.toEvent));
+      if (r.events.length < want) break;
+      cursor = r.last;
+    }
+    return out;
+  }
+
+  async stats(): Promise<Stats> {
+    const s = await this.#call<Stats>('GET', '/stats');
+    return { ...s, seq: safeOut(s.seq, 'seq') };
+  }
+
+  async export(): Promise<ExportDoc> {
+    return this.#call<ExportDoc>('GET', '/export');
+  }
+
+  async import(doc: ExportDoc): Promise<void> {
+    if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
+    checkSafe(doc.seq, 'doc.seq');
+    checkExportSeqs(doc);
+    await this.#call('POST', '/import', { body: doc });
+  }
+
+  async sweep(): Promise<number> {
+    return (await this.#call<{ expired: number }>('POST', '/sweep')).expired;
+  }
+
+  async maintain(): Promise<void> {
+    await this.#call('POST', '/maintain');
+  }
+
+  /** Ends every subscription; later calls reject with INVALID_ARGUMENT. Nothing is flushed: the Worker committed each call. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const sub of [...this.#subs]) await sub.unsubscribe();
+  }
+}
+
+/** A remote store of `agent` on the edgemem Worker at `url`. No request is made until the first call. */
+export async function connect(options: ConnectOptions): Promise<MemoryStore> {
+  return new RemoteStore(options);
+}

@@ -1,0 +1,65 @@
+/**
+ * Per-agent store settings (`PUT /v1/agents/{agent}`): an agent's own settings document, kept in its Durable
+ * Object's KV beside the engine's pages, over the Worker's defaults (store-settings.ts, the EDGEMEM_* vars).
+ *
+ * - `dims`, `metric`, `scalar` shape the store's vector index: they can be set while the agent holds no data
+ *   (seq 0 — its empty store is re-created), and after that only to the values it already has (CONFLICT).
+ *   An existing store always keeps its own: changing EDGEMEM_DIMS later only affects new agents.
+ * - Caps (`maxBytes`, `maxMemories`), `retention` and the size limits can change at any time; the store is
+ *   reopened with them at once (lower caps evict from the next write on).
+ * - A PUT replaces the whole document: a field left out goes back to the Worker's default.
+ */
+import type { StoreSettings } from 'edgemem';
+import type { Env } from './env.js';
+import { storeSettings } from './store-settings.js';
+
+/** What an agent's own settings may hold (validated by schemas.ts `AgentSettings`). */
+export type AgentSettings = Pick<
+  StoreSettings,
+  'dims' | 'metric' | 'scalar' | 'maxBytes' | 'maxMemories' | 'retention' | 'maxMemoryBytes' | 'maxCheckpointBytes'
+>;
+
+/** The settings as reported: every field resolved. */
+export type EffectiveSettings = Required<Pick<StoreSettings, 'dims' | 'metric' | 'scalar'>> & AgentSettings;
+
+/** The KV key of the document (the engine's pages are under `p:`). */
+const KEY = 'settings:v1';
+
+export function readAgentSettings(storage: DurableObjectStorage): AgentSettings | undefined {
+  const raw = storage.kv.get<string>(KEY);
+  return typeof raw === 'string' ? (JSON.parse(raw) as AgentSettings) : undefined;
+}
+
+export function writeAgentSettings(storage: DurableObjectStorage, settings: AgentSettings | undefined): void {
+  if (settings === undefined) storage.kv.delete(KEY);
+  else storage.kv.put(KEY, JSON.stringify(settings));
+}
+
+/** The agent's settings over the Worker's defaults (retention merged field by field). */
+export function mergedSettings(env: Env, own: AgentSettings | undefined): StoreSettings {
+  const base = storeSettings(env);
+  if (!own) return base;
+  const defined = <T extends object>(o: T | undefined) => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
+  return { ...base, ...defined(own), retention: { ...base.retention, ...defined(own.retention) } };
+}
+
+/** Resolved values for the API's answers (engine defaults filled in). */
+export function effective(s: StoreSettings, stored?: { dims: number; metric: string }): EffectiveSettings {
+  return {
+    dims: stored?.dims ?? s.dims ?? 0,
+    metric: (stored?.metric as EffectiveSettings['metric'] | undefined) ?? s.metric ?? 'cosine',
+    scalar: s.scalar ?? 'f32',
+    maxBytes: s.maxBytes ?? 0,
+    maxMemories: s.maxMemories ?? 0,
+    retention: Object.fromEntries(Object.entries(s.retention ?? {}).filter(([, v]) => v !== undefined)),
+    maxMemoryBytes: s.maxMemoryBytes,
+    maxCheckpointBytes: s.maxCheckpointBytes,
+  };
+}
+
+/** The shape fields that differ between `want` and what the store has (empty: compatible). */
+export function shapeConflicts(want: EffectiveSettings, has: EffectiveSettings): string[] {
+  return (['dims', 'metric', 'scalar'] as const)
+    .filter((k) => want[k] !== has[k])
+    .map((k) => `${k} ${JSON.stringify(has[k])} (asked for ${JSON.stringify(want[k])})`);
+}

@@ -1,0 +1,61 @@
+/**
+ * `PUT /v1/agents/{agent}` (admin): create or reconfigure an agent's store — dims, metric, scalar while it holds
+ * no data; caps, retention and size limits at any time (agent-settings.ts). `GET /v1/agents/{agent}` (read):
+ * its effective settings and latest seq.
+ */
+import { createRoute } from '@hono/zod-openapi';
+import type { AgentState } from '../agent-memory.js';
+import { agentStub } from '../agent-client.js';
+import type { AgentSettings as AgentSettingsT } from '../agent-settings.js';
+import { requires } from '../auth.js';
+import type { Env } from '../env.js';
+import { ApiError } from '../http-errors.js';
+import { LIMITS } from '../limits.js';
+import { AgentInfo, AgentParams, AgentSettings } from '../schemas.js';
+import { CONFLICT, ERRORS, defined, jsonBody, limitBody, ok, type App } from './common.js';
+
+const put = createRoute({
+  method: 'put',
+  path: '/v1/agents/{agent}',
+  summary: "Create or reconfigure an agent's store (dims/metric/scalar only while it holds no data)",
+  middleware: [requires('admin'), limitBody(LIMITS.bodyBytes)] as const,
+  request: { params: AgentParams, body: jsonBody(AgentSettings, 'the whole settings document: absent fields take the Worker defaults') },
+  responses: { 200: ok(AgentInfo, 'the effective settings'), ...ERRORS, ...CONFLICT },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}',
+  summary: "An agent's effective settings and latest seq",
+  middleware: [requires('read')] as const,
+  request: { params: AgentParams },
+  responses: { 200: ok(AgentInfo, 'the effective settings'), ...ERRORS },
+});
+
+type Rpc = {
+  configure(own: AgentSettingsT): Promise<{ ok: true; value: AgentState } | { ok: false; error: ApiError['wire'] }>;
+  settings(): Promise<{ ok: true; value: AgentState } | { ok: false; error: ApiError['wire'] }>;
+};
+
+async function unwrap(p: ReturnType<Rpc['settings']>): Promise<AgentState> {
+  const r = await p;
+  if (!r.ok) throw new ApiError(r.error.code, r.error.message, r.error.oldestSeq);
+  return r.value;
+}
+
+const stub = (env: Env, agent: string) => agentStub(env, agent) as unknown as Rpc;
+
+export function registerAgentRoutes(app: App): void {
+  app.openapi(put, async (c) => {
+    const { agent } = c.req.valid('param');
+    const own = defined(c.req.valid('json')) as AgentSettingsT;
+    if (own.retention) own.retention = defined(own.retention);
+    const state = await unwrap(stub(c.env, agent).configure(own));
+    return c.json({ agent, ...state }, 200);
+  });
+
+  app.openapi(get, async (c) => {
+    const { agent } = c.req.valid('param');
+    return c.json({ agent, ...(await unwrap(stub(c.env, agent).settings())) }, 200);
+  });
+}
