@@ -7,86 +7,19 @@
 //
 //   node bench/node/latency.mjs [--data DIR] [--n 10000] [--iters 2000] [--storage memory|FILE] [--json]
 
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openStore } from '../../wasm/dist/node.js';
+import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from './corpus.mjs';
 
-const DIMS = 384;
 const args = process.argv.slice(2);
-const flag = (name, dflt) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : dflt;
-};
+const flag = (name, dflt) => flagOf(args, name, dflt);
 const data = flag('--data', '../shared/datasets/locomo');
 const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '2000'));
 const storageFlag = flag('--storage', 'memory');
 const asJson = args.includes('--json');
-
-function readJsonl(path) {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-}
-function readF32(path, rows) {
-  const buf = readFileSync(path);
-  if (buf.length !== rows * DIMS * 4) throw new Error(`${path}: expected ${rows} rows of ${DIMS} f32`);
-  const all = new Float32Array(buf.buffer, buf.byteOffset, rows * DIMS);
-  return Array.from({ length: rows }, (_, i) => all.slice(i * DIMS, (i + 1) * DIMS));
-}
-
-/** splitmix64, as bench/src/corpus.rs. */
-function rng(seed) {
-  let s = BigInt.asUintN(64, BigInt(seed) ^ 0x9e3779b97f4a7c15n);
-  const next = () => {
-    s = BigInt.asUintN(64, s + 0x9e3779b97f4a7c15n);
-    let z = s;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  };
-  return {
-    below: (k) => Number(next() % BigInt(k)),
-    gauss: () => {
-      let t = 0;
-      for (let i = 0; i < 4; i++) t += Number(next() >> 40n) / 2 ** 24;
-      return t - 2;
-    },
-  };
-}
-
-/** The real vectors first, then each a real one plus small Gaussian noise, renormalised. */
-function realisticVectors(real, count, seed) {
-  const r = rng(seed);
-  const out = real.slice(0, count);
-  while (out.length < count) {
-    const base = real[r.below(real.length)];
-    const v = new Float32Array(DIMS);
-    let norm = 0;
-    for (let i = 0; i < DIMS; i++) {
-      v[i] = base[i] + 0.03 * r.gauss();
-      norm += v[i] * v[i];
-    }
-    norm = Math.sqrt(norm) || 1e-9;
-    for (let i = 0; i < DIMS; i++) v[i] /= norm;
-    out.push(v);
-  }
-  return out;
-}
-
-const WORDS = ('meeting project deadline coffee travel paris budget report family birthday gym doctor recipe garden ' +
-  'music concert book movie python rust launch customer invoice weekend hiking camera painting school exam flight ' +
-  'hotel dinner allergy preference').split(' ');
-const r = rng(1);
-const sentence = (k) => Array.from({ length: k }, () => WORDS[r.below(WORDS.length)]).join(' ');
-const value1k = (i) => ({ id: i, note: sentence(40), pad: 'x'.repeat(700) });
-const KINDS = ['facts', 'prefs', 'episodes', 'tasks'];
-const nsOf = (i) => ['agent', KINDS[i % 4]];
-
-function summarize(samples) {
-  const s = Float64Array.from(samples).sort();
-  const at = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))] * 1000;
-  return { p50_us: at(0.5), p95_us: at(0.95), p99_us: at(0.99), max_us: s[s.length - 1] * 1000, n: s.length };
-}
+const { r, sentence, value1k, nsOf } = generators(1);
 
 async function timed(samples, keep, f) {
   const t = performance.now();
@@ -95,12 +28,7 @@ async function timed(samples, keep, f) {
   return out;
 }
 
-const turns = readJsonl(join(data, 'turns.jsonl'));
-const questions = readJsonl(join(data, 'questions.jsonl'));
-const turnVecs = readF32(join(data, 'turns.minilm.f32'), turns.length);
-const questionVecs = readF32(join(data, 'questions.minilm.f32'), questions.length);
-const texts = turns.map((t) => `${t.speaker}: ${t.embed_text}`);
-const vecs = realisticVectors(turnVecs, n + iters * 2, 42);
+const { texts, questions, questionVecs, vecs } = loadCorpus(data, n + iters * 2);
 
 if (storageFlag !== 'memory') rmSync(storageFlag, { force: true });
 const store = await openStore({ dims: DIMS, storage: storageFlag === 'memory' ? 'memory' : { file: storageFlag } });
