@@ -117,6 +117,15 @@ const MIGRATIONS: &[&str] = &[
     -- The HNSW index snapshot and the seq it covers (one row).
     CREATE TABLE index_snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, data BLOB NOT NULL);
     "#,
+    // v2 — a cold open reads small indexes, never the memories table (whose rows hold the values and
+    // embeddings, ~2.5 KB each: 10k memories are ~28 MB of pages a Durable Object would fetch one by one).
+    // Usage (SUM(size), COUNT(*), pinned) is read from memories_lru, now covering `size`; the vector count
+    // that checks the index snapshot from a partial index of the rows with an embedding.
+    r#"
+    DROP INDEX memories_lru;
+    CREATE INDEX memories_lru ON memories (pinned, access_tick, size);
+    CREATE INDEX memories_vectors ON memories (id) WHERE embedding IS NOT NULL;
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -219,7 +219,14 @@ impl Store {
         self.last_ts = ts.unwrap_or(0);
         self.reload_usage()?;
         let c = &self.conn;
-        self.tick = c.query_row("SELECT COALESCE(MAX(access_tick),0) FROM memories", [], |r| r.get::<_, i64>(0))? as u64 + 1;
+        // Two seeks into memories_lru (pinned, access_tick, ...) rather than a scan of the table.
+        self.tick = c.query_row(
+            "SELECT MAX(COALESCE((SELECT MAX(access_tick) FROM memories WHERE pinned = 0), 0),
+                        COALESCE((SELECT MAX(access_tick) FROM memories WHERE pinned = 1), 0))",
+            [],
+            |r| r.get::<_, i64>(0),
+        )? as u64
+            + 1;
         self.history_floor = meta_u64(c, "history_floor")?;
         self.feed.floor = meta_u64(c, "events_floor")?;
         Ok(())
@@ -228,7 +235,9 @@ impl Store {
     pub(crate) fn reload_usage(&mut self) -> Result<()> {
         let c = &self.conn;
         let (bytes, count, pb, pc): (i64, i64, i64, i64) = c.query_row(
-            "SELECT COALESCE(SUM(size),0), COUNT(*), COALESCE(SUM(CASE WHEN pinned THEN size END),0), COALESCE(SUM(pinned),0) FROM memories",
+            // Covered by memories_lru (pinned, access_tick, size): a scan of that small index, not of the table.
+            "SELECT COALESCE(SUM(size),0), COUNT(*), COALESCE(SUM(CASE WHEN pinned THEN size END),0), COALESCE(SUM(pinned),0)
+             FROM memories INDEXED BY memories_lru",
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
@@ -287,7 +296,9 @@ impl Store {
     }
 
     fn index_matches_sqlite(&self) -> Result<bool> {
-        let n: i64 = self.conn.query_row("SELECT COUNT(*) FROM memories WHERE embedding IS NOT NULL", [], |r| r.get(0))?;
+        // Counted in the partial index memories_vectors, not the table.
+        let n: i64 =
+            self.conn.query_row("SELECT COUNT(*) FROM memories INDEXED BY memories_vectors WHERE embedding IS NOT NULL", [], |r| r.get(0))?;
         Ok(self.index.as_ref().map(|i| i.len() as i64 == n).unwrap_or(false))
     }
 

@@ -155,6 +155,38 @@ fn file_storage_survives_reopen() {
 }
 
 #[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
+fn schema_v1_database_migrates_with_its_data() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let dir = std::env::temp_dir().join(format!("edgemem-test-{}-{}", std::process::id(), Rng::new(9).next()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v1.db");
+        let open = || Store::open(StoreConfig { storage: Storage::File(path.clone()), ..StoreConfig::memory(DIMS) }).unwrap();
+        let mut s = open();
+        fill(&mut s, &mut Rng::new(4), 120, 0);
+        s.put(MemoryPut::new(&["p"], "pinned", json!("kept")).pinned(true)).unwrap();
+        let (want_stats, want_hits) = (s.stats().unwrap(), probe(&mut s, &mut Rng::new(6)));
+        drop(s);
+        // Turn the file back into what schema v1 wrote: v1's indexes and user_version.
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(
+            "DROP INDEX memories_vectors; DROP INDEX memories_lru;
+             CREATE INDEX memories_lru ON memories (pinned, access_tick); PRAGMA user_version = 1;",
+        )
+        .unwrap();
+        drop(c);
+        let mut s = open();
+        let got = s.stats().unwrap();
+        assert_eq!((got.memories, got.bytes, got.pinned_memories, got.pinned_bytes, got.index_vectors), (want_stats.memories, want_stats.bytes, want_stats.pinned_memories, want_stats.pinned_bytes, want_stats.index_vectors));
+        assert_eq!(probe(&mut s, &mut Rng::new(6)), want_hits);
+        assert_eq!(value_of(&mut s, &["p"], "pinned"), Some(json!("kept")));
+        drop(s);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
 fn export_import_round_trips() {
     let mut a = store(DIMS);
     let clock = manual_clock(&mut a, 5_000);
