@@ -252,18 +252,20 @@ impl VectorIndex {
         Ok(self.merge(graph, pending, k))
     }
 
-    /// The stored (possibly quantized) vector of `id`.
-    pub fn get(&self, id: u64) -> Option<Vec<f32>> {
+    /// Exact similarity of `q` to the stored vector of `id` (None if it has none); `buf` is scratch
+    /// space reused across calls, so scoring a candidate list allocates once.
+    pub fn score(&self, id: u64, q: &[f32], buf: &mut Vec<f32>) -> Option<f64> {
         if let Some(v) = self.pending.get(&id) {
-            return Some(v.clone());
+            return Some(exact_score(self.metric, q, v));
         }
         if !self.index.contains(id) {
             return None;
         }
-        let mut buf = vec![0f32; self.dims];
-        match self.index.get(id, &mut buf) {
-            Ok(n) if n >= 1 => Some(buf),
+        buf.resize(self.dims, 0.0);
+        match self.index.get(id, buf) {
+            Ok(n) if n >= 1 => Some(exact_score(self.metric, q, buf)),
             _ => None,
         }
     }
 }
+
