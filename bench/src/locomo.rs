@@ -4,7 +4,7 @@
 
 use crate::corpus::{load_locomo, DIMS};
 use crate::flag;
-use edgemem_core::{FusionMethod, FusionParams, MemoryPut, SearchMode, SearchQuery, Store, StoreConfig};
+use edgemem_core::{FusionMethod, FusionParams, MemoryPut, ScalarKind, SearchMode, SearchQuery, Store, StoreConfig};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -36,6 +36,13 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
             _ => return Err(format!("unknown --fusion {m}")),
         };
     }
+    // The index's scalar kind (the exact rescoring of hybrid candidates reads the stored, quantized vectors).
+    let scalar = match flag(args, "--scalar").unwrap_or("f32") {
+        "f32" => ScalarKind::F32,
+        "f16" => ScalarKind::F16,
+        "i8" => ScalarKind::I8,
+        other => return Err(format!("--scalar: f32|f16|i8, not {other}")),
+    };
     let num = |name: &str| flag(args, name).map(|v| v.parse::<f64>().map_err(|e| format!("{name}: {e}"))).transpose();
     if let Some(w) = num("--weight")? {
         fusion.vector_weight = w;
@@ -62,7 +69,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         batches.entry(store_key).or_default().push(put);
     }
     for (conv, puts) in batches {
-        let mut s = Store::open(StoreConfig::memory(DIMS)).map_err(|e| e.to_string())?;
+        let mut s = Store::open(StoreConfig { scalar, ..StoreConfig::memory(DIMS) }).map_err(|e| e.to_string())?;
         for chunk in puts.chunks(1000) {
             s.put_batch(chunk.to_vec()).map_err(|e| e.to_string())?;
         }
