@@ -29,6 +29,8 @@ pub struct Stats {
     pub next_expiry_ms: Option<i64>,
     pub dims: u64,
     pub metric: String,
+    /// How the vector index stores vectors: f32, f16 or i8.
+    pub scalar: String,
 }
 
 impl Store {
@@ -58,6 +60,7 @@ impl Store {
             next_expiry_ms: c.query_row("SELECT MIN(expires_at) FROM memories WHERE expires_at IS NOT NULL", [], |r| r.get(0))?,
             dims: self.cfg.dims as u64,
             metric: self.cfg.metric.as_str().to_string(),
+            scalar: self.cfg.scalar.as_str().to_string(),
         })
     }
 }

@@ -193,5 +193,6 @@ export function toStats(s: Raw): Stats {
     nextExpiryAt: s.next_expiry_ms ?? null,
     dims: s.dims,
     metric: s.metric,
+    scalar: s.scalar,
   };
 }

@@ -241,6 +241,8 @@ export interface Stats {
   nextExpiryAt: number | null;
   dims: number;
   metric: string;
+  /** How the vector index stores vectors: 'f32', 'f16' or 'i8'. */
+  scalar: string;
 }
 
 /**

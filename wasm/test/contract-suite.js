@@ -326,6 +326,7 @@ export function contractSuite(name, factory) {
       assert.equal(st.checkpoints, 1);
       assert.equal(st.dims, 2);
       assert.equal(st.metric, 'cosine');
+      assert.equal(st.scalar, 'f32');
       assert.equal(st.seq, 3);
       assert.ok(st.bytes > 0 && st.dbBytes > 0);
       assert.equal(Math.max(st.indexVectors, st.indexPending), 1);

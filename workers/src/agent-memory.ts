@@ -119,7 +119,7 @@ export class AgentMemory extends DurableObject<Env> {
   async #state(store: MemoryStore): Promise<AgentState> {
     const stats = await store.stats();
     const settings = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
-    return { settings: effective(settings, { dims: stats.dims, metric: stats.metric }), seq: stats.seq };
+    return { settings: effective(settings, { dims: stats.dims, metric: stats.metric, scalar: stats.scalar }), seq: stats.seq };
   }
 
   /** The agent's effective settings and latest seq. */
@@ -151,8 +151,12 @@ export class AgentMemory extends DurableObject<Env> {
   async #configure(own: AgentSettings): Promise<AgentState> {
     const store = await this.#open();
     const current = await this.#state(store);
-    const want = effective(mergedSettings(this.env, own));
     const empty = current.seq === 0;
+    // An agent holding data keeps its store's shape unless the document names one (then it must match).
+    const has = current.settings;
+    const want = effective(
+      mergedSettings(this.env, empty ? own : { ...own, dims: own.dims ?? has.dims, metric: own.metric ?? has.metric, scalar: own.scalar ?? has.scalar }),
+    );
     if (!empty) {
       const conflicts = shapeConflicts(want, current.settings);
       if (conflicts.length) {

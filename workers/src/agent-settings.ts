@@ -7,11 +7,13 @@
  *   An existing store always keeps its own: changing EDGEMEM_DIMS later only affects new agents.
  * - Caps (`maxBytes`, `maxMemories`), `retention` and the size limits can change at any time; the store is
  *   reopened with them at once (lower caps evict from the next write on).
- * - A PUT replaces the whole document: a field left out goes back to the Worker's default.
+ * - A PUT replaces the whole document: a field left out goes back to the Worker's default — except the shape
+ *   fields of an agent that holds data, which stay what its store has.
+ * - The scalar kind defaults to i8 with the cosine metric, else f32 (store-settings.ts `defaultScalar`).
  */
 import type { StoreSettings } from 'edgemem';
 import type { Env } from './env.js';
-import { storeSettings } from './store-settings.js';
+import { defaultScalar, storeSettings } from './store-settings.js';
 
 /** What an agent's own settings may hold (validated by schemas.ts `AgentSettings`). */
 export type AgentSettings = Pick<
@@ -38,17 +40,18 @@ export function writeAgentSettings(storage: DurableObjectStorage, settings: Agen
 /** The agent's settings over the Worker's defaults (retention merged field by field). */
 export function mergedSettings(env: Env, own: AgentSettings | undefined): StoreSettings {
   const base = storeSettings(env);
-  if (!own) return base;
   const defined = <T extends object>(o: T | undefined) => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
-  return { ...base, ...defined(own), retention: { ...base.retention, ...defined(own.retention) } };
+  const merged: StoreSettings = own ? { ...base, ...defined(own), retention: { ...base.retention, ...defined(own.retention) } } : base;
+  // The scalar default depends on the metric the agent ends up with (i8 needs cosine).
+  return { ...merged, scalar: merged.scalar ?? defaultScalar(merged.metric) };
 }
 
 /** Resolved values for the API's answers (engine defaults filled in). */
-export function effective(s: StoreSettings, stored?: { dims: number; metric: string }): EffectiveSettings {
+export function effective(s: StoreSettings, stored?: { dims: number; metric: string; scalar: string }): EffectiveSettings {
   return {
     dims: stored?.dims ?? s.dims ?? 0,
     metric: (stored?.metric as EffectiveSettings['metric'] | undefined) ?? s.metric ?? 'cosine',
-    scalar: s.scalar ?? 'f32',
+    scalar: (stored?.scalar as EffectiveSettings['scalar'] | undefined) ?? s.scalar ?? defaultScalar(s.metric),
     maxBytes: s.maxBytes ?? 0,
     maxMemories: s.maxMemories ?? 0,
     retention: Object.fromEntries(Object.entries(s.retention ?? {}).filter(([, v]) => v !== undefined)),

@@ -54,6 +54,21 @@ describe('agent settings', () => {
     expect((await api('GET', `/v1/agents/${a}/memories/k?ns=n`)).body.value).toBe(1);
   });
 
+  it('new agents index vectors as i8 with cosine (f32 otherwise); one holding data keeps its scalar on a caps-only PUT', async () => {
+    const cos = agentId('cfg');
+    expect((await api('PUT', `/v1/agents/${cos}`, { body: { dims: 2 } })).body.settings).toMatchObject({ metric: 'cosine', scalar: 'i8' });
+    const l2 = agentId('cfg');
+    expect((await api('PUT', `/v1/agents/${l2}`, { body: { dims: 2, metric: 'l2' } })).body.settings).toMatchObject({ metric: 'l2', scalar: 'f32' });
+    const f32 = agentId('cfg');
+    expect((await api('PUT', `/v1/agents/${f32}`, { body: { dims: 2, scalar: 'f32' } })).status).toBe(200);
+    await api('PUT', `/v1/agents/${f32}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0] } });
+    const caps = await api('PUT', `/v1/agents/${f32}`, { body: { maxMemories: 10 } });
+    expect(caps.status, JSON.stringify(caps.body)).toBe(200);
+    expect(caps.body.settings).toMatchObject({ dims: 2, metric: 'cosine', scalar: 'f32', maxMemories: 10 });
+    expect((await api('GET', `/v1/agents/${f32}/stats`)).body).toMatchObject({ scalar: 'f32', dims: 2 });
+    expectError(await api('PUT', `/v1/agents/${f32}`, { body: { scalar: 'i8' } }), 409, 'CONFLICT');
+  });
+
   it('settings live in the object storage: a fresh instance opens with them', async () => {
     const a = agentId('cfg');
     await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, maxMemories: 7 } });
@@ -81,7 +96,7 @@ describe('agent settings', () => {
     expectError(await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, bogus: 1 } }), 400, 'INVALID_ARGUMENT');
     expectError(await api('PUT', `/v1/agents/${a}`, { body: { maxMemoryBytes: 10 << 20 } }), 400, 'INVALID_ARGUMENT');
     expectError(await api('PUT', `/v1/agents/${a}`, { body: { dims: 99999 } }), 400, 'INVALID_ARGUMENT');
-    expect((await api('GET', `/v1/agents/${a}`)).body.settings).toMatchObject({ dims: 2, metric: 'cosine', scalar: 'f32' });
+    expect((await api('GET', `/v1/agents/${a}`)).body.settings).toMatchObject({ dims: 2, metric: 'cosine', scalar: 'i8' });
     expect((await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0] } })).status).toBe(200);
   });
 
