@@ -33,6 +33,12 @@ export class MemoryPageStore implements PageStore {
   readonly #pages = new Map<string, Uint8Array>();
   /** Writes of the running transaction (undefined value: deleted). */
   #overlay: Map<string, Uint8Array | undefined> | undefined;
+  /**
+   * Page buffers no longer referenced, reused by `put`. Without it every page write allocated a new 8 KiB
+   * ArrayBuffer and dropped the old one: ~64 KiB of external memory per PUT, which made V8 run a full
+   * mark-compact every ~100 ms under a write load (measured: 20 in 3,000 PUTs, 2-6 ms each, the PUT p99).
+   */
+  readonly #free: Uint8Array[] = [];
 
   get(key: string): Uint8Array | undefined {
     const o = this.#overlay;
@@ -40,12 +46,19 @@ export class MemoryPageStore implements PageStore {
     return this.#pages.get(key);
   }
   put(key: string, bytes: Uint8Array): void {
-    if (this.#overlay) this.#overlay.set(key, bytes.slice());
-    else this.#pages.set(key, bytes.slice());
+    const copy = this.#copy(bytes);
+    if (this.#overlay) this.#release(this.#overlay.get(key));
+    if (this.#overlay) this.#overlay.set(key, copy);
+    else this.#set(key, copy);
   }
   delete(key: string): void {
-    if (this.#overlay) this.#overlay.set(key, undefined);
-    else this.#pages.delete(key);
+    if (this.#overlay) {
+      this.#release(this.#overlay.get(key));
+      this.#overlay.set(key, undefined);
+    } else {
+      this.#release(this.#pages.get(key));
+      this.#pages.delete(key);
+    }
   }
   sync(): void {}
 
@@ -53,16 +66,41 @@ export class MemoryPageStore implements PageStore {
     if (this.#overlay) return fn(); // nested: part of the outer transaction
     const overlay = new Map<string, Uint8Array | undefined>();
     this.#overlay = overlay;
+    let committed = false;
     try {
       const result = fn();
       for (const [k, v] of overlay) {
-        if (v === undefined) this.#pages.delete(k);
-        else this.#pages.set(k, v);
+        if (v === undefined) {
+          this.#release(this.#pages.get(k));
+          this.#pages.delete(k);
+        } else {
+          this.#set(k, v);
+        }
       }
+      committed = true;
       return result;
     } finally {
       this.#overlay = undefined;
+      if (!committed) for (const v of overlay.values()) this.#release(v);
     }
+  }
+
+  /** A private copy of `bytes` (which is a view into wasm memory), in a recycled buffer when one fits. */
+  #copy(bytes: Uint8Array): Uint8Array {
+    const buf = this.#free.length && this.#free[this.#free.length - 1]!.length === bytes.length ? this.#free.pop()! : new Uint8Array(bytes.length);
+    buf.set(bytes);
+    return buf;
+  }
+
+  #set(key: string, page: Uint8Array): void {
+    const old = this.#pages.get(key);
+    this.#pages.set(key, page);
+    if (old !== page) this.#release(old);
+  }
+
+  /** Keeps a buffer nothing refers to any more for reuse (a bounded number). */
+  #release(buf: Uint8Array | undefined): void {
+    if (buf && this.#free.length < 256) this.#free.push(buf);
   }
 
   /** Total bytes held. */
