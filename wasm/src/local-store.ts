@@ -1,7 +1,7 @@
 /** `LocalStore`: the in-process MemoryStore over the wasm engine, reopened from its page store after a trap. */
 
 import * as conv from './conversions.js';
-import { EdgememError, argument, checkPositive, checkSafe, invalid, options as opts, toEdgememError } from './errors.js';
+import { EdgememError, argument, checkPositive, checkSafe, invalid, options as opts, safeOut, toEdgememError } from './errors.js';
 import type { PageStore } from './page-store.js';
 import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
 import type {
@@ -404,6 +404,10 @@ export class LocalStore implements MemoryStore {
 
   async stats(): Promise<Stats> {
     return conv.toStats(JSON.parse(this.#call((w) => w.stats())));
+  }
+
+  async seq(): Promise<number> {
+    return safeOut(this.#call((w) => w.seq()), 'seq');
   }
 
   async export(): Promise<ExportDoc> {

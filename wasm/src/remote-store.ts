@@ -260,6 +260,10 @@ export class RemoteStore implements MemoryStore {
     return { ...s, seq: safeOut(s.seq, 'seq') };
   }
 
+  async seq(): Promise<number> {
+    return (await this.stats()).seq;
+  }
+
   async export(): Promise<ExportDoc> {
     return this.#call<ExportDoc>('GET', '/export');
   }

@@ -284,6 +284,9 @@ export interface MemoryStore {
   changes(after: number, options?: ChangesOptions): Promise<ChangeEvent[]>;
 
   stats(): Promise<Stats>;
+
+  /** The latest committed seq: what `stats().seq` says, without counting anything (a local store reads a field). */
+  seq(): Promise<number>;
   export(): Promise<ExportDoc>;
   /** Loads an export into an empty store. */
   import(doc: ExportDoc): Promise<void>;

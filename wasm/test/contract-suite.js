@@ -321,6 +321,7 @@ export function contractSuite(name, factory) {
       await s.put({ namespace: ['s'], key: 'b', value: 'y' });
       await s.putCheckpoint({ threadId: 't', checkpointId: 'c', data: 1 });
       const st = await s.stats();
+      assert.equal(await s.seq(), st.seq);
       assert.equal(st.memories, 2);
       assert.equal(st.pinnedMemories, 1);
       assert.equal(st.checkpoints, 1);

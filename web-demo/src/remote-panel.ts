@@ -76,7 +76,7 @@ export function mountRemote(): void {
       feed.event(event);
     });
     // Read after subscribing: every event after this seq is pushed (some may already be in the feed).
-    const head = (await store.stats()).seq;
+    const head = await store.seq();
     session = s;
     setConnected(true);
     feed.note(`Connected to agent "${agent}" at seq ${head}; new events appear here as they commit.`);

@@ -208,7 +208,7 @@ export class AgentMemory extends DurableObject<Env> {
   async events(after: number, opts: { filter?: EventFilter; limit: number }): Promise<Outcome<{ events: ChangeEvent[]; last: number }>> {
     try {
       const store = await this.#open();
-      const head = (await store.stats()).seq;
+      const head = await store.seq();
       const events = await store.changes(after, opts);
       const tail = events.length ? events[events.length - 1]!.seq : after;
       return { ok: true, value: { events, last: events.length >= opts.limit ? tail : Math.max(tail, head, after) } };
@@ -280,7 +280,7 @@ export class AgentMemory extends DurableObject<Env> {
       send(ws, { type: 'error', seq: 0, error: toWire(e) });
       return;
     }
-    const seq = async () => (await store.stats()).seq;
+    const seq = () => store.seq();
     const size = typeof message === 'string' ? new TextEncoder().encode(message).byteLength : message.byteLength;
     if (size > LIMITS.wsMessageBytes) {
       send(ws, { type: 'error', seq: await seq(), error: { code: 'PAYLOAD_TOO_LARGE', message: `messages are limited to ${LIMITS.wsMessageBytes} bytes` } });

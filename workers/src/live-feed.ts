@@ -85,7 +85,7 @@ export class LiveFeed {
           if (page.length < LIMITS.pageItems) break;
         }
       }
-      const head = (await store.stats()).seq;
+      const head = await store.seq();
       // Events committed while replaying (all ≤ head) go out before `subscribed`, so that its seq means
       // "every matching event up to here has been sent" — what a client resumes from after a reconnect.
       cursor.replaying = false;
@@ -144,7 +144,7 @@ function live(store: MemoryStore, ws: WebSocket, filter: EventFilter, cursor: Cu
 
 async function headSeq(store: MemoryStore): Promise<number> {
   try {
-    return (await store.stats()).seq;
+    return await store.seq();
   } catch {
     return 0;
   }
