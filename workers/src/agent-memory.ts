@@ -273,14 +273,10 @@ export class AgentMemory extends DurableObject<Env> {
       await this.#feed.unsubscribe(ws);
       return;
     }
-    let store: MemoryStore;
-    try {
-      store = await this.#open();
-    } catch (e) {
-      send(ws, { type: 'error', seq: 0, error: toWire(e) });
-      return;
-    }
-    const seq = () => store.seq();
+    // The seq a reply carries. An object woken from hibernation by a message has no open store: a ping, a bad
+    // message or an unsubscribe is answered without opening it (a cold open per heartbeat would defeat
+    // hibernation), with the last seq this socket was told about — everything before it was sent.
+    const seq = async () => (this.#store ? (await this.#store).seq() : (attachmentOf(ws).sent ?? 0));
     const size = typeof message === 'string' ? new TextEncoder().encode(message).byteLength : message.byteLength;
     if (size > LIMITS.wsMessageBytes) {
       send(ws, { type: 'error', seq: await seq(), error: { code: 'PAYLOAD_TOO_LARGE', message: `messages are limited to ${LIMITS.wsMessageBytes} bytes` } });
@@ -293,9 +289,17 @@ export class AgentMemory extends DurableObject<Env> {
     }
     const msg = parsed.value;
     switch (msg.type) {
-      case 'subscribe':
+      case 'subscribe': {
+        let store: MemoryStore;
+        try {
+          store = await this.#open();
+        } catch (e) {
+          send(ws, { type: 'error', seq: await seq().catch(() => 0), error: toWire(e) });
+          return;
+        }
         await this.#feed.subscribe(store, ws, msg.filter ?? {}, msg.since);
         return;
+      }
       case 'unsubscribe':
         await this.#feed.unsubscribe(ws);
         send(ws, { type: 'unsubscribed', seq: await seq() });

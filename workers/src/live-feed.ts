@@ -11,10 +11,14 @@ import { toWire } from './http-errors.js';
 import { LIMITS } from './limits.js';
 import type { ServerMessage } from 'edgemem/protocol';
 
-/** What a socket carries through hibernation: its filter, and when its token expires (ms; null: never). */
+/**
+ * What a socket carries through hibernation: its filter, when its token expires (ms; null: never), and the seq
+ * its last `subscribed` message carried (what a reply made without opening the store can say).
+ */
 export interface SocketAttachment {
   filter: EventFilter | null;
   expiresAt: number | null;
+  sent?: number | null;
 }
 
 /** Header on the upgrade the Worker forwards to the object: the token's expiry in ms, or empty (admin). */
@@ -25,7 +29,7 @@ export const TOKEN_EXPIRED_CLOSE = 4401;
 
 export function attachmentOf(ws: WebSocket): SocketAttachment {
   const a = ws.deserializeAttachment() as Partial<SocketAttachment> | null;
-  return { filter: a?.filter ?? null, expiresAt: a?.expiresAt ?? null };
+  return { filter: a?.filter ?? null, expiresAt: a?.expiresAt ?? null, sent: a?.sent ?? null };
 }
 
 /** Whether the socket's token has expired; if so the socket is closed (code 4401). */
@@ -77,6 +81,7 @@ export class LiveFeed {
     const { expiresAt } = attachmentOf(ws);
     const cursor: Cursor = { last: since ?? -1, replaying: true, held: [], expiresAt };
     const sub = await live(store, ws, filter, cursor);
+    let sent = 0;
     try {
       if (since !== undefined) {
         for (;;) {
@@ -90,13 +95,14 @@ export class LiveFeed {
       // "every matching event up to here has been sent" — what a client resumes from after a reconnect.
       cursor.replaying = false;
       for (const event of cursor.held.splice(0)) push(ws, cursor, event);
-      send(ws, { type: 'subscribed', seq: Math.max(head, cursor.last) });
+      sent = Math.max(head, cursor.last);
+      send(ws, { type: 'subscribed', seq: sent });
     } catch (e) {
       await sub.unsubscribe();
       send(ws, { type: 'error', seq: await headSeq(store), error: toWire(e) });
       return;
     }
-    ws.serializeAttachment({ filter, expiresAt } satisfies SocketAttachment);
+    ws.serializeAttachment({ filter, expiresAt, sent } satisfies SocketAttachment);
     this.#subs.set(ws, sub);
   }
 
@@ -104,7 +110,10 @@ export class LiveFeed {
   async unsubscribe(ws: WebSocket): Promise<void> {
     const sub = this.#subs.get(ws);
     this.#subs.delete(ws);
-    if (ws.readyState === WebSocket.OPEN) ws.serializeAttachment({ filter: null, expiresAt: attachmentOf(ws).expiresAt } satisfies SocketAttachment);
+    if (ws.readyState === WebSocket.OPEN) {
+      const { expiresAt, sent } = attachmentOf(ws);
+      ws.serializeAttachment({ filter: null, expiresAt, sent } satisfies SocketAttachment);
+    }
     await sub?.unsubscribe();
   }
 

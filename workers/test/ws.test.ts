@@ -129,4 +129,30 @@ describe('WebSocket', () => {
     await s.quiet();
     s.close();
   });
+
+  it('a ping to an object woken from hibernation is answered without opening the store', async () => {
+    const a = agentId('ws');
+    await put(a, 'k1');
+    const s = await TestSocket.open(a);
+    s.send({ type: 'subscribe' });
+    expect((await s.until('subscribed')).msg).toEqual({ type: 'subscribed', seq: 1 });
+    const stub = env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(a));
+    const pageReads = await runInDurableObject(stub, async (_old, state) => {
+      // A fresh instance (a wake from hibernation), with the KV's reads counted: opening the store reads pages.
+      let reads = 0;
+      const kv = state.storage.kv;
+      const get = kv.get;
+      kv.get = ((...args: Parameters<typeof get>) => (reads++, get.apply(kv, args))) as typeof get;
+      try {
+        const fresh = new AgentMemory(state, env);
+        await fresh.webSocketMessage(state.getWebSockets()[0]!, JSON.stringify({ type: 'ping' }));
+      } finally {
+        kv.get = get;
+      }
+      return reads;
+    });
+    expect(await s.next()).toEqual({ type: 'pong', seq: 1 });
+    expect(pageReads).toBe(0);
+    s.close();
+  });
 });
