@@ -47,7 +47,7 @@ impl Store {
         Ok(ts.unwrap_or(self.last_ts))
     }
 
-    pub(crate) fn get_as_of(&mut self, ns: &[String], key: &str, a: AsOf) -> Result<Option<Memory>> {
+    pub(crate) fn get_as_of(&mut self, ns: &[String], key: &str, a: AsOf, with_embedding: bool) -> Result<Option<Memory>> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let s = self.resolve_as_of(a)?;
@@ -58,7 +58,7 @@ impl Store {
                 "SELECT {VER_COLS}, seq_to FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3
                  ORDER BY seq_from DESC LIMIT 1"
             ))?
-            .query_row(params![ns, key, s as i64], |r| Ok((row_to_memory(r, true)?, r.get::<_, Option<i64>>(14)?)))
+            .query_row(params![ns, key, s as i64], |r| Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?)))
             .optional()?
             .and_then(|(row, seq_to)| seq_to.is_none_or(|t| t as u64 > s).then_some(row));
         match found {

@@ -331,13 +331,19 @@ impl Store {
 
     /// The live memory, or None (expired memories are invisible at once).
     pub fn get(&mut self, ns: &[String], key: &str) -> Result<Option<Memory>> {
+        self.get_live(ns, key, true)
+    }
+
+    /// The live memory; its embedding only when `with_embedding` (reading and decoding 384 floats is most
+    /// of a GET that does not need them).
+    fn get_live(&mut self, ns: &[String], key: &str, with_embedding: bool) -> Result<Option<Memory>> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let now = self.now_ms();
         let found = self
             .conn
             .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
-            .query_row(params![ns, key], |r| row_to_memory(r, true))
+            .query_row(params![ns, key], |r| row_to_memory(r, with_embedding))
             .optional()?;
         match found {
             Some((id, m)) if m.expires_at.is_none_or(|t| t > now) => {
@@ -350,9 +356,14 @@ impl Store {
 
     /// Reads a memory live or `as_of` a past seq/time.
     pub fn get_at(&mut self, ns: &[String], key: &str, as_of: Option<AsOf>) -> Result<Option<Memory>> {
+        self.get_at_with(ns, key, as_of, true)
+    }
+
+    /// As `get_at`, with the embedding only when `with_embedding` (`Memory::embedding` is None otherwise).
+    pub fn get_at_with(&mut self, ns: &[String], key: &str, as_of: Option<AsOf>, with_embedding: bool) -> Result<Option<Memory>> {
         match as_of {
-            None => self.get(ns, key),
-            Some(a) => self.get_as_of(ns, key, a),
+            None => self.get_live(ns, key, with_embedding),
+            Some(a) => self.get_as_of(ns, key, a, with_embedding),
         }
     }
 

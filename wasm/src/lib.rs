@@ -212,10 +212,7 @@ impl WasmStore {
     /// `{ namespace, key, as_of? }` -> `Memory` JSON or `null`.
     pub fn get(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: KeyArgs = parse(args_json, "get arguments")?;
-        let mut m = self.s()?.get_at(&a.namespace, &a.key, a.as_of).map_err(to_js)?;
-        if !a.include_embedding {
-            m.iter_mut().for_each(|m| m.embedding = None);
-        }
+        let m = self.s()?.get_at_with(&a.namespace, &a.key, a.as_of, a.include_embedding).map_err(to_js)?;
         self.out(&m)
     }
 

@@ -28,6 +28,12 @@ fn put_get_roundtrip_with_all_fields() {
     assert!(m.pinned);
     assert_eq!((m.version, m.seq), (1, 1));
     assert!(m.size > 0);
+    // Without the embedding (live and AS OF), the rest is the same.
+    for as_of in [None, Some(edgemem_core::AsOf::Seq(1))] {
+        let lean = s.get_at_with(&ns(&["user", "42"]), "pref", as_of, false).unwrap().unwrap();
+        assert_eq!(lean.embedding, None);
+        assert_eq!(edgemem_core::Memory { embedding: m.embedding.clone(), ..lean }, m);
+    }
 }
 
 #[test]
