@@ -1,0 +1,73 @@
+/**
+ * The results document from the jobs' outputs (bench/lib/jobs.mjs): every key the issue names, always present
+ * (null when its suite was not selected or its job failed, with the reason in `errors`), in milliseconds unless
+ * the name says otherwise. The shape is documented in bench/README.md ("Results"); scripts read these keys:
+ * latency.{native,wasmtime,wasm,miniflare}.{put,get,checkpoint_put,search,notify}.{p50,p95,p99,n}, floor,
+ * reactive.{push,poll}, temporal.{correct,ratio}, caps.{peak_bytes,cap_bytes,final_bytes,pinned_evicted},
+ * scaling[].{agents,steps_per_s,p95,p99,failures}, cold_start.first_search_ms, recall.hybrid.{r1,r5,r10},
+ * size.{wasm_bytes,wasm_gzip_bytes}.
+ */
+import { usToMs } from './stats.mjs';
+
+/** The EvolutionDB agent-memory series' seed figures (p99, ms), printed beside ours. */
+export const SEED = {
+  source: 'EvolutionDB agent-memory series (seed figures, p99)',
+  p99_ms: { put: 8, get: 2, checkpoint_put: 5, search: 4, notify: 0.4, poll: 990 },
+};
+
+const OPS = ['put', 'get', 'checkpoint_put', 'search', 'notify'];
+
+/** A host's latency: the five ops in ms (`notify` from `notifyKey`), plus its extra ops and its store. */
+function host(out, notifyKey = 'notify') {
+  if (!out) return null;
+  const ops = Object.fromEntries(OPS.map((op) => [op, usToMs(out.ops[op === 'notify' ? notifyKey : op])]));
+  const extra = Object.fromEntries(Object.entries(out.ops).filter(([k]) => !OPS.includes(k) && k !== notifyKey).map(([k, v]) => [k, usToMs(v)]));
+  return { ...ops, extra_ops: extra, memories: out.memories, db_bytes: out.db_bytes ?? null, index_bytes: out.index_bytes ?? null };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+}
+
+function recall(e5, minilm) {
+  if (!e5) return null;
+  const modes = (o) => Object.fromEntries(Object.entries(o.modes).map(([m, v]) => [m, v['cat1-4']]));
+  const m = modes(e5);
+  return { vectors: 'e5', categories: '1-4', k: 10, hybrid: m.hybrid, vector: m.vector, lexical: m.lexical, cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])), minilm: minilm ? modes(minilm) : null };
+}
+
+/**
+ * @param {Record<string, any>} out job id → parsed JSON (absent when the job did not run or failed)
+ * @param {Set<string>} suites the selected suites
+ */
+export function assemble(out, suites) {
+  const on = (s, v) => (suites.has(s) ? v ?? null : null);
+  const mf = out.miniflare_latency;
+  const native = out.native_latency;
+  const cold = mf?.cold_start;
+  return {
+    seed: SEED,
+    latency: on('latency', {
+      native: host(native),
+      wasmtime: host(out.wasmtime_latency),
+      wasm: host(out.wasm_latency),
+      miniflare: host(mf, 'ws_push'),
+      notes: {
+        native: 'edgemem-bench latency: the Rust engine in-process; notify = publish → in-process callback',
+        wasmtime: 'the same Rust workload as wasm32-wasip1 in Wasmtime (wasmtime-py); notify = publish → in-process callback',
+        wasm: 'the npm package (wasm-bindgen) in Node; notify = publish → subscriber callback',
+        miniflare: 'the Worker under Miniflare over HTTP (keep-alive) through connect(); notify = HTTP notify → the event on a subscribed WebSocket',
+      },
+    }),
+    floor: on('latency', mf ? { ...usToMs(mf.floor), what: 'GET /v1/health (no Durable Object), plain fetch, one before each measured request' } : null),
+    reactive: on('reactive', out.reactive),
+    temporal: on('temporal', native?.temporal ? { ...native.temporal, target_ratio: 1.1 } : null),
+    caps: on('caps', out.caps?.caps),
+    scaling: on('scaling', out.scaling?.levels),
+    scaling_params: on('scaling', out.scaling ? { memories_per_agent: out.scaling.memories_per_agent, seconds_per_level: out.scaling.seconds_per_level, setup_retries: out.scaling.setup_retries } : null),
+    cold_start: on('cold_start', cold ? { ...cold, first_search_runs_ms: cold.first_search_ms, first_search_ms: median(cold.first_search_ms), n: cold.first_search_ms.length, target_ms: 150, memories: mf.memories } : null),
+    recall: on('recall', recall(out.recall_e5, out.recall_minilm)),
+    size: on('size', out.size),
+  };
+}

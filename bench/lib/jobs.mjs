@@ -1,0 +1,61 @@
+/**
+ * The harness's jobs: each command the benchmark run starts, which suites it feeds, and its parameters in the
+ * full and the `--quick` run. A suite is what a person selects (`--suite latency,reactive`); a job is a process
+ * (the native latency run feeds both `latency` and `temporal`; the Miniflare latency run feeds `latency` and
+ * `cold_start`). Full parameters keep the whole run within ~10 minutes on a 2-core machine, quick ones within ~2.
+ */
+
+export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'size'];
+
+const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
+
+/**
+ * The jobs, in run order (host latencies first, while the machine is quietest; the long Miniflare suites last).
+ * `args(quick)` gives the command line; `data` is the LoCoMo folder; `root` the repository.
+ */
+export function jobs({ data, root }) {
+  const bench = `${root}/target/release/edgemem-bench`;
+  const node = process.execPath;
+  return [
+    {
+      id: 'native_latency', suites: ['latency', 'temporal'],
+      cmd: (quick) => [bench, ['latency', '--data', data, '--json', '--n', '10000', '--iters', quick ? '500' : '2000']],
+    },
+    {
+      id: 'wasmtime_latency', suites: ['latency'],
+      cmd: (quick) => ['bash', [`${root}/scripts/bench-wasmtime`, '--json', '--n', '10000', '--iters', quick ? '300' : '2000']],
+    },
+    {
+      id: 'wasm_latency', suites: ['latency'],
+      cmd: (quick) => [node, [`${root}/bench/node/latency.mjs`, '--data', data, '--json', '--n', '10000', '--iters', quick ? '300' : '2000']],
+    },
+    {
+      id: 'caps', suites: ['caps'],
+      cmd: () => [bench, ['caps', '--json']],
+    },
+    {
+      id: 'recall_e5', suites: ['recall'],
+      cmd: () => [bench, ['locomo', '--data', data, '--vectors', 'e5', '--json']],
+    },
+    {
+      id: 'recall_minilm', suites: ['recall'],
+      cmd: () => [bench, ['locomo', '--data', data, '--vectors', 'minilm', '--json']],
+    },
+    {
+      id: 'miniflare_latency', suites: ['latency', 'cold_start'], env: MINIFLARE_ENV,
+      cmd: (quick) => [node, [`${root}/bench/miniflare/latency.mjs`, '--data', data, '--json', '--n', '10000', '--iters', quick ? '100' : '500', '--cold', quick ? '1' : '3']],
+    },
+    {
+      id: 'reactive', suites: ['reactive'], env: MINIFLARE_ENV,
+      cmd: (quick) => [node, [`${root}/bench/miniflare/reactive.mjs`, '--json', '--windows', quick ? '10' : '60', '--per-window', '2', '--interval', '1000']],
+    },
+    {
+      id: 'scaling', suites: ['scaling'], env: MINIFLARE_ENV,
+      cmd: (quick) => [node, [`${root}/bench/miniflare/scaling.mjs`, '--data', data, '--json', '--levels', '1,4,16,64,256', '--seconds', quick ? '1.5' : '8', '--memories', quick ? '20' : '100']],
+    },
+    {
+      id: 'size', suites: ['size'], env: MINIFLARE_ENV,
+      cmd: (quick) => [node, [`${root}/bench/miniflare/size.mjs`, '--data', data, '--json', '--configs', quick ? '2000:f32,5000:i8' : '10000:f32,100000:i8']],
+    },
+  ];
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+/**
+ * The engine's own heap for the size bench (bench/miniflare/size.mjs runs it): the wasm linear memory of the npm
+ * package's module in a fresh Node process — the memory a Durable Object's isolate is charged for the engine
+ * (SQLite with its page cache, the HNSW index, buffers), without workerd's own process memory around it.
+ * Linear memory only grows, so its size is the high-water mark of the engine's heap in this process.
+ *
+ *   node bench/node/heap.mjs --file F --load N --scalar f32|i8 [--data DIR]   # build the store into F
+ *   node bench/node/heap.mjs --file F --open --scalar f32|i8 [--data DIR]     # open F, stats + one search
+ *
+ * Both first open an empty in-memory store (the baseline: module instantiated, one store open), then print one
+ * JSON line `{ "phase", "base_wasm_bytes", "wasm_bytes", "seconds" }`. `--load` writes N memories of the corpus
+ * (LoCoMo texts, MiniLM + clustered vectors, small values) in batches of 500, then `maintain()` and one search.
+ */
+import { rmSync } from 'node:fs';
+import * as bindings from '../../wasm/dist-wasm/edgemem_wasm.js';
+import { openStore } from '../../wasm/dist/node.js';
+import { DIMS, flag as flagOf, loadCorpus } from './corpus.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name, dflt) => flagOf(args, name, dflt);
+const file = flag('--file');
+const scalar = flag('--scalar', 'f32');
+const load = Number(flag('--load', '0'));
+const data = flag('--data', '../shared/datasets/locomo');
+/** The module's exports: initSync returns the instance the package already made. */
+const wasmBytes = () => bindings.initSync().memory.buffer.byteLength;
+
+const t0 = Date.now();
+const { texts, questions, questionVecs, vecs } = loadCorpus(data, Math.max(load, 1));
+const empty = await openStore({ dims: DIMS, scalar, storage: 'memory' });
+await empty.stats();
+const base = wasmBytes();
+if (load) rmSync(file, { force: true });
+const store = await openStore({ dims: DIMS, scalar, storage: { file } });
+for (let start = 0; start < load; start += 500) {
+  const batch = [];
+  for (let i = start; i < Math.min(load, start + 500); i++) {
+    batch.push({ namespace: ['agent', 'facts'], key: `m${i}`, value: { i }, text: texts[i % texts.length], embedding: vecs[i] });
+  }
+  await store.putBatch(batch);
+}
+if (load) await store.maintain();
+await store.stats();
+const q = load ? 0 : 1;
+await store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
+console.log(JSON.stringify({ phase: load ? 'load' : 'open', base_wasm_bytes: base, wasm_bytes: wasmBytes(), seconds: (Date.now() - t0) / 1000 }));
+await store.close();
+await empty.close();
