@@ -202,6 +202,10 @@ impl Store {
         let evicted = self.ensure_room_for(tx, p.size, existing.as_ref().map(|r| r.id), old_size, old_pinned)?;
 
         let seq = tx.next_seq();
+        // The write is this memory's latest use: its LRU tick is stored with the row (not left for the
+        // recency flush, which would rewrite every written row a second time).
+        let tick = self.tick;
+        self.tick += 1;
         let expires_at = p.ttl_ms.map(|t| tx.now + t as i64);
         let emb = p.embedding.as_ref().map(|e| encode_vec(e));
         let (id, version) = match &existing {
@@ -224,7 +228,7 @@ impl Store {
                         (row.version + 1) as i64,
                         seq as i64,
                         p.size as i64,
-                        self.tick as i64
+                        tick as i64
                     ])?;
                 if row.has_text {
                     self.conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?.execute([row.id])?;
@@ -258,7 +262,7 @@ impl Store {
                         version as i64,
                         seq as i64,
                         p.size as i64,
-                        self.tick as i64
+                        tick as i64
                     ])?;
                 (self.conn.last_insert_rowid(), version)
             }

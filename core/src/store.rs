@@ -34,6 +34,7 @@ pub(crate) struct Tx {
     pub usage: Usage,
     pub events: Vec<Event>,
     pub index_ops: Vec<IndexOp>,
+    /// Rows written (their LRU tick is stored with them; stale read recency for them is dropped).
     pub touched: Vec<i64>,
 }
 
@@ -419,9 +420,9 @@ impl Store {
         self.seq = tx.seq;
         self.last_ts = tx.now;
         self.usage = tx.usage;
+        // Written rows carry their tick already; an older read tick must not overwrite it later.
         for id in tx.touched {
-            self.recency.insert(id, self.tick);
-            self.tick += 1;
+            self.recency.remove(&id);
         }
         if !tx.index_ops.is_empty() {
             self.apply_index_ops(tx.index_ops);
