@@ -152,15 +152,27 @@ fn a_write_touches_pages_not_the_whole_database() {
     assert!(pages < 40 && pages * 4 < db_pages, "{pages} page writes for one put (database has {db_pages} pages)");
 }
 
+/// A fresh directory under the system temp dir and the database path in it (native only).
+#[cfg(not(target_arch = "wasm32"))]
+fn temp_db(seed: u64) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("edgemem-test-{}-{}", std::process::id(), Rng::new(seed).next()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("store.db");
+    (dir, path)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn open_file(path: &std::path::Path) -> Store {
+    Store::open(StoreConfig { storage: Storage::File(path.to_path_buf()), ..StoreConfig::memory(DIMS) }).unwrap()
+}
+
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
 fn file_storage_survives_reopen() {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let dir = std::env::temp_dir().join(format!("edgemem-test-{}-{}", std::process::id(), Rng::new(7).next()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("store.db");
-        let open = || Store::open(StoreConfig { storage: Storage::File(path.clone()), ..StoreConfig::memory(DIMS) }).unwrap();
+        let (dir, path) = temp_db(7);
+        let open = || open_file(&path);
         let mut s = open();
         fill(&mut s, &mut Rng::new(4), 200, 0);
         let want = probe(&mut s, &mut Rng::new(6));
@@ -180,10 +192,8 @@ fn file_storage_survives_reopen() {
 fn schema_v1_database_migrates_with_its_data() {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let dir = std::env::temp_dir().join(format!("edgemem-test-{}-{}", std::process::id(), Rng::new(9).next()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("v1.db");
-        let open = || Store::open(StoreConfig { storage: Storage::File(path.clone()), ..StoreConfig::memory(DIMS) }).unwrap();
+        let (dir, path) = temp_db(9);
+        let open = || open_file(&path);
         let mut s = open();
         fill(&mut s, &mut Rng::new(4), 120, 0);
         s.put(MemoryPut::new(&["p"], "pinned", json!("kept")).pinned(true)).unwrap();
