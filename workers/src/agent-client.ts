@@ -12,9 +12,7 @@ export async function callAgent<M extends StoreMethod>(env: Env, agent: string, 
   const stub = agentStub(env, agent) as unknown as {
     call(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>>;
   };
-  const r = await stub.call(method, args);
-  if (!r.ok) throw new ApiError(r.error.code, r.error.message, r.error.oldestSeq);
-  return r.value;
+  return unwrap(await stub.call(method, args));
 }
 
 /** Unwraps an Outcome from the agent's object: a coded error comes back as a thrown ApiError. */

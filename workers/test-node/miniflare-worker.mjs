@@ -13,7 +13,10 @@ import { Miniflare } from 'miniflare';
 const workers = fileURLToPath(new URL('..', import.meta.url));
 const root = join(workers, '..');
 
-/** The environment that keeps wrangler offline, its config and logs under `configDir`. */
+/**
+ * The environment that keeps wrangler offline, its config and logs under `configDir`.
+ * @param {string} configDir
+ */
 export function offlineEnv(configDir) {
   return { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', XDG_CONFIG_HOME: configDir };
 }

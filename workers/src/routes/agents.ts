@@ -4,12 +4,11 @@
  * its effective settings and latest seq.
  */
 import { createRoute } from '@hono/zod-openapi';
-import type { AgentState } from '../agent-memory.js';
-import { agentStub } from '../agent-client.js';
+import type { AgentMemory } from '../agent-memory.js';
+import { agentStub, unwrap } from '../agent-client.js';
 import type { AgentSettings as AgentSettingsT } from '../agent-settings.js';
 import { requires } from '../auth.js';
 import type { Env } from '../env.js';
-import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
 import { AgentInfo, AgentParams, AgentSettings } from '../schemas.js';
 import { CONFLICT, ERRORS, defined, jsonBody, limitBody, ok, type App } from './common.js';
@@ -32,16 +31,8 @@ const get = createRoute({
   responses: { 200: ok(AgentInfo, 'the effective settings'), ...ERRORS },
 });
 
-type Rpc = {
-  configure(own: AgentSettingsT): Promise<{ ok: true; value: AgentState } | { ok: false; error: ApiError['wire'] }>;
-  settings(): Promise<{ ok: true; value: AgentState } | { ok: false; error: ApiError['wire'] }>;
-};
-
-async function unwrap(p: ReturnType<Rpc['settings']>): Promise<AgentState> {
-  const r = await p;
-  if (!r.ok) throw new ApiError(r.error.code, r.error.message, r.error.oldestSeq);
-  return r.value;
-}
+/** The object's settings methods (agent-memory.ts), reached over RPC. */
+type Rpc = Pick<AgentMemory, 'configure' | 'settings'>;
 
 const stub = (env: Env, agent: string) => agentStub(env, agent) as unknown as Rpc;
 
@@ -50,12 +41,12 @@ export function registerAgentRoutes(app: App): void {
     const { agent } = c.req.valid('param');
     const own = defined(c.req.valid('json')) as AgentSettingsT;
     if (own.retention) own.retention = defined(own.retention);
-    const state = await unwrap(stub(c.env, agent).configure(own));
+    const state = unwrap(await stub(c.env, agent).configure(own));
     return c.json({ agent, ...state }, 200);
   });
 
   app.openapi(get, async (c) => {
     const { agent } = c.req.valid('param');
-    return c.json({ agent, ...(await unwrap(stub(c.env, agent).settings())) }, 200);
+    return c.json({ agent, ...unwrap(await stub(c.env, agent).settings()) }, 200);
   });
 }
