@@ -268,4 +268,3 @@ impl VectorIndex {
         }
     }
 }
-

@@ -47,9 +47,12 @@ export class MemoryPageStore implements PageStore {
   }
   put(key: string, bytes: Uint8Array): void {
     const copy = this.#copy(bytes);
-    if (this.#overlay) this.#release(this.#overlay.get(key));
-    if (this.#overlay) this.#overlay.set(key, copy);
-    else this.#set(key, copy);
+    if (this.#overlay) {
+      this.#release(this.#overlay.get(key));
+      this.#overlay.set(key, copy);
+    } else {
+      this.#set(key, copy);
+    }
   }
   delete(key: string): void {
     if (this.#overlay) {

@@ -276,8 +276,11 @@ export class AgentMemory extends DurableObject<Env> {
     // The seq a reply carries. An object woken from hibernation by a message has no open store: a ping, a bad
     // message or an unsubscribe is answered without opening it (a cold open per heartbeat would defeat
     // hibernation), with the last seq this socket was told about — everything before it was sent.
-    const seq = async () => (this.#store ? (await this.#store).seq() : (attachmentOf(ws).sent ?? 0));
-    const size = typeof message === 'string' ? new TextEncoder().encode(message).byteLength : message.byteLength;
+    const told = () => attachmentOf(ws).sent ?? 0;
+    const seq = async () => (this.#store ? this.#store.then((s) => s.seq()).catch(told) : told());
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: only long strings are encoded to count their bytes.
+    const size =
+      typeof message !== 'string' ? message.byteLength : message.length * 3 <= LIMITS.wsMessageBytes ? message.length : new TextEncoder().encode(message).byteLength;
     if (size > LIMITS.wsMessageBytes) {
       send(ws, { type: 'error', seq: await seq(), error: { code: 'PAYLOAD_TOO_LARGE', message: `messages are limited to ${LIMITS.wsMessageBytes} bytes` } });
       return;
@@ -294,7 +297,7 @@ export class AgentMemory extends DurableObject<Env> {
         try {
           store = await this.#open();
         } catch (e) {
-          send(ws, { type: 'error', seq: await seq().catch(() => 0), error: toWire(e) });
+          send(ws, { type: 'error', seq: told(), error: toWire(e) });
           return;
         }
         await this.#feed.subscribe(store, ws, msg.filter ?? {}, msg.since);
