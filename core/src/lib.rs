@@ -11,6 +11,7 @@ mod export;
 mod feed;
 mod filter;
 mod history;
+mod lexical_buffer;
 mod memories;
 mod namespace;
 mod page_store;

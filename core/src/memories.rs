@@ -154,10 +154,10 @@ impl Store {
     pub(crate) fn remove_row(&mut self, tx: &mut Tx, ns: &str, key: &str, row: &LiveRow, kind: EventKind) -> Result<u64> {
         let seq = tx.next_seq();
         self.end_version(tx, ns, key, row.seq, seq, kind)?;
-        self.conn.prepare_cached("DELETE FROM memories WHERE id = ?1")?.execute([row.id])?;
         if row.has_text {
-            self.conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?.execute([row.id])?;
+            self.mark_lexical(tx, row.id, true)?;
         }
+        self.conn.prepare_cached("DELETE FROM memories WHERE id = ?1")?.execute([row.id])?;
         if row.has_embedding {
             tx.index_ops.push(IndexOp::Remove(row.id as u64));
         }
@@ -211,6 +211,9 @@ impl Store {
         let (id, version) = match &existing {
             Some(row) => {
                 self.end_version(tx, &p.ns, &p.key, row.seq, seq, EventKind::Put)?;
+                if row.has_text || p.text.is_some() {
+                    self.mark_lexical(tx, row.id, row.has_text)?;
+                }
                 self.conn
                     .prepare_cached(
                         "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
@@ -230,9 +233,6 @@ impl Store {
                         p.size as i64,
                         tick as i64
                     ])?;
-                if row.has_text {
-                    self.conn.prepare_cached("DELETE FROM memories_fts WHERE rowid = ?1")?.execute([row.id])?;
-                }
                 if row.has_embedding && p.embedding.is_none() {
                     tx.index_ops.push(IndexOp::Remove(row.id as u64));
                 }
@@ -264,7 +264,11 @@ impl Store {
                         p.size as i64,
                         tick as i64
                     ])?;
-                (self.conn.last_insert_rowid(), version)
+                let id = self.conn.last_insert_rowid();
+                if p.text.is_some() {
+                    self.mark_lexical(tx, id, false)?;
+                }
+                (id, version)
             }
         };
         let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
@@ -289,11 +293,6 @@ impl Store {
                 seq as i64,
                 p.size as i64
             ])?;
-        if let Some(text) = &p.text {
-            self.conn
-                .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
-                .execute(params![id, text])?;
-        }
         if let Some(e) = p.embedding {
             tx.index_ops.push(IndexOp::Upsert(id as u64, e));
         }

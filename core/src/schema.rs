@@ -126,6 +126,17 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX memories_lru ON memories (pinned, access_tick, size);
     CREATE INDEX memories_vectors ON memories (id) WHERE embedding IS NOT NULL;
     "#,
+    // v3 — full-text writes are buffered (lexical_buffer.rs): the memories whose FTS entry is stale,
+    // with the text FTS held for each when it was marked. FTS entries are removed with FTS5's
+    // 'delete' command and the text they were made from, which keeps BM25's document and token
+    // totals exact (contentless_delete left them off on the wasm build's SQLite), so the index is
+    // rebuilt from the live rows once.
+    r#"
+    CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
+    DROP TABLE memories_fts;
+    CREATE VIRTUAL TABLE memories_fts USING fts5 (text, content = '', tokenize = 'porter unicode61');
+    INSERT INTO memories_fts (rowid, text) SELECT id, text FROM memories WHERE text IS NOT NULL;
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -36,6 +36,8 @@ pub(crate) struct Tx {
     pub index_ops: Vec<IndexOp>,
     /// Rows written (their LRU tick is stored with them; stale read recency for them is dropped).
     pub touched: Vec<i64>,
+    /// Full-text entries this transaction marked stale (see lexical_buffer.rs).
+    pub lexical_marks: u64,
 }
 
 impl Tx {
@@ -62,6 +64,8 @@ pub struct Store {
     pub(crate) feed: Feed,
     pub(crate) history_floor: u64,
     pub(crate) writes_since_sweep: u64,
+    /// Full-text marks waiting in `fts_pending` (see lexical_buffer.rs).
+    pub(crate) lexical_pending: u64,
     /// Lexical document frequencies: term -> (df, live memories when counted).
     pub(crate) df_cache: HashMap<String, (u64, u64)>,
     vfs_name: Option<String>,
@@ -111,6 +115,7 @@ impl Store {
             feed: Feed::default(),
             history_floor: 0,
             writes_since_sweep: 0,
+            lexical_pending: 0,
             df_cache: HashMap::new(),
             vfs_name,
         };
@@ -130,6 +135,7 @@ impl Store {
         schema::migrate(&mut self.conn)?;
         self.check_settings()?;
         self.load_counters()?;
+        self.load_lexical_buffer()?;
         self.open_index()?;
         Ok(())
     }
@@ -350,10 +356,11 @@ impl Store {
         Ok(())
     }
 
-    /// Idle-time work a host may schedule (an alarm, requestIdleCallback): inserts buffered
-    /// vectors into the HNSW graph, and snapshots the index when it changed since the last
+    /// Idle-time work a host may schedule (an alarm, requestIdleCallback): applies buffered
+    /// full-text writes, inserts buffered vectors into the HNSW graph, and snapshots the index when it changed since the last
     /// snapshot, so the next cold open replays little.
     pub fn maintain(&mut self) -> Result<()> {
+        self.flush_lexical()?;
         if let Some(idx) = self.index.as_mut() {
             if idx.flush().is_err() {
                 self.index_stale = true;
@@ -368,6 +375,7 @@ impl Store {
     /// Flushes lazily kept state (LRU recency, the index snapshot) and closes the database.
     pub fn close(mut self) -> Result<()> {
         self.flush_recency()?;
+        self.flush_lexical()?;
         if self.index_changes > 0 {
             self.snapshot_index()?;
         }
@@ -399,9 +407,15 @@ impl Store {
     /// only if COMMIT succeeds; on any error everything rolls back.
     pub(crate) fn write_tx<T>(&mut self, f: impl FnOnce(&mut Store, &mut Tx) -> Result<T>) -> Result<T> {
         let now = self.now_ms().max(self.last_ts);
-        let mut tx = Tx { now, seq: self.seq, usage: self.usage, events: Vec::new(), index_ops: Vec::new(), touched: Vec::new() };
+        let mut tx =
+            Tx { now, seq: self.seq, usage: self.usage, events: Vec::new(), index_ops: Vec::new(), touched: Vec::new(), lexical_marks: 0 };
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
+            if tx.lexical_marks > 0 && self.lexical_buffer_due(&tx) {
+                self.apply_lexical_marks()?;
+                lexical_applied = true;
+            }
             if tx.seq > self.seq {
                 self.conn
                     .prepare_cached("INSERT INTO commits (seq, ts) VALUES (?1, ?2)")?
@@ -420,6 +434,7 @@ impl Store {
         self.seq = tx.seq;
         self.last_ts = tx.now;
         self.usage = tx.usage;
+        self.lexical_pending = if lexical_applied { 0 } else { self.lexical_pending + tx.lexical_marks };
         // Written rows carry their tick already; an older read tick must not overwrite it later.
         for id in tx.touched {
             self.recency.remove(&id);

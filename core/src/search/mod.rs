@@ -142,6 +142,10 @@ impl Store {
             return self.search_as_of(&plan, a);
         }
         self.ensure_index_fresh()?;
+        if !plan.terms.is_empty() {
+            // The FTS index must hold every write before BM25 reads it.
+            self.flush_lexical()?;
+        }
         let now = self.now_ms();
         let vec_list = match &plan.vector {
             Some(v) => {

@@ -199,10 +199,11 @@ fn schema_v1_database_migrates_with_its_data() {
         s.put(MemoryPut::new(&["p"], "pinned", json!("kept")).pinned(true)).unwrap();
         let (want_stats, want_hits) = (s.stats().unwrap(), probe(&mut s, &mut Rng::new(6)));
         drop(s);
-        // Turn the file back into what schema v1 wrote: v1's indexes and user_version.
+        // Turn the file back into what schema v1 wrote: v1's indexes and user_version, no full-text
+        // write buffer (the probe's searches applied it).
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(
-            "DROP INDEX memories_vectors; DROP INDEX memories_lru;
+            "DROP TABLE fts_pending; DROP INDEX memories_vectors; DROP INDEX memories_lru;
              CREATE INDEX memories_lru ON memories (pinned, access_tick); PRAGMA user_version = 1;",
         )
         .unwrap();
@@ -302,4 +303,30 @@ fn import_checks_what_it_is_given() {
     let mut bad_seq = doc.clone();
     bad_seq.seq = u64::MAX;
     assert_eq!(store(DIMS).import(&bad_seq).unwrap_err().code, edgemem_core::ErrorCode::InvalidArgument);
+}
+
+/// Full-text marks waiting in the write buffer are part of the write's transaction: a store
+/// dropped without close (a crash) finds every acknowledged text after reopening.
+#[test]
+fn buffered_full_text_survives_a_crash() {
+    let ps = Rc::new(MemoryPageStore::new());
+    let mut s = paged(&ps, true, 0);
+    for i in 0..40 {
+        put_text(&mut s, &["c"], &format!("k{i}"), &format!("quokka number{i}"));
+    }
+    put_text(&mut s, &["c"], "k0", "wombat"); // an update waiting in the buffer
+    s.delete(&ns(&["c"]), "k1", None).unwrap(); // a delete waiting in the buffer
+    drop(s);
+    let mut s = paged(&ps, true, 0);
+    let keys = |s: &mut Store, w: &str| -> Vec<String> {
+        let q = SearchQuery { text: Some(w.into()), k: Some(100), ..Default::default() };
+        let mut k: Vec<String> = s.search(&q).unwrap().into_iter().map(|h| h.key).collect();
+        k.sort();
+        k
+    };
+    let mut want: Vec<String> = (2..40).map(|i| format!("k{i}")).collect();
+    want.sort();
+    assert_eq!(keys(&mut s, "quokka"), want);
+    assert_eq!(keys(&mut s, "wombat"), vec!["k0".to_string()]);
+    assert_eq!(keys(&mut s, "number1"), Vec::<String>::new());
 }
