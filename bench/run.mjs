@@ -4,7 +4,7 @@
  * jobs (bench/lib/jobs.mjs) one after another, each a process printing JSON, with their progress lines passed
  * through; assembles one results document (bench/lib/assemble.mjs, shape in bench/README.md) and writes
  * bench/results/<timestamp>.json, bench/results/latest.json, bench/results/latest.md and the charts
- * latency.svg, reactive.svg, scaling.svg beside it. A failed job is reported and its figures are null; the run
+ * latency.svg, reactive.svg, scaling.svg, peers.svg beside it. A failed job is reported and its figures are null; the run
  * itself never fails for a slow or failing benchmark (exit 0), only for bad arguments.
  *
  *   node bench/run.mjs [--suite latency,reactive,...] [--quick] [--data DIR] [--out DIR]
@@ -19,6 +19,7 @@ import { machine, versions } from './lib/machine.mjs';
 import { runJson } from './lib/proc.mjs';
 import { latencyChart, reactiveChart, scalingChart } from './report/charts.mjs';
 import { headline, markdown } from './report/markdown.mjs';
+import { peersChart } from './report/peers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -66,7 +67,7 @@ const stamp = started.toISOString().replace(/[:.]/g, '-');
 const json = `${JSON.stringify(results, null, 2)}\n`;
 writeFileSync(join(outDir, `${stamp}.json`), json);
 writeFileSync(join(outDir, 'latest.json'), json);
-for (const [name, chart] of [['latency.svg', latencyChart], ['reactive.svg', reactiveChart], ['scaling.svg', scalingChart]]) {
+for (const [name, chart] of [['latency.svg', latencyChart], ['reactive.svg', reactiveChart], ['scaling.svg', scalingChart], ['peers.svg', peersChart]]) {
   const svg = chart(results);
   if (svg) writeFileSync(join(outDir, name), svg);
   else rmSync(join(outDir, name), { force: true }); // no stale chart from an earlier run beside this one

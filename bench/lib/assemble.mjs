@@ -5,8 +5,9 @@
  * latency.{native,wasmtime,wasm,miniflare}.{put,get,checkpoint_put,search,notify}.{p50,p95,p99,n}, floor,
  * reactive.{push,poll}, temporal.{correct,ratio}, caps.{peak_bytes,cap_bytes,final_bytes,pinned_evicted},
  * scaling[].{agents,steps_per_s,p95,p99,failures}, cold_start.first_search_ms, recall.hybrid.{r1,r5,r10},
- * size.{wasm_bytes,wasm_gzip_bytes}.
+ * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs).
  */
+import { peers } from './peers.mjs';
 import { usToMs } from './stats.mjs';
 
 /** The EvolutionDB agent-memory series' seed figures (p99, ms), printed beside ours. */
@@ -46,7 +47,7 @@ export function assemble(out, suites) {
   const mf = out.miniflare_latency;
   const native = out.native_latency;
   const cold = mf?.cold_start;
-  return {
+  const doc = {
     seed: SEED,
     latency: on('latency', {
       native: host(native),
@@ -70,4 +71,5 @@ export function assemble(out, suites) {
     recall: on('recall', recall(out.recall_e5, out.recall_minilm)),
     size: on('size', out.size),
   };
+  return { ...doc, peers: peers(out, doc, suites) };
 }

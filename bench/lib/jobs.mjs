@@ -2,7 +2,8 @@
  * The harness's jobs: each command the benchmark run starts, which suites it feeds, and its parameters in the
  * full and the `--quick` run. A suite is what a person selects (`--suite latency,reactive`); a job is a process
  * (the native latency run feeds both `latency` and `temporal`; the Miniflare latency run feeds `latency` and
- * `cold_start`). Full parameters keep the whole run within ~10 minutes on a 2-core machine, quick ones within ~2.
+ * `cold_start`). Peers (bench/peers/) run beside the edgemem host they are compared with. Full parameters keep
+ * the whole run within ~12 minutes on a 2-core machine, quick ones within ~3.
  */
 
 export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'size'];
@@ -29,6 +30,11 @@ export function jobs({ data, root }) {
       id: 'wasm_latency', suites: ['latency'],
       cmd: (quick) => [node, [`${root}/bench/node/latency.mjs`, '--data', data, '--json', '--n', '10000', '--iters', quick ? '300' : '2000']],
     },
+    // Peers (bench/peers/README.md): the same workload in-process in Node, beside edgemem's wasm-in-Node run.
+    ...['sqlite-vec', 'orama'].map((peer) => ({
+      id: `peer_${peer.replace('-', '_')}_latency`, suites: ['latency'],
+      cmd: (quick) => [node, [`${root}/bench/peers/node/latency.mjs`, '--peer', peer, '--data', data, '--json', '--n', '10000', '--iters', quick ? '300' : '2000']],
+    })),
     {
       id: 'caps', suites: ['caps'],
       cmd: () => [bench, ['caps', '--json']],
@@ -41,9 +47,21 @@ export function jobs({ data, root }) {
       id: 'recall_minilm', suites: ['recall'],
       cmd: () => [bench, ['locomo', '--data', data, '--vectors', 'minilm', '--json']],
     },
+    ...['sqlite-vec', 'orama'].map((peer) => ({
+      id: `peer_${peer.replace('-', '_')}_recall`, suites: ['recall'],
+      cmd: () => [node, [`${root}/bench/peers/node/recall.mjs`, '--peer', peer, '--data', data, '--vectors', 'e5', '--json']],
+    })),
     {
       id: 'miniflare_latency', suites: ['latency', 'cold_start'], env: MINIFLARE_ENV,
       cmd: (quick) => [node, [`${root}/bench/miniflare/latency.mjs`, '--data', data, '--json', '--n', '10000', '--iters', quick ? '100' : '500', '--cold', quick ? '1' : '3']],
+    },
+    {
+      id: 'peer_plain_do_latency', suites: ['latency'], env: MINIFLARE_ENV,
+      cmd: (quick) => [node, [`${root}/bench/peers/miniflare/latency.mjs`, '--data', data, '--json', '--n', '10000', '--iters', quick ? '100' : '500', '--cold', quick ? '1' : '3']],
+    },
+    {
+      id: 'peer_plain_do_recall', suites: ['recall'], env: MINIFLARE_ENV,
+      cmd: () => [node, [`${root}/bench/peers/miniflare/recall.mjs`, '--data', data, '--vectors', 'e5', '--json']],
     },
     {
       id: 'reactive', suites: ['reactive'], env: MINIFLARE_ENV,

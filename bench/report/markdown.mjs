@@ -1,21 +1,16 @@
 /**
  * bench/results/latest.md: the tables of one run from its results document (bench/lib/assemble.mjs) — latency
  * per op and host beside the EvolutionDB seed p99 and the Miniflare floor, push vs poll, AS OF, caps, scaling,
- * cold start, recall, size — with the charts linked, the machine and versions, and any job that failed.
+ * cold start, recall, size, the peers (peers.mjs) — with the charts linked, the machine and versions, and any job
+ * that failed.
  */
+import { fmtMs, mib, table } from './format.mjs';
+import { peersMarkdown } from './peers.mjs';
+
 
 const OPS = [['put', 'PUT (1 KB value + 384-d vector)'], ['get', 'GET'], ['checkpoint_put', 'CHECKPOINT PUT (1 KB JSON)'], ['search', 'hybrid SEARCH top-10'], ['notify', 'NOTIFY publish → receive']];
 const HOSTS = [['native', 'native'], ['wasmtime', 'wasmtime'], ['wasm', 'wasm in Node'], ['miniflare', 'Miniflare (HTTP/WS)']];
 
-/** A duration in ms with a unit that keeps 3 significant digits. */
-export function fmtMs(v) {
-  if (v === null || v === undefined) return '–';
-  if (v < 1) return `${+(v * 1000).toPrecision(3)} µs`;
-  if (v >= 1000) return `${+(v / 1000).toPrecision(3)} s`;
-  return `${+v.toPrecision(3)} ms`;
-}
-const mib = (b) => (b === null || b === undefined ? '–' : `${(b / 2 ** 20).toFixed(1)} MiB`);
-const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
 /** The headline table (p50 / p99 per op and host, seed p99 beside them): also what the root README shows. */
 export function headline(r) {
@@ -50,6 +45,7 @@ export function markdown(r) {
     out.push('## Latency', '', headline(r), '', '![latency per op and host](latency.svg)', '', latencyDetail(r), '');
     out.push('All after warm-up, nearest-rank percentiles, n = timed iterations. Native, Wasmtime and wasm-in-Node: one 10k-memory store in memory, in-process calls; Miniflare: one agent (Durable Object) with 10k memories over a real port, sequential keep-alive HTTP through `connect()`, NOTIFY = HTTP notify until the event arrives on a subscribed WebSocket. The seed\'s figures come from its own machine and set-up.', '');
   }
+  if (r.peers) out.push(peersMarkdown(r));
   if (r.reactive) {
     const re = r.reactive;
     out.push('## Push vs poll', '', table(['path', 'p50', 'p95', 'p99', 'max', 'n', 'missing'], [
