@@ -130,11 +130,15 @@ const MIGRATIONS: &[&str] = &[
     // with the text FTS held for each when it was marked. FTS entries are removed with FTS5's
     // 'delete' command and the text they were made from, which keeps BM25's document and token
     // totals exact (contentless_delete left them off on the wasm build's SQLite), so the index is
-    // rebuilt from the live rows once.
+    // rebuilt from the live rows once. columnsize = 0: no per-row size table, which on a contentless
+    // table makes bm25() score without document-length normalisation (FTS5 reports every row's size
+    // as -1; the same in both SQLite builds). Memories are short, and penalising the longer ones cost
+    // recall: LoCoMo lexical R@10 0.669 -> 0.689, hybrid 0.724 -> 0.737 (e5); a search also skips one
+    // size lookup per scored posting (-18 % instructions per hybrid search).
     r#"
     CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
     DROP TABLE memories_fts;
-    CREATE VIRTUAL TABLE memories_fts USING fts5 (text, content = '', tokenize = 'porter unicode61');
+    CREATE VIRTUAL TABLE memories_fts USING fts5 (text, content = '', columnsize = 0, tokenize = 'porter unicode61');
     INSERT INTO memories_fts (rowid, text) SELECT id, text FROM memories WHERE text IS NOT NULL;
     "#,
 ];

@@ -359,7 +359,7 @@ impl Store {
 
     fn scratch_bm25(&self, rows: &[Memory], fts: &str, pool: usize) -> Result<Vec<(i64, f64)>> {
         self.conn.execute_batch(
-            "DROP TABLE IF EXISTS temp.asof_fts; CREATE VIRTUAL TABLE temp.asof_fts USING fts5 (text, tokenize = 'porter unicode61');",
+            "DROP TABLE IF EXISTS temp.asof_fts; CREATE VIRTUAL TABLE temp.asof_fts USING fts5 (text, content = '', columnsize = 0, tokenize = 'porter unicode61');",
         )?;
         let out = (|| -> Result<Vec<(i64, f64)>> {
             {

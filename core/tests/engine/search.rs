@@ -245,3 +245,20 @@ fn buffered_full_text_is_searchable_at_once_and_scores_like_a_fresh_index() {
     s.maintain().unwrap();
     assert_eq!(lexical_scores(&mut s, "heron"), before);
 }
+
+/// A lexical search AS OF the current seq ranks and scores exactly as the live search: the scratch
+/// index it builds scores the way the live index does (no document-length normalisation).
+#[test]
+fn lexical_search_as_of_now_matches_the_live_search() {
+    let mut s = store(DIMS);
+    let words = ["otter", "otter river", "otter river stone cold water bank", "river", "otter otter den"];
+    for (i, t) in words.iter().enumerate() {
+        put_text(&mut s, &["o"], &format!("k{i}"), t);
+    }
+    let q = |as_of| SearchQuery { mode: Some(SearchMode::Lexical), text: Some("otter river".into()), as_of, ..Default::default() };
+    let live: Vec<(String, i64)> = s.search(&q(None)).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect();
+    let then: Vec<(String, i64)> =
+        s.search(&q(Some(AsOf::Seq(s.seq())))).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect();
+    assert_eq!(live.len(), 5);
+    assert_eq!(then, live);
+}
