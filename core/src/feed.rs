@@ -6,6 +6,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::namespace;
 use crate::store::{Store, Tx};
+use crate::time_index::{last_seq_by_time, Bound};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -255,12 +256,8 @@ impl Store {
             cut = cut.max(by_count.unwrap_or(0) as u64);
         }
         if r.events_max_age_ms > 0 {
-            let by_age: Option<i64> = self.conn.query_row(
-                "SELECT MAX(seq) FROM events WHERE ts < ?1",
-                [now - r.events_max_age_ms as i64],
-                |row| row.get(0),
-            )?;
-            cut = cut.max(by_age.unwrap_or(0) as u64);
+            let by_age = last_seq_by_time(&self.conn, "events", now - r.events_max_age_ms as i64, Bound::Before)?;
+            cut = cut.max(by_age.unwrap_or(0));
         }
         if cut > self.feed.floor {
             self.conn.execute("DELETE FROM events WHERE seq <= ?1", [cut as i64])?;

@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::memories::{history_pruned, row_to_memory, VER_COLS};
 use crate::namespace;
 use crate::store::Store;
+use crate::time_index::{last_seq_by_time, Bound};
 use crate::types::{AsOf, Memory};
 use rusqlite::{params, OptionalExtension};
 
@@ -14,14 +15,7 @@ impl Store {
     pub fn resolve_as_of(&self, a: AsOf) -> Result<u64> {
         match a {
             AsOf::Seq(s) => Ok(s.min(self.seq)),
-            AsOf::Time(t) => {
-                let s: Option<i64> = self
-                    .conn
-                    .prepare_cached("SELECT seq FROM commits WHERE ts <= ?1 ORDER BY ts DESC, seq DESC LIMIT 1")?
-                    .query_row([t], |r| r.get(0))
-                    .optional()?;
-                Ok(s.unwrap_or(0) as u64)
-            }
+            AsOf::Time(t) => Ok(last_seq_by_time(&self.conn, "commits", t, Bound::AtOrBefore)?.unwrap_or(0)),
         }
     }
 

@@ -19,6 +19,7 @@ mod schema;
 mod search;
 mod stats;
 mod store;
+mod time_index;
 mod types;
 mod vector_index;
 mod vfs;

@@ -137,6 +137,9 @@ const MIGRATIONS: &[&str] = &[
     // size lookup per scored posting (-18 % instructions per hybrid search).
     r#"
     CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
+    -- Time -> seq is a binary search over seq (time_index.rs): ts never decreases as seq grows.
+    DROP INDEX commits_ts;
+    DROP INDEX events_ts;
     DROP TABLE memories_fts;
     CREATE VIRTUAL TABLE memories_fts USING fts5 (text, content = '', columnsize = 0, tokenize = 'porter unicode61');
     INSERT INTO memories_fts (rowid, text) SELECT id, text FROM memories WHERE text IS NOT NULL;
