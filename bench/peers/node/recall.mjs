@@ -12,9 +12,8 @@
 // The data folder is laid out as ../shared/datasets/locomo (its README: 384-d little-endian f32 rows, row i of a
 // .f32 file = line i of the matching .jsonl).
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DIMS, flag as flagOf } from '../../node/corpus.mjs';
+import { flag as flagOf, DIMS } from '../../node/corpus.mjs';
+import { loadLocomo, measureRecall, memoriesByConversation, printRecall } from '../locomo.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -29,75 +28,25 @@ if (!PEERS[peerName] || !['e5', 'minilm'].includes(vectors)) {
 }
 const { open } = await import(PEERS[peerName]);
 
-const readJsonl = (path) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
-function readF32(path, rows) {
-  const buf = readFileSync(path);
-  if (buf.length !== rows * DIMS * 4) throw new Error(`${path}: expected ${rows} rows of ${DIMS} f32, got ${buf.length} bytes`);
-  const out = [];
-  for (let i = 0; i < rows; i++) {
-    const v = new Float32Array(DIMS);
-    for (let j = 0; j < DIMS; j++) v[j] = buf.readFloatLE((i * DIMS + j) * 4);
-    out.push(v);
-  }
-  return out;
-}
-
-const turns = readJsonl(join(data, 'turns.jsonl'));
-const questions = readJsonl(join(data, 'questions.jsonl'));
-const turnVecs = readF32(join(data, `turns.${vectors}.f32`), turns.length);
-const questionVecs = readF32(join(data, `questions.${vectors}.f32`), questions.length);
-
-// One store per conversation, filled in file order, 1,000 turns per batch (as locomo.rs).
-const batches = new Map();
-turns.forEach((t, i) => {
-  if (!batches.has(t.conv)) batches.set(t.conv, []);
-  batches.get(t.conv).push({
-    namespace: ['conv', t.conv], key: t.dia_id, value: { speaker: t.speaker, text: t.embed_text },
-    text: `${t.speaker}: ${t.embed_text}`, embedding: turnVecs[i],
-  });
-});
+const set = loadLocomo(data, vectors);
 const stores = new Map();
 let config, versions;
-for (const [conv, puts] of batches) {
+for (const [conv, puts] of memoriesByConversation(set)) {
   const s = await open({ dims: DIMS });
   for (let i = 0; i < puts.length; i += 1000) await s.putBatch(puts.slice(i, i + 1000));
   stores.set(conv, s);
   ({ config, versions } = s);
 }
 
-const tally = () => ({ h1: 0, h5: 0, h10: 0, n: 0 });
-const round = (h, n) => (n === 0 ? 0 : Math.round((h / n) * 1000) / 1000);
-const report = (t) => ({ r1: round(t.h1, t.n), r5: round(t.h5, t.n), r10: round(t.h10, t.n), n: t.n });
-const modes = {};
-for (const mode of ['vector', 'lexical', 'hybrid']) {
-  const main = tally(), adv = tally();
-  for (let qi = 0; qi < questions.length; qi++) {
-    const q = questions[qi];
-    if (!q.evidence_clean?.length) continue;
-    const s = stores.get(q.conv);
-    if (!s) throw new Error(`question for unknown conversation ${q.conv}`);
-    const hits = await s.search({ text: q.question, vector: questionVecs[qi], k: 10, mode });
-    const rank = hits.findIndex((h) => q.evidence_clean.includes(h.key));
-    const t = q.category === 5 ? adv : main;
-    t.n++;
-    if (rank >= 0) {
-      t.h1 += rank < 1;
-      t.h5 += rank < 5;
-      t.h10 += rank < 10;
-    }
-  }
-  modes[mode] = { 'cat1-4': report(main), cat5: report(adv) };
-}
+const modes = await measureRecall(set, async (mode, text, vector, conv) => {
+  const s = stores.get(conv);
+  if (!s) throw new Error(`question for unknown conversation ${conv}`);
+  return (await s.search({ text, vector, k: 10, mode })).map((h) => h.key);
+});
 for (const s of stores.values()) await s.close();
 
 if (asJson) {
   console.log(JSON.stringify({ peer: peerName, vectors, versions, config, modes }));
 } else {
-  console.log(`LoCoMo recall, peer ${peerName} (${vectors} vectors, one store per conversation)`);
-  const c = (x) => String(x).padStart(6);
-  console.log(`${'mode'.padEnd(8)} ${c('R@1')} ${c('R@5')} ${c('R@10')} ${'n'.padStart(5)} | ${c('c5 R@1')} ${c('R@5')} ${c('R@10')} ${'n'.padStart(5)}`);
-  for (const [name, m] of Object.entries(modes)) {
-    const [a, b] = [m['cat1-4'], m.cat5];
-    console.log(`${name.padEnd(8)} ${c(a.r1)} ${c(a.r5)} ${c(a.r10)} ${String(a.n).padStart(5)} | ${c(b.r1)} ${c(b.r5)} ${c(b.r10)} ${String(b.n).padStart(5)}`);
-  }
+  printRecall(`LoCoMo recall, peer ${peerName} (${vectors} vectors, one store per conversation)`, modes);
 }
