@@ -22,7 +22,8 @@ pub(crate) fn last_seq_by_time(conn: &Connection, table: &'static str, t: i64, b
         Bound::Before => ts < t,
     };
     let range: Option<(i64, i64)> = conn
-        .prepare_cached(&format!("SELECT MIN(seq), MAX(seq) FROM {table}"))?
+        // Two subqueries: SQLite answers a lone MIN or MAX from the b-tree's ends, MIN and MAX together by a scan.
+        .prepare_cached(&format!("SELECT (SELECT MIN(seq) FROM {table}), (SELECT MAX(seq) FROM {table})"))?
         .query_row([], |r| Ok(r.get::<_, Option<i64>>(0)?.zip(r.get::<_, Option<i64>>(1)?)))?;
     let Some((first, last)) = range else { return Ok(None) };
     // The first row at or after `seq` (it exists while seq <= last).
