@@ -140,6 +140,8 @@ const MIGRATIONS: &[&str] = &[
     -- Time -> seq is a binary search over seq (time_index.rs): ts never decreases as seq grows.
     DROP INDEX commits_ts;
     DROP INDEX events_ts;
+    -- No query reads checkpoints by seq alone (latest / list use checkpoints_order): one page fewer per checkpoint.
+    DROP INDEX checkpoints_seq;
     DROP TABLE memories_fts;
     CREATE VIRTUAL TABLE memories_fts USING fts5 (text, content = '', columnsize = 0, tokenize = 'porter unicode61');
     INSERT INTO memories_fts (rowid, text) SELECT id, text FROM memories WHERE text IS NOT NULL;
