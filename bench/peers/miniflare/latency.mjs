@@ -22,11 +22,10 @@
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Miniflare } from 'miniflare';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
+import { PEER_TOKEN as TOKEN, startPeer } from './peer-worker.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -37,12 +36,9 @@ const coldRuns = Number(flag('--cold', '1'));
 const asJson = args.includes('--json');
 const log = (...m) => { if (!asJson) console.error(...m); };
 
-const WORKER = fileURLToPath(new URL('../plain-do/worker.mjs', import.meta.url));
-const TOKEN = 'bench-plain-token';
 const AGENT = 'bench-agent';
 const dir = mkdtempSync(join(tmpdir(), 'plain-do-mf-bench-'));
 const persist = join(dir, 'state');
-const bindings = { PLAIN_TOKEN: TOKEN, PLAIN_DIMS: String(DIMS) };
 const config = {
   miniflare: 'cf: false, compatibilityDate 2026-04-20, modules, SQLite-backed Durable Objects persisted in a temp dir, real port',
   auth: 'bearer shared secret, constant-time compare (SHA-256 + timingSafeEqual) per request',
@@ -53,28 +49,10 @@ const config = {
   routing: 'Worker checks the token, then stub.fetch(request) to the agent DO (idFromName)',
 };
 
-/** Serves the peer Worker from Miniflare (the options of workers/test-node/miniflare-worker.mjs, this script). */
-async function startPeer(port = 0) {
-  const mf = new Miniflare({
-    modules: true,
-    scriptPath: WORKER,
-    modulesRoot: dirname(WORKER),
-    compatibilityDate: '2026-04-20',
-    durableObjects: { PLAIN_MEMORY: { className: 'PlainMemory', useSQLite: true } },
-    bindings,
-    defaultPersistRoot: persist,
-    durableObjectsPersist: true,
-    cf: false,
-    port,
-  });
-  const url = await mf.ready;
-  return { mf, url: url.origin };
-}
-
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, n + iters * 2);
 const { r, value1k, nsOf, checkpointPayload } = generators(1);
 
-let server = await startPeer();
+let server = await startPeer({ persist });
 const port = Number(new URL(server.url).port);
 const url = server.url;
 const base = `${url}/v1/agents/${AGENT}`;
@@ -155,7 +133,7 @@ try {
   /** Restarts workerd over the same state; times the first search (after a health request when `warmIsolate`). */
   async function coldSearch(warmIsolate) {
     await server.mf.dispose();
-    server = await startPeer(port);
+    server = await startPeer({ persist, port });
     if (warmIsolate) await trivial();
     const q = r.below(questions.length);
     const query = { text: questions[q].question, vector: questionVecs[q], k: 10 };

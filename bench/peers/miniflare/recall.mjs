@@ -18,11 +18,9 @@
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Miniflare } from 'miniflare';
-import { DIMS } from '../../node/corpus.mjs';
+import { join } from 'node:path';
 import { loadLocomo, measureRecall, memoriesByConversation, printRecall } from '../locomo.mjs';
+import { PEER_TOKEN as TOKEN, startPeer } from './peer-worker.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => {
@@ -37,26 +35,12 @@ const fusion = pool === undefined && rrfK === undefined ? undefined : { pool, rr
 const asJson = args.includes('--json');
 const log = (...m) => { if (!asJson) console.error(...m); };
 
-const WORKER = fileURLToPath(new URL('../plain-do/worker.mjs', import.meta.url));
-const TOKEN = 'bench-plain-token';
 const K = 10;
 
 const set = loadLocomo(data, vectors);
 
 const dir = mkdtempSync(join(tmpdir(), 'plain-do-recall-'));
-const mf = new Miniflare({
-  modules: true,
-  scriptPath: WORKER,
-  modulesRoot: dirname(WORKER),
-  compatibilityDate: '2026-04-20',
-  durableObjects: { PLAIN_MEMORY: { className: 'PlainMemory', useSQLite: true } },
-  bindings: { PLAIN_TOKEN: TOKEN, PLAIN_DIMS: String(DIMS) },
-  defaultPersistRoot: join(dir, 'state'),
-  durableObjectsPersist: true,
-  cf: false,
-  port: 0,
-});
-const url = (await mf.ready).origin;
+const { mf, url } = await startPeer({ persist: join(dir, 'state') });
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const agentOf = (conv) => `locomo-${conv}`;
 async function call(agent, path, body) {
