@@ -28,18 +28,44 @@ async function sha256(s: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest('SHA-256', encoder.encode(s));
 }
 
-/** Constant-time comparison (of the SHA-256 digests, so lengths do not leak either). */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-  const [x, y] = await Promise.all([sha256(a), sha256(b)]);
+/** One value per secret, computed once per isolate (a Worker's env does not change while it runs). */
+function memo<T>(make: (secret: string) => Promise<T>): (secret: string) => Promise<T> {
+  let last: { secret: string; value: Promise<T> } | undefined;
+  return (secret) => {
+    if (last?.secret !== secret) {
+      const value = make(secret);
+      last = { secret, value };
+      value.catch(() => {
+        if (last?.value === value) last = undefined;
+      });
+    }
+    return last.value;
+  };
+}
+
+const adminDigest = memo(sha256);
+
+/** Constant-time comparison of `token` with the admin token (of their SHA-256 digests, so lengths do not leak either). */
+async function isAdminToken(token: string, admin: string): Promise<boolean> {
+  const [x, y] = await Promise.all([sha256(token), adminDigest(admin)]);
   return (crypto.subtle as unknown as { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }).timingSafeEqual(x, y);
 }
 
-/** The HMAC key of scoped tokens: TOKEN_SECRET, or one derived from ADMIN_TOKEN. */
-async function signingKey(env: Env): Promise<Uint8Array> {
-  if (env.TOKEN_SECRET) return encoder.encode(env.TOKEN_SECRET);
+const hmacKey = (raw: Uint8Array) => crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+const keyFromSecret = memo((secret) => hmacKey(encoder.encode(secret)));
+const keyFromAdmin = memo(async (admin) => {
+  const derive = await crypto.subtle.importKey('raw', encoder.encode(admin), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return hmacKey(new Uint8Array(await crypto.subtle.sign('HMAC', derive, encoder.encode('edgemem scoped-token key v1'))));
+});
+
+/**
+ * The HMAC key of scoped tokens: TOKEN_SECRET, or one derived from ADMIN_TOKEN — imported once per isolate, not
+ * per request.
+ */
+async function signingKey(env: Env): Promise<CryptoKey> {
+  if (env.TOKEN_SECRET) return keyFromSecret(env.TOKEN_SECRET);
   if (!env.ADMIN_TOKEN) throw new ApiError('UNAUTHORIZED', 'this worker has no ADMIN_TOKEN or TOKEN_SECRET configured');
-  const key = await crypto.subtle.importKey('raw', encoder.encode(env.ADMIN_TOKEN), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode('edgemem scoped-token key v1')));
+  return keyFromAdmin(env.ADMIN_TOKEN);
 }
 
 /** Mints a token for `agent` with `scopes`, valid for `ttlSeconds`. */
@@ -72,7 +98,7 @@ export function bearer(req: Request, allowQuery: boolean): string | undefined {
 /** Who `token` belongs to; UNAUTHORIZED when it is neither the admin token nor a valid scoped token. */
 export async function authenticate(env: Env, token: string | undefined): Promise<Principal> {
   if (!token) throw new ApiError('UNAUTHORIZED', 'a bearer token is required (Authorization: Bearer <token>)');
-  if (env.ADMIN_TOKEN && (await sameSecret(token, env.ADMIN_TOKEN))) return { admin: true };
+  if (env.ADMIN_TOKEN && (await isAdminToken(token, env.ADMIN_TOKEN))) return { admin: true };
   if (token.split('.').length !== 3) throw new ApiError('UNAUTHORIZED', 'invalid token');
   try {
     const { payload } = await jwtVerify(token, await signingKey(env), {
