@@ -357,8 +357,8 @@ impl Store {
     }
 
     /// Idle-time work a host may schedule (an alarm, requestIdleCallback): applies buffered
-    /// full-text writes, inserts buffered vectors into the HNSW graph, and snapshots the index when it changed since the last
-    /// snapshot, so the next cold open replays little.
+    /// full-text writes, inserts buffered vectors into the HNSW graph, and snapshots the index
+    /// when it changed since the last snapshot, so the next cold open replays little.
     pub fn maintain(&mut self) -> Result<()> {
         self.flush_lexical()?;
         if let Some(idx) = self.index.as_mut() {

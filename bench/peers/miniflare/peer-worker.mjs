@@ -17,7 +17,7 @@ export async function startPeer({ persist, port = 0 }) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: WORKER,
-    modulesRoot: dirname(WORKER),
+    modulesRoot: dirname(dirname(WORKER)), // bench/peers: the worker imports ../terms.mjs
     compatibilityDate: '2026-04-20',
     durableObjects: { PLAIN_MEMORY: { className: 'PlainMemory', useSQLite: true } },
     bindings: { PLAIN_TOKEN: PEER_TOKEN, PLAIN_DIMS: String(DIMS) },

@@ -13,7 +13,7 @@
 // - Batches: `insertMultiple` when no id exists yet (the documented fast bulk path), else `upsertMultiple`.
 // - Full text: Orama's BM25 (defaults k=1.2, b=0.75, d=0.5) with the tokenizer's built-in English stemmer
 //   (`stemming: true`, Orama's documented option) and the same stopword list as the SQLite peer and edgemem
-//   (./terms.mjs, `stopWords`), so the three lexical sides compare like for like. Orama matches query terms as
+//   (../terms.mjs, `stopWords`), so the three lexical sides compare like for like. Orama matches query terms as
 //   prefixes of indexed words (its default; `exact: true` would add a case-sensitive all-terms filter instead), and
 //   `threshold: 1` (its default) keeps documents matching any term, i.e. OR — as the SQLite query does.
 //   Measured on LoCoMo (lexical R@10, categories 1–4): Orama's defaults 0.324, stemming only 0.327, stopwords only
@@ -41,7 +41,7 @@
 
 import { create, count, getByID, insertMultiple, search as oramaSearch, upsert, upsertMultiple } from '@orama/orama';
 import { createRequire } from 'node:module';
-import { STOPWORDS } from './terms.mjs';
+import { STOPWORDS } from '../terms.mjs';
 
 const require = createRequire(import.meta.url);
 const SEP = '\u001f';
@@ -73,7 +73,7 @@ export async function open({ dims = 384 } = {}) {
   const config = {
     storage: 'memory (JS objects)',
     schema: { namespace: 'enum', text: 'string', embedding: `vector[${dims}]` },
-    tokenizer: { language: 'english', stemming: true, stopWords: 'engine list (bench/peers/node/terms.mjs)' },
+    tokenizer: { language: 'english', stemming: true, stopWords: 'engine list (bench/peers/terms.mjs)' },
     fulltext: 'BM25 defaults, prefix term matching (exact: false), threshold 1 (any term)',
     vector: `exact cosine scan, similarity ${SIMILARITY}`,
     hybrid: { method: "Orama 'hybrid' (max-normalised scores, weighted sum)", weights: HYBRID_WEIGHTS },

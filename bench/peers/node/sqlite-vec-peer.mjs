@@ -15,7 +15,7 @@
 //   tokenizer 'porter unicode61' (stemming, as edgemem and the LoCoMo reference BM25 use), kept in sync by the
 //   triggers the FTS5 documentation gives (the UPDATE trigger only when the text changed); ranked by the built-in
 //   bm25 `rank` with `ORDER BY rank LIMIT n`, the FTS5 fast path. User text becomes quoted terms OR-ed, stopwords
-//   dropped (./terms.mjs, the engine's list): no input can be a MATCH syntax error.
+//   dropped (../terms.mjs, the engine's list): no input can be a MATCH syntax error.
 // - `memories_vec`: sqlite-vec `vec0(embedding float[384] distance_metric=cosine)`, rowid = memories.id; KNN is
 //   `WHERE embedding MATCH ? AND k = ?` — sqlite-vec 0.1.x scans every vector, so vector search is **exact**.
 //   Vectors are bound as little-endian f32 BLOBs (a Buffer over the Float32Array, no copy), rowids as BigInt
@@ -35,7 +35,7 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { createRequire } from 'node:module';
-import { fts5OrQuery } from './terms.mjs';
+import { fts5OrQuery } from '../terms.mjs';
 
 const require = createRequire(import.meta.url);
 

@@ -38,7 +38,7 @@
  * Every write (one memory, a batch, a checkpoint) is one `ctx.storage.transactionSync`.
  *
  * Search:
- * - lexical: user text → lowercase letter/digit words, deduplicated, the same English stopword list as edgemem
+ * - lexical (../terms.mjs): user text → lowercase letter/digit words, deduplicated, the same English stopword list as edgemem
  *   dropped (all words kept when only stopwords remain), each quoted as an FTS5 string and OR-ed — no input can
  *   make a MATCH syntax error; FTS5 bm25 via `ORDER BY rank LIMIT n`.
  * - vector: exact cosine, brute force. Vectors are normalised once at write time (so cosine = dot product),
@@ -56,20 +56,12 @@
  */
 
 import { DurableObject } from 'cloudflare:workers';
+import { fts5OrQuery as matchQuery } from '../terms.mjs';
 
 const MAX_BATCH = 100;
 const MAX_K = 100;
 const RRF_K = 60;
 const MIN_POOL = 32;
-
-/** The same stopword list as edgemem's lexical query (core/src/search/lexical.rs). */
-const STOPWORDS = new Set(
-  ('a about after all also am an and any are as at be been before being but by can could did do does doing done ' +
-    'for from had has have having he her here hers him his how i if in into is it its just me might my no not of ' +
-    'on or our ours out over she should so some such than that the their theirs them then there these they this ' +
-    'those to too up us very was we were what when where which while who whom why will with would you your yours ' +
-    's t d ll m re ve').split(' '),
-);
 
 class HttpError extends Error {
   constructor(status, code, message) {
@@ -95,25 +87,6 @@ const encoder = new TextEncoder();
 async function sameSecret(a, b) {
   const [x, y] = await Promise.all([crypto.subtle.digest('SHA-256', encoder.encode(a)), crypto.subtle.digest('SHA-256', encoder.encode(b))]);
   return crypto.subtle.timingSafeEqual(x, y);
-}
-
-/** Lowercased letter/digit words of `text`, deduplicated, stopwords dropped (all kept if nothing else is left). */
-export function terms(text) {
-  const all = [];
-  for (const w of text.split(/[^\p{L}\p{N}]+/u)) {
-    if (w === '' || w.length > 64) continue;
-    const lw = w.toLowerCase();
-    if (!all.includes(lw)) all.push(lw);
-    if (all.length >= 64) break;
-  }
-  const content = all.filter((w) => !STOPWORDS.has(w));
-  return content.length ? content : all;
-}
-
-/** An FTS5 MATCH expression OR-ing every term as a quoted string (never MATCH syntax), or null. */
-export function matchQuery(text) {
-  const ts = terms(text);
-  return ts.length ? ts.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ') : null;
 }
 
 function checkNamespace(ns) {

@@ -1,4 +1,4 @@
-// Query text → search terms, shared by the two Node peers (sqlite-vec-peer.mjs, orama-peer.mjs).
+// Query text → search terms, shared by the three peers (node/sqlite-vec-peer.mjs, node/orama-peer.mjs, plain-do/worker.mjs).
 //
 // The stopword list is the common English function-word list edgemem's engine uses (core/src/search/lexical.rs),
 // and the LoCoMo reference BM25 (../shared/datasets/locomo/README.md: "question words minus stopwords OR-ed") does
