@@ -12,6 +12,7 @@ mod feed;
 mod filter;
 mod history;
 mod lexical_buffer;
+mod memdb;
 mod memories;
 mod namespace;
 mod page_store;

@@ -6,6 +6,7 @@ use crate::clock::{system_now_ms, ClockFn};
 use crate::config::{Storage, StoreConfig};
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{Event, Feed};
+use crate::memdb;
 use crate::schema;
 use crate::vector_index::{decode_vec, VectorIndex};
 use crate::vfs;
@@ -91,7 +92,7 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let mut vfs_name = None;
         let conn = match &cfg.storage {
-            Storage::Memory => Connection::open_in_memory()?,
+            Storage::Memory => memdb::open(flags)?,
             Storage::File(path) => Connection::open_with_flags(path, flags)?,
             Storage::Pages { store, .. } => {
                 let name = vfs::register_store(store.clone())
@@ -347,6 +348,15 @@ impl Store {
         )?;
         self.index_changes = 0;
         Ok(())
+    }
+
+    /// Lets buffered vectors move on towards the graph between writes (see `VectorIndex::advance`).
+    pub(crate) fn advance_index(&mut self) {
+        if let Some(idx) = self.index.as_mut() {
+            if idx.advance().is_err() {
+                self.index_stale = true;
+            }
+        }
     }
 
     pub(crate) fn ensure_index_fresh(&mut self) -> Result<()> {
