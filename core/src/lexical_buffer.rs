@@ -17,7 +17,6 @@
 
 use crate::error::Result;
 use crate::store::{Store, Tx};
-use crate::vector_index::PENDING_MAX;
 use rusqlite::params;
 
 /// Marks applied together in one write's transaction once this many are waiting.
@@ -39,10 +38,10 @@ impl Store {
     }
 
     /// Whether a write's transaction applies the buffer before it commits: once it holds
-    /// [`LEXICAL_BUFFER_ROWS`] marks, or when this write will also fill the vector index's buffer —
+    /// [`LEXICAL_BUFFER_ROWS`] marks, or when this write will insert into the vector graph anyway —
     /// the batched work of both then lands on the same write instead of two.
     pub(crate) fn lexical_buffer_due(&self, tx: &Tx) -> bool {
-        let vector_flush = self.index.as_ref().is_some_and(|i| i.pending_len() + tx.index_ops.len() >= PENDING_MAX);
+        let vector_flush = self.index.as_ref().is_some_and(|i| i.write_will_insert(tx.index_ops.len()));
         self.lexical_pending + tx.lexical_marks >= LEXICAL_BUFFER_ROWS || vector_flush
     }
 

@@ -2,28 +2,61 @@
 //! trap, never an Err, so everything USearch could reject — dimensions, non-finite values,
 //! zero vectors under cosine, duplicate keys, missing capacity — is checked here first.
 //!
-//! Writes are buffered: a new or changed vector goes to a small pending set that searches score
-//! exactly, and is inserted into the HNSW graph in batches — by `flush()` (hosts call it when
-//! idle, e.g. from an alarm), before a snapshot, or when the buffer reaches `PENDING_MAX`. An
-//! acknowledged write is thus never waiting on graph construction, and results are the same as
-//! if every vector were in the graph (the pending ones are scored exactly).
+//! Writes are buffered: a new or changed vector goes to a pending set that searches score exactly,
+//! and reaches the HNSW graph in batches, so an acknowledged write never waits on graph
+//! construction and results are the same as if every vector were in the graph. Natively a batch is
+//! inserted by a builder thread while writes and searches go on (see [`Build`]); on wasm, which has
+//! no threads, by the write that fills the buffer (`PENDING_MAX`). `flush()` (hosts call it when
+//! idle, and before a snapshot) puts everything in the graph before it returns.
 
 use crate::config::{Metric, ScalarKind};
 use crate::error::{Error, ErrorCode, Result};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
 use usearch::{ffi::IndexOptions, Index, MetricKind};
 
 pub const MAX_DIMS: usize = 4096;
 
-/// Pending vectors are inserted into the graph once there are this many.
-pub const PENDING_MAX: usize = 256;
+/// On wasm, pending vectors are inserted into the graph (by the write at hand) once there are this many.
+#[cfg(target_family = "wasm")]
+const PENDING_MAX: usize = 256;
+
+/// Natively, a builder thread takes the pending vectors once there are this many…
+#[cfg(not(target_family = "wasm"))]
+const BUILD_MIN: usize = 64;
+/// …and a write waits for the running batch only when writes outpace the builder this far.
+#[cfg(not(target_family = "wasm"))]
+const PENDING_HARD_MAX: usize = 2048;
+
+/// Thread contexts USearch reserves: the builder's insert and the owner's search run at once.
+const THREADS: usize = 2;
+
+/// A batch of vectors a builder thread is inserting into the graph. Until it is joined, the graph
+/// may or may not hold any of them: searches score the batch exactly and hide its ids (and every
+/// stale id) from graph results, so nothing is missed or counted twice.
+#[cfg(not(target_family = "wasm"))]
+struct Build {
+    batch: Arc<Vec<(u64, Vec<f32>)>>,
+    ids: HashSet<u64>,
+    /// Graph size when the batch started (nothing else changes the graph until it is joined).
+    graph_len: usize,
+    thread: std::thread::JoinHandle<std::result::Result<(), String>>,
+}
 
 pub struct VectorIndex {
-    index: Index,
+    index: Arc<Index>,
+    /// Held by the builder for each insert and by the owner for each graph traversal: USearch
+    /// reads neighbour lists without locks, so a search beside an insert could miss nodes.
+    graph_lock: Arc<Mutex<()>>,
     dims: usize,
     metric: Metric,
-    /// Vectors written but not yet in the graph (never also in the graph).
+    /// Vectors written but not yet handed to the graph (never also live in the graph or a batch).
     pending: HashMap<u64, Vec<f32>>,
+    /// Ids whose graph (or batch) entry was replaced or deleted while a batch was being built:
+    /// hidden from results, removed from the graph once the batch is joined.
+    stale: HashSet<u64>,
+    #[cfg(not(target_family = "wasm"))]
+    build: Option<Build>,
 }
 
 fn options(dims: usize, metric: Metric, scalar: ScalarKind) -> IndexOptions {
@@ -138,8 +171,17 @@ impl VectorIndex {
             return Err(Error::invalid(format!("dims must be 1..={MAX_DIMS}, got {dims}")));
         }
         let index = Index::new(&options(dims, metric, scalar)).map_err(cxx)?;
-        index.reserve(1024).map_err(cxx)?;
-        Ok(VectorIndex { index, dims, metric, pending: HashMap::new() })
+        index.reserve_capacity_and_threads(1024, THREADS).map_err(cxx)?;
+        Ok(VectorIndex {
+            index: Arc::new(index),
+            graph_lock: Arc::default(),
+            dims,
+            metric,
+            pending: HashMap::new(),
+            stale: HashSet::new(),
+            #[cfg(not(target_family = "wasm"))]
+            build: None,
+        })
     }
 
     /// Restores a snapshot written by `save`; checks its header against the store's settings.
@@ -155,6 +197,8 @@ impl VectorIndex {
         }
         me.index.load_from_buffer(bytes).map_err(cxx)?;
         me.index.change_expansion_search(64);
+        // Loading sizes the thread contexts to the machine; the builder needs its own beside the owner's.
+        me.index.reserve_capacity_and_threads(me.index.capacity().max(1024), THREADS).map_err(cxx)?;
         Ok(me)
     }
 
@@ -166,44 +210,55 @@ impl VectorIndex {
         Ok(buf)
     }
 
+    /// Live vectors: in the graph, in a batch being built, or pending.
     pub fn len(&self) -> usize {
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(b) = &self.build {
+            // Every stale id is in the graph or the batch exactly once (see `mark_stale`).
+            return b.graph_len + b.batch.len() + self.pending.len() - self.stale.len();
+        }
         self.index.size() + self.pending.len()
     }
 
+    /// Vectors not yet in the graph (pending, or in a batch being built).
     pub fn pending_len(&self) -> usize {
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(b) = &self.build {
+            return self.pending.len() + b.batch.len();
+        }
         self.pending.len()
     }
 
-    /// Inserts every pending vector into the HNSW graph.
+    /// Whether a write adding `incoming` vectors will insert into the graph before it returns (on
+    /// wasm: it fills the buffer; natively: writes outpaced the builder and it waits for the batch).
+    pub fn write_will_insert(&self, incoming: usize) -> bool {
+        #[cfg(not(target_family = "wasm"))]
+        return self.build.is_some() && self.pending.len() + incoming >= PENDING_HARD_MAX;
+        #[cfg(target_family = "wasm")]
+        return self.pending.len() + incoming >= PENDING_MAX;
+    }
+
+    /// Puts every pending vector in the graph before it returns (waits for a running batch).
     pub fn flush(&mut self) -> Result<()> {
-        if self.pending.is_empty() {
-            return Ok(());
-        }
-        let need = self.index.size() + self.pending.len();
-        if need > self.index.capacity() {
-            let grow = (self.index.capacity() * 2).max(need).max(1024);
-            self.index.reserve(grow).map_err(cxx)?;
-        }
-        let mut ids: Vec<u64> = self.pending.keys().copied().collect();
-        ids.sort_unstable();
-        for id in ids {
-            if let Some(v) = self.pending.remove(&id) {
-                self.index.add(id, &v).map_err(cxx)?;
-            }
+        self.join()?;
+        let batch = self.take_pending();
+        if !batch.is_empty() {
+            self.reserve_for(batch.len())?;
+            insert(&self.index, &self.graph_lock, &batch).map_err(Error::internal)?;
         }
         Ok(())
     }
 
     pub fn memory_bytes(&self) -> usize {
+        // Walks every node: not beside a running insert.
+        let _turn = graph_turn(&self.graph_lock);
         self.index.memory_usage()
     }
 
     /// Adds or replaces the vector stored under `id` (buffered; see the module doc).
     pub fn upsert(&mut self, id: u64, v: &[f32]) -> Result<()> {
         validate(v, self.dims, self.metric)?;
-        if self.index.contains(id) {
-            self.index.remove(id).map_err(cxx)?;
-        }
+        self.unlink(id)?;
         // Under cosine a pending vector is kept unit-length, so scoring it is one dot product.
         let kept = match self.metric {
             Metric::Cosine => {
@@ -213,73 +268,199 @@ impl VectorIndex {
             _ => v.to_vec(),
         };
         self.pending.insert(id, kept);
-        if self.pending.len() >= PENDING_MAX {
-            self.flush()?;
-        }
-        Ok(())
+        self.advance()
     }
 
     pub fn remove(&mut self, id: u64) -> Result<()> {
+        self.unlink(id)?;
+        self.advance()
+    }
+
+    /// Takes `id` out of the graph and any batch: at once when no batch is being built, otherwise
+    /// by marking it stale until the batch is joined (the builder owns the graph meanwhile).
+    fn unlink(&mut self, id: u64) -> Result<()> {
         self.pending.remove(&id);
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(b) = &self.build {
+            if b.ids.contains(&id) || self.index.contains(id) {
+                self.stale.insert(id);
+            }
+            return Ok(());
+        }
         if self.index.contains(id) {
             self.index.remove(id).map_err(cxx)?;
         }
         Ok(())
     }
 
-    /// Exact scores of the pending vectors `allow` accepts.
-    fn pending_scores(&self, q: &[f32], allow: impl Fn(u64) -> bool) -> Vec<(u64, f64)> {
-        let kept = self.pending.iter().filter(|(id, _)| allow(**id));
+    /// Moves pending vectors towards the graph: natively hands them to a builder thread (joining a
+    /// finished one first); on wasm inserts them here once the buffer is full. Writes call it, and
+    /// searches, so a buffer left by a burst of writes does not stay to be scored exactly.
+    pub fn advance(&mut self) -> Result<()> {
+        #[cfg(not(target_family = "wasm"))]
+        {
+            if self.build.as_ref().is_some_and(|b| b.thread.is_finished()) || self.pending.len() >= PENDING_HARD_MAX {
+                self.join()?;
+            }
+            if self.build.is_none() && self.pending.len() >= BUILD_MIN {
+                self.start_build()?;
+            }
+            Ok(())
+        }
+        #[cfg(target_family = "wasm")]
+        {
+            if self.pending.len() >= PENDING_MAX {
+                self.flush()?;
+            }
+            Ok(())
+        }
+    }
+
+    /// The pending vectors in id order (the order they enter the graph), leaving none pending.
+    fn take_pending(&mut self) -> Vec<(u64, Vec<f32>)> {
+        let mut batch: Vec<(u64, Vec<f32>)> = self.pending.drain().collect();
+        batch.sort_unstable_by_key(|(id, _)| *id);
+        batch
+    }
+
+    /// Grows the graph's capacity for `more` vectors (only while no batch is being built).
+    fn reserve_for(&self, more: usize) -> Result<()> {
+        let need = self.index.size() + more;
+        if need > self.index.capacity() {
+            let grow = (self.index.capacity() * 2).max(need).max(1024);
+            self.index.reserve_capacity_and_threads(grow, THREADS).map_err(cxx)?;
+        }
+        Ok(())
+    }
+
+    #[cfg(not(target_family = "wasm"))]
+    fn start_build(&mut self) -> Result<()> {
+        let batch = self.take_pending();
+        self.reserve_for(batch.len())?;
+        let graph_len = self.index.size();
+        let batch = Arc::new(batch);
+        let (index, lock, work) = (self.index.clone(), self.graph_lock.clone(), batch.clone());
+        let thread = std::thread::Builder::new()
+            .name("edgemem-hnsw".into())
+            .spawn(move || insert(&index, &lock, &work))
+            .map_err(|e| Error::internal(format!("vector index builder: {e}")))?;
+        let ids = batch.iter().map(|(id, _)| *id).collect();
+        self.build = Some(Build { batch, ids, graph_len, thread });
+        Ok(())
+    }
+
+    /// Waits for the running batch (if any), then drops the stale entries from the graph.
+    fn join(&mut self) -> Result<()> {
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(b) = self.build.take() {
+            let done = b.thread.join().map_err(|_| "the builder thread panicked".to_string()).and_then(|r| r);
+            for id in std::mem::take(&mut self.stale) {
+                if self.index.contains(id) {
+                    self.index.remove(id).map_err(cxx)?;
+                }
+            }
+            done.map_err(|e| Error::internal(format!("vector index: {e}")))?;
+        }
+        Ok(())
+    }
+
+    /// Whether a graph hit for `id` is current (not replaced or deleted since, not in a batch
+    /// being built — those are scored exactly instead).
+    fn graph_current(&self, id: u64) -> bool {
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(b) = &self.build {
+            return !b.ids.contains(&id) && !self.stale.contains(&id);
+        }
+        !self.stale.contains(&id)
+    }
+
+    /// Exact scores of the vectors not (yet) in the graph that `allow` accepts: pending ones,
+    /// and a running batch's that are still current.
+    fn buffered_scores(&self, q: &[f32], allow: impl Fn(u64) -> bool) -> Vec<(u64, f64)> {
+        let pending = self.pending.iter().map(|(id, v)| (*id, v.as_slice()));
+        #[cfg(not(target_family = "wasm"))]
+        let building = self.build.iter().flat_map(|b| b.batch.iter()).filter(|(id, _)| !self.stale.contains(id)).map(|(id, v)| (*id, v.as_slice()));
+        #[cfg(target_family = "wasm")]
+        let building = std::iter::empty();
+        let kept = pending.chain(building).filter(|(id, _)| allow(*id));
         match self.metric {
             // Kept unit-length (see `upsert`): cos = q·v / |q|.
             Metric::Cosine => {
                 let qn = dot(q, q).sqrt() as f64;
-                kept.map(|(id, v)| (*id, if qn == 0.0 { 0.0 } else { dot(q, v) as f64 / qn })).collect()
+                kept.map(|(id, v)| (id, if qn == 0.0 { 0.0 } else { dot(q, v) as f64 / qn })).collect()
             }
-            Metric::InnerProduct => kept.map(|(id, v)| (*id, dot(q, v) as f64)).collect(),
-            Metric::L2 => kept.map(|(id, v)| (*id, exact_score(self.metric, q, v))).collect(),
+            Metric::InnerProduct => kept.map(|(id, v)| (id, dot(q, v) as f64)).collect(),
+            Metric::L2 => kept.map(|(id, v)| (id, exact_score(self.metric, q, v))).collect(),
         }
     }
 
-    /// Merges graph hits with exactly scored pending vectors, best first, at most `k`.
-    fn merge(&self, graph: Vec<(u64, f64)>, mut pending: Vec<(u64, f64)>, k: usize) -> Vec<(u64, f64)> {
-        if pending.is_empty() {
+    /// Merges graph hits with exactly scored buffered vectors, best first, at most `k`.
+    fn merge(&self, graph: Vec<(u64, f64)>, mut buffered: Vec<(u64, f64)>, k: usize) -> Vec<(u64, f64)> {
+        if buffered.is_empty() {
             return graph;
         }
-        pending.extend(graph);
-        pending.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        pending.truncate(k);
-        pending
+        buffered.extend(graph);
+        buffered.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        buffered.truncate(k);
+        buffered
+    }
+
+    /// Graph entries (a lower bound while a batch is being built: the builder only adds).
+    fn graph_len(&self) -> usize {
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(b) = &self.build {
+            return b.graph_len;
+        }
+        self.index.size()
     }
 
     /// Top `k` (id, score), best first.
     pub fn search(&self, q: &[f32], k: usize) -> Result<Vec<(u64, f64)>> {
+        if !self.hides_nothing() {
+            return self.filtered_search(q, k, |_| true);
+        }
         validate(q, self.dims, self.metric)?;
-        let pending = self.pending_scores(q, |_| true);
-        let kg = k.min(self.index.size());
+        let buffered = self.buffered_scores(q, |_| true);
+        let kg = k.min(self.graph_len());
         let graph = if kg == 0 {
             Vec::new()
         } else {
+            let _turn = graph_turn(&self.graph_lock);
             self.index.change_expansion_search(kg.max(64));
             let m = self.index.search(q, kg).map_err(cxx)?;
             m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect()
         };
-        Ok(self.merge(graph, pending, k))
+        Ok(self.merge(graph, buffered, k))
     }
 
     /// Top `k` among the ids `allow` accepts (filtered HNSW traversal).
     pub fn filtered_search(&self, q: &[f32], k: usize, allow: impl Fn(u64) -> bool) -> Result<Vec<(u64, f64)>> {
         validate(q, self.dims, self.metric)?;
-        let pending = self.pending_scores(q, &allow);
-        let kg = k.min(self.index.size());
+        let buffered = self.buffered_scores(q, &allow);
+        let kg = k.min(self.graph_len());
         let graph = if kg == 0 {
             Vec::new()
         } else {
+            let _turn = graph_turn(&self.graph_lock);
             self.index.change_expansion_search(kg.max(64));
-            let m = self.index.filtered_search(q, kg, &allow).map_err(cxx)?;
+            let m = if self.hides_nothing() {
+                self.index.filtered_search(q, kg, &allow)
+            } else {
+                self.index.filtered_search(q, kg, |id| allow(id) && self.graph_current(id))
+            };
+            let m = m.map_err(cxx)?;
             m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect()
         };
-        Ok(self.merge(graph, pending, k))
+        Ok(self.merge(graph, buffered, k))
+    }
+
+    /// No batch is being built and nothing is stale: every graph entry is current.
+    fn hides_nothing(&self) -> bool {
+        #[cfg(not(target_family = "wasm"))]
+        if self.build.is_some() {
+            return false;
+        }
+        self.stale.is_empty()
     }
 
     /// Exact similarity of `q` to the stored vector of `id` (None if it has none); `buf` is scratch
@@ -287,6 +468,16 @@ impl VectorIndex {
     pub fn score(&self, id: u64, q: &[f32], buf: &mut Vec<f32>) -> Option<f64> {
         if let Some(v) = self.pending.get(&id) {
             return Some(exact_score(self.metric, q, v));
+        }
+        if self.stale.contains(&id) {
+            return None;
+        }
+        #[cfg(not(target_family = "wasm"))]
+        if let Some(b) = &self.build {
+            if b.ids.contains(&id) {
+                let at = b.batch.binary_search_by_key(&id, |(i, _)| *i).ok()?;
+                return Some(exact_score(self.metric, q, &b.batch[at].1));
+            }
         }
         if !self.index.contains(id) {
             return None;
@@ -297,4 +488,26 @@ impl VectorIndex {
             _ => None,
         }
     }
+}
+
+impl Drop for VectorIndex {
+    fn drop(&mut self) {
+        // A builder still inserting holds the graph; let it finish rather than outlive the store.
+        let _ = self.join();
+    }
+}
+
+/// Inserts a batch into the graph (on the builder thread, or inline), one vector per turn of the
+/// lock so a search waits for one insert at most.
+fn insert(index: &Index, lock: &Mutex<()>, batch: &[(u64, Vec<f32>)]) -> std::result::Result<(), String> {
+    for (id, v) in batch {
+        let _turn = graph_turn(lock);
+        index.add(*id, v).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The graph lock (a panicked builder leaves nothing half-done behind it: USearch reports errors).
+fn graph_turn(lock: &Mutex<()>) -> MutexGuard<'_, ()> {
+    lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

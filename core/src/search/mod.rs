@@ -141,6 +141,7 @@ impl Store {
         if let Some(a) = q.as_of {
             return self.search_as_of(&plan, a);
         }
+        self.advance_index();
         self.ensure_index_fresh()?;
         if !plan.terms.is_empty() {
             // The FTS index must hold every write before BM25 reads it.

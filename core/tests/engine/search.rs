@@ -168,6 +168,57 @@ fn buffered_vectors_answer_like_indexed_ones() {
     assert_eq!(s.stats().unwrap().index_vectors, 40);
 }
 
+/// Writes outpace graph construction (natively a builder thread inserts batches while writes and
+/// searches go on): a search must never see a deleted or replaced vector, nor one twice, and must
+/// score each exactly. Through a namespace filter (exact scoring of every allowed memory) it must
+/// see every live vector; unfiltered, HNSW is approximate, so nearly all of them.
+#[test]
+fn vectors_written_during_graph_builds_are_seen_exactly_once() {
+    let mut s = store(DIMS);
+    let mut rng = Rng::new(23);
+    let mut live: std::collections::HashMap<String, Vec<f32>> = std::collections::HashMap::new();
+    let cos = |a: &[f32], b: &[f32]| {
+        let (d, na, nb) = a.iter().zip(b).fold((0f64, 0f64, 0f64), |(d, na, nb), (x, y)| {
+            (d + (*x as f64) * (*y as f64), na + (*x as f64).powi(2), nb + (*y as f64).powi(2))
+        });
+        d / (na.sqrt() * nb.sqrt())
+    };
+    for op in 0..3000 {
+        let key = format!("k{}", rng.below(150));
+        if rng.below(5) == 0 && live.contains_key(&key) {
+            s.delete(&ns(&["v"]), &key, None).unwrap();
+            live.remove(&key);
+        } else {
+            let v = rng.unit_vec(DIMS);
+            s.put(MemoryPut::new(&["v"], &key, json!(op)).embedding(v.clone())).unwrap();
+            live.insert(key, v);
+        }
+        if op % 25 != 24 && op != 2999 {
+            continue;
+        }
+        let q = rng.unit_vec(DIMS);
+        for prefix in [vec![], ns(&["v"])] {
+            let hits = s
+                .search(&SearchQuery { mode: Some(SearchMode::Vector), vector: Some(q.clone()), k: Some(live.len()), namespace: prefix.clone(), ..Default::default() })
+                .unwrap();
+            let mut keys: Vec<&str> = hits.iter().map(|h| h.key.as_str()).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), hits.len(), "op {op}: a vector seen twice");
+            for h in &hits {
+                let v = live.get(&h.key).unwrap_or_else(|| panic!("op {op}: {} is not live", h.key));
+                assert!((h.score - cos(&q, v)).abs() < 1e-4, "op {op}: {} scored {}, its vector {}", h.key, h.score, cos(&q, v));
+            }
+            let least = if prefix.is_empty() { live.len() * 95 / 100 } else { live.len() };
+            assert!(hits.len() >= least, "op {op}, prefix {prefix:?}: {} of {} live vectors", hits.len(), live.len());
+        }
+        assert_eq!(s.stats().unwrap().index_vectors, live.len() as u64, "op {op}");
+    }
+    s.maintain().unwrap();
+    assert_eq!(s.stats().unwrap().index_pending, 0, "maintain leaves nothing buffered");
+    assert_eq!(s.stats().unwrap().index_vectors, live.len() as u64);
+}
+
 /// Dropping common terms to bound BM25's cost must never lose matches: when the rarer terms
 /// find fewer than k (here: none inside the filter), the full query runs.
 #[test]
