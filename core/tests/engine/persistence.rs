@@ -173,7 +173,7 @@ fn writes_touch_few_pages() {
     }
     s.maintain().unwrap();
     let (mut new, mut update, mut checkpoint) = (0, 0, 0);
-    let mut count = |f: &mut dyn FnMut()| {
+    let count = |f: &mut dyn FnMut()| {
         let before = ps.put_count();
         f();
         ps.put_count() - before
