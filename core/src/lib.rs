@@ -10,6 +10,8 @@ mod error;
 mod export;
 mod feed;
 mod filter;
+#[cfg(not(target_family = "wasm"))]
+mod graph_builder;
 mod history;
 mod lexical_buffer;
 mod memdb;

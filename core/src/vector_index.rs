@@ -5,7 +5,7 @@
 //! Writes are buffered: a new or changed vector goes to a pending set that searches score exactly,
 //! and reaches the HNSW graph in batches, so an acknowledged write never waits on graph
 //! construction and results are the same as if every vector were in the graph. Natively a batch is
-//! inserted by a builder thread while writes and searches go on (see [`Build`]); on wasm, which has
+//! inserted by a builder thread (`graph_builder.rs`) while writes and searches go on (see [`Build`]); on wasm, which has
 //! no threads, by the write that fills the buffer (`PENDING_MAX`). `flush()` (hosts call it when
 //! idle, and before a snapshot) puts everything in the graph before it returns.
 
@@ -31,16 +31,15 @@ const PENDING_HARD_MAX: usize = 2048;
 /// Thread contexts USearch reserves: the builder's insert and the owner's search run at once.
 const THREADS: usize = 2;
 
-/// A batch of vectors a builder thread is inserting into the graph. Until it is joined, the graph
+/// A batch of vectors the builder thread is inserting into the graph. Until it is done, the graph
 /// may or may not hold any of them: searches score the batch exactly and hide its ids (and every
 /// stale id) from graph results, so nothing is missed or counted twice.
 #[cfg(not(target_family = "wasm"))]
 struct Build {
-    batch: Arc<Vec<(u64, Vec<f32>)>>,
+    batch: crate::graph_builder::Batch,
     ids: HashSet<u64>,
-    /// Graph size when the batch started (nothing else changes the graph until it is joined).
+    /// Graph size when the batch started (nothing else changes the graph until it is done).
     graph_len: usize,
-    thread: std::thread::JoinHandle<std::result::Result<(), String>>,
 }
 
 pub struct VectorIndex {
@@ -57,6 +56,9 @@ pub struct VectorIndex {
     stale: HashSet<u64>,
     #[cfg(not(target_family = "wasm"))]
     build: Option<Build>,
+    /// Started with the first batch.
+    #[cfg(not(target_family = "wasm"))]
+    builder: Option<crate::graph_builder::GraphBuilder>,
 }
 
 fn options(dims: usize, metric: Metric, scalar: ScalarKind) -> IndexOptions {
@@ -181,6 +183,8 @@ impl VectorIndex {
             stale: HashSet::new(),
             #[cfg(not(target_family = "wasm"))]
             build: None,
+            #[cfg(not(target_family = "wasm"))]
+            builder: None,
         })
     }
 
@@ -299,7 +303,10 @@ impl VectorIndex {
     pub fn advance(&mut self) -> Result<()> {
         #[cfg(not(target_family = "wasm"))]
         {
-            if self.build.as_ref().is_some_and(|b| b.thread.is_finished()) || self.pending.len() >= PENDING_HARD_MAX {
+            if let Some(done) = self.build.as_ref().and(self.builder.as_ref()).and_then(|b| b.try_done()) {
+                self.finish(done)?;
+            }
+            if self.pending.len() >= PENDING_HARD_MAX {
                 self.join()?;
             }
             if self.build.is_none() && self.pending.len() >= BUILD_MIN {
@@ -339,29 +346,38 @@ impl VectorIndex {
         self.reserve_for(batch.len())?;
         let graph_len = self.index.size();
         let batch = Arc::new(batch);
-        let (index, lock, work) = (self.index.clone(), self.graph_lock.clone(), batch.clone());
-        let thread = std::thread::Builder::new()
-            .name("edgemem-hnsw".into())
-            .spawn(move || insert(&index, &lock, &work))
-            .map_err(|e| Error::internal(format!("vector index builder: {e}")))?;
+        if self.builder.is_none() {
+            let b = crate::graph_builder::GraphBuilder::spawn(self.index.clone(), self.graph_lock.clone())
+                .map_err(|e| Error::internal(format!("vector index builder: {e}")))?;
+            self.builder = Some(b);
+        }
+        let builder = self.builder.as_ref().ok_or_else(|| Error::internal("no builder"))?;
+        builder.submit(batch.clone()).map_err(Error::internal)?;
         let ids = batch.iter().map(|(id, _)| *id).collect();
-        self.build = Some(Build { batch, ids, graph_len, thread });
+        self.build = Some(Build { batch, ids, graph_len });
         Ok(())
     }
 
-    /// Waits for the running batch (if any), then drops the stale entries from the graph.
+    /// Waits for the running batch (if any), then finishes it.
     fn join(&mut self) -> Result<()> {
         #[cfg(not(target_family = "wasm"))]
-        if let Some(b) = self.build.take() {
-            let done = b.thread.join().map_err(|_| "the builder thread panicked".to_string()).and_then(|r| r);
-            for id in std::mem::take(&mut self.stale) {
-                if self.index.contains(id) {
-                    self.index.remove(id).map_err(cxx)?;
-                }
-            }
-            done.map_err(|e| Error::internal(format!("vector index: {e}")))?;
+        if self.build.is_some() {
+            let done = self.builder.as_ref().map_or(Err("no builder".to_string()), |b| b.wait());
+            self.finish(done)?;
         }
         Ok(())
+    }
+
+    /// A batch is done: the graph is the owner's again, and the stale entries leave it.
+    #[cfg(not(target_family = "wasm"))]
+    fn finish(&mut self, done: std::result::Result<(), String>) -> Result<()> {
+        self.build = None;
+        for id in std::mem::take(&mut self.stale) {
+            if self.index.contains(id) {
+                self.index.remove(id).map_err(cxx)?;
+            }
+        }
+        done.map_err(|e| Error::internal(format!("vector index: {e}")))
     }
 
     /// Whether a graph hit for `id` is current (not replaced or deleted since, not in a batch
@@ -499,7 +515,7 @@ impl Drop for VectorIndex {
 
 /// Inserts a batch into the graph (on the builder thread, or inline), one vector per turn of the
 /// lock so a search waits for one insert at most.
-fn insert(index: &Index, lock: &Mutex<()>, batch: &[(u64, Vec<f32>)]) -> std::result::Result<(), String> {
+pub(crate) fn insert(index: &Index, lock: &Mutex<()>, batch: &[(u64, Vec<f32>)]) -> std::result::Result<(), String> {
     for (id, v) in batch {
         let _turn = graph_turn(lock);
         index.add(*id, v).map_err(|e| e.to_string())?;
