@@ -4,9 +4,9 @@
 //! microseconds (spawning and joining a thread per batch cost ~140 µs on that write). What a batch
 //! means for searches meanwhile is `vector_index.rs`' business.
 
-use crate::vector_index::insert;
+use crate::vector_index::{insert, GraphLock};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use usearch::Index;
 
@@ -20,8 +20,8 @@ pub struct GraphBuilder {
 }
 
 impl GraphBuilder {
-    /// Starts the thread; it inserts into `index`, taking `lock` for each insert.
-    pub fn spawn(index: Arc<Index>, lock: Arc<Mutex<()>>) -> std::io::Result<Self> {
+    /// Starts the thread; it inserts into `index`, taking a turn of `lock` for each insert.
+    pub fn spawn(index: Arc<Index>, lock: Arc<GraphLock>) -> std::io::Result<Self> {
         let (jobs, inbox) = channel::<Batch>();
         let (report, done) = channel();
         let thread = std::thread::Builder::new().name("edgemem-hnsw".into()).spawn(move || {
