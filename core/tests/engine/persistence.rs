@@ -232,6 +232,31 @@ fn file_storage_survives_reopen() {
     }
 }
 
+/// With file storage, writes leave their pages in the WAL (no copy-back and fsync on a write until
+/// it holds 8,192 pages); `maintain()` copies them into the database.
+#[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
+fn maintain_copies_the_wal_into_the_database_file() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let (dir, path) = temp_db(11);
+        let mut s = open_file(&path);
+        let mut rng = Rng::new(5);
+        s.put(MemoryPut::new(&["w"], "first", json!(1)).embedding(rng.unit_vec(DIMS))).unwrap();
+        let size = || std::fs::metadata(&path).unwrap().len();
+        let before = size();
+        for i in 0..200 {
+            s.put(MemoryPut::new(&["w"], &format!("k{i}"), json!("v".repeat(2000))).embedding(rng.unit_vec(DIMS))).unwrap();
+        }
+        assert_eq!(size(), before, "no write copied the WAL back");
+        s.maintain().unwrap();
+        assert!(size() > before + 400_000, "maintain copied the WAL back: {before} -> {}", size());
+        drop(s);
+        assert_eq!(open_file(&path).stats().unwrap().memories, 201);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
 fn schema_v1_database_migrates_with_its_data() {
