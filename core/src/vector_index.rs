@@ -218,7 +218,7 @@ impl VectorIndex {
     pub fn len(&self) -> usize {
         #[cfg(not(target_family = "wasm"))]
         if let Some(b) = &self.build {
-            // Every stale id is in the graph or the batch exactly once (see `mark_stale`).
+            // Every stale id is in the graph or the batch exactly once (see `unlink`).
             return b.graph_len + b.batch.len() + self.pending.len() - self.stale.len();
         }
         self.index.size() + self.pending.len()
@@ -372,9 +372,9 @@ impl VectorIndex {
         Ok(())
     }
 
-    /// A batch is done: the graph is the owner's again, and the stale entries leave it.
+    /// A batch is done: the graph is the owner's again, and the stale entries leave it. On an error
+    /// the caller (the Store) rebuilds the index from SQLite before using it again.
     #[cfg(not(target_family = "wasm"))]
-    /// On an error the caller (the Store) rebuilds the index from SQLite before using it again.
     fn finish(&mut self, done: std::result::Result<(), String>) -> Result<()> {
         self.build = None;
         if done.is_err() {
