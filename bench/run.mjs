@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assemble } from './lib/assemble.mjs';
 import { SUITES, jobs } from './lib/jobs.mjs';
-import { machine, versions } from './lib/machine.mjs';
+import { machine, speedProbe, versions } from './lib/machine.mjs';
 import { runJson } from './lib/proc.mjs';
 import { latencyChart, reactiveChart, scalingChart } from './report/charts.mjs';
 import { headline, markdown } from './report/markdown.mjs';
@@ -39,7 +39,7 @@ const data = flag('--data', process.env.EDGEMEM_LOCOMO ?? join(root, '../shared/
 const outDir = flag('--out', join(root, 'bench/results'));
 
 const started = new Date();
-const doc = { schema: 1, started_at: started.toISOString(), mode: quick ? 'quick' : 'full', suites: SUITES.filter((s) => suites.has(s)), machine: machine(), versions: versions(root) };
+const doc = { schema: 1, started_at: started.toISOString(), mode: quick ? 'quick' : 'full', suites: SUITES.filter((s) => suites.has(s)), machine: { ...machine(), speed_probe_ms_before: speedProbe() }, versions: versions(root) };
 const todo = jobs({ data, root }).filter((j) => j.suites.some((s) => suites.has(s)));
 const out = {};
 const errors = [];
@@ -60,6 +60,7 @@ for (const [k, job] of todo.entries()) {
   }
 }
 
+doc.machine.speed_probe_ms_after = speedProbe();
 const finished = new Date();
 const results = { ...doc, finished_at: finished.toISOString(), duration_s: (finished - started) / 1000, params, durations_s: durations, errors, ...assemble(out, suites) };
 mkdirSync(outDir, { recursive: true });

@@ -5,6 +5,7 @@
  * `rustc -V`, `git rev-parse`, `git status --porcelain` and reads package.json files.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -48,4 +49,25 @@ export function versions(root) {
     git_commit: cmd('git', ['rev-parse', 'HEAD'], root),
     git_dirty: (cmd('git', ['status', '--porcelain', '--untracked-files=no'], root) ?? '') !== '',
   };
+}
+
+/**
+ * Median ms of five runs of a fixed workload: SHA-256 over 8 MiB and 1M dependent random reads in a 64 MiB
+ * array (latency-bound, like a B-tree or HNSW walk). Only comparable between runs on the same machine.
+ */
+export function speedProbe() {
+  const bytes = new Uint8Array(8 << 20).fill(7);
+  const table = new Uint32Array(16 << 20);
+  for (let i = 0; i < table.length; i++) table[i] = (i * 2654435761) >>> 8;
+  const times = [];
+  for (let run = 0; run < 5; run++) {
+    const t = performance.now();
+    createHash('sha256').update(bytes).digest();
+    let at = run;
+    for (let i = 0; i < 1_000_000; i++) at = (table[at & (table.length - 1)] + i) >>> 0;
+    if (at === -1) throw new Error('unreachable'); // keeps the loop's result alive
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return Math.round(times[2] * 10) / 10;
 }

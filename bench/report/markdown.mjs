@@ -37,7 +37,7 @@ function latencyDetail(r) {
 
 export function markdown(r) {
   const out = [`# edgemem benchmark results — ${r.started_at} (${r.mode} run, ${r.duration_s.toFixed(0)} s)`, ''];
-  out.push(`Machine: ${r.machine.cpus} × ${r.machine.cpu_model}, ${mib(r.machine.memory_bytes)}, ${r.machine.os}; load average before the run ${r.machine.load_avg_before.map((x) => x.toFixed(2)).join(' / ')}.`);
+  out.push(`Machine: ${r.machine.cpus} × ${r.machine.cpu_model}, ${mib(r.machine.memory_bytes)}, ${r.machine.os}; load average before the run ${r.machine.load_avg_before.map((x) => x.toFixed(2)).join(' / ')}${r.machine.speed_probe_ms_before == null ? '' : `; speed probe (lib/machine.mjs, lower is faster) ${r.machine.speed_probe_ms_before} ms before, ${r.machine.speed_probe_ms_after} ms after`}.`);
   out.push(`Versions: Node ${r.versions.node}, ${r.versions.rustc}, miniflare ${r.versions.miniflare} (workerd ${r.versions.workerd}), wasmtime-py ${r.versions.wasmtime_py}, edgemem ${r.versions.edgemem}, commit ${r.versions.git_commit?.slice(0, 10)}${r.versions.git_dirty ? ' + uncommitted changes' : ''}.`);
   out.push(`Suites: ${r.suites.join(', ')}. Produced by \`npm run bench${r.mode === 'quick' ? ' -- --quick' : ''}\`; how each figure is measured: bench/README.md.`, '');
   if (r.errors.length) out.push('**Jobs that failed** (their figures are null):', '', ...r.errors.map((e) => `- ${e.job}: ${e.message}`), '');
