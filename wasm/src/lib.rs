@@ -337,9 +337,15 @@ impl WasmStore {
         self.s()?.import(&doc).map_err(to_js)
     }
 
-    /// Idle-time work: inserts buffered vectors into the HNSW graph.
+    /// Idle-time work: buffered writes indexed, the index snapshotted (see `Store::maintain`).
     pub fn maintain(&mut self) -> Result<(), JsValue> {
         self.s()?.maintain().map_err(to_js)
+    }
+
+    /// Buffered full-text writes and vectors indexed, nothing else (see `Store::flush_buffers`).
+    #[wasm_bindgen(js_name = flushBuffers)]
+    pub fn flush_buffers(&mut self) -> Result<(), JsValue> {
+        self.s()?.flush_buffers().map_err(to_js)
     }
 
     /// Removes expired memories; returns how many.

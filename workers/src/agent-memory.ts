@@ -101,6 +101,8 @@ export class AgentMemory extends DurableObject<Env> {
       const store = await openStore({
         ...settings,
         storage: { pages: new DurableObjectPageStore(this.ctx.storage), atomic: true },
+        // No timers in the object: its alarm runs maintain() (which indexes the buffers too).
+        idleFlushMs: 0,
       });
       await this.#feed.restore(store);
       return store;
