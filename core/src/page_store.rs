@@ -9,12 +9,27 @@ use std::collections::HashMap;
 /// SQLite as I/O errors, which roll the current transaction back.
 pub trait PageStore {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String>;
+    /// Copies the blob at `key`, from byte `offset` on, into the start of `dst`: returns how many
+    /// bytes were copied (fewer than `dst.len()` when the blob ends first), or None when absent.
+    /// The VFS reads pages through it; hosts override it to copy straight into SQLite's buffer.
+    fn read_into(&self, key: &str, offset: usize, dst: &mut [u8]) -> Result<Option<usize>, String> {
+        Ok(self.get(key)?.map(|blob| copy_from(&blob, offset, dst)))
+    }
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String>;
     fn delete(&self, key: &str) -> Result<(), String>;
     /// Makes earlier puts durable (called when SQLite syncs). Default: nothing to do.
     fn sync(&self) -> Result<(), String> {
         Ok(())
     }
+}
+
+/// Copies `blob[offset..]` into the start of `dst` as far as both go; returns the count.
+fn copy_from(blob: &[u8], offset: usize, dst: &mut [u8]) -> usize {
+    let have = blob.len().saturating_sub(offset).min(dst.len());
+    if have > 0 {
+        dst[..have].copy_from_slice(&blob[offset..offset + have]);
+    }
+    have
 }
 
 /// A page store in memory: the reference implementation, and handy for tests (share one
@@ -47,6 +62,9 @@ impl MemoryPageStore {
 impl PageStore for MemoryPageStore {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
         Ok(self.blobs.borrow().get(key).cloned())
+    }
+    fn read_into(&self, key: &str, offset: usize, dst: &mut [u8]) -> Result<Option<usize>, String> {
+        Ok(self.blobs.borrow().get(key).map(|blob| copy_from(blob, offset, dst)))
     }
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
         if self.fail_puts.get() {

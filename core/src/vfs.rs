@@ -80,7 +80,6 @@ impl FileState {
         Ok(())
     }
     fn read(&self, buf: &mut [u8], offset: u64) -> Result<bool, String> {
-        buf.fill(0);
         let end = offset + buf.len() as u64;
         let avail_end = end.min(self.size);
         let mut pos = offset;
@@ -88,13 +87,13 @@ impl FileState {
             let ci = pos / CHUNK;
             let in_chunk = (pos % CHUNK) as usize;
             let n = ((CHUNK as usize - in_chunk) as u64).min(avail_end - pos) as usize;
-            if let Some(chunk) = self.store.get(&self.chunk_key(ci))? {
-                let dst = &mut buf[(pos - offset) as usize..(pos - offset) as usize + n];
-                let have = chunk.len().saturating_sub(in_chunk).min(n);
-                dst[..have].copy_from_slice(&chunk[in_chunk..in_chunk + have]);
-            }
+            let dst = &mut buf[(pos - offset) as usize..(pos - offset) as usize + n];
+            // Straight into SQLite's buffer; a missing or short chunk reads as zeros.
+            let have = self.store.read_into(&self.chunk_key(ci), in_chunk, dst)?.unwrap_or(0);
+            dst[have..].fill(0);
             pos += n as u64;
         }
+        buf[avail_end.saturating_sub(offset) as usize..].fill(0);
         Ok(end <= self.size)
     }
     fn write(&mut self, data: &[u8], offset: u64) -> Result<(), String> {

@@ -22,6 +22,19 @@ extern "C" {
 
 pub struct HostPages(pub JsPageStore);
 
+impl HostPages {
+    /// The host's bytes at `key`, or None.
+    fn bytes(&self, key: &str) -> Result<Option<js_sys::Uint8Array>, String> {
+        let v = self.0.js_get(key).map_err(message)?;
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        v.dyn_into::<js_sys::Uint8Array>()
+            .map(Some)
+            .map_err(|_| format!("page store get({key}) returned something other than a Uint8Array"))
+    }
+}
+
 thread_local! {
     /// Page writes left before a test-requested trap (0: none requested).
     static TRAP_AFTER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -53,14 +66,19 @@ fn message(e: JsValue) -> String {
 
 impl PageStore for HostPages {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
-        let v = self.0.js_get(key).map_err(message)?;
-        if v.is_undefined() || v.is_null() {
-            return Ok(None);
+        Ok(self.bytes(key)?.map(|b| b.to_vec()))
+    }
+    /// Copies from the host's array straight into `dst` (SQLite's page buffer): no Vec in between.
+    fn read_into(&self, key: &str, offset: usize, dst: &mut [u8]) -> Result<Option<usize>, String> {
+        let Some(bytes) = self.bytes(key)? else { return Ok(None) };
+        let len = bytes.length() as usize;
+        let have = len.saturating_sub(offset).min(dst.len());
+        if have == len {
+            bytes.copy_to(&mut dst[..have]);
+        } else if have > 0 {
+            bytes.subarray(offset as u32, (offset + have) as u32).copy_to(&mut dst[..have]);
         }
-        match v.dyn_into::<js_sys::Uint8Array>() {
-            Ok(bytes) => Ok(Some(bytes.to_vec())),
-            Err(_) => Err(format!("page store get({key}) returned something other than a Uint8Array")),
-        }
+        Ok(Some(have))
     }
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
         count_page_write();
