@@ -53,6 +53,15 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     if let Some(p) = num("--pool")? {
         fusion.pool = p as usize;
     }
+    if let Some(d) = num("--feedback-docs")? {
+        fusion.feedback_docs = d as usize; // 0: no pseudo-relevance feedback
+    }
+    if let Some(t) = num("--feedback-terms")? {
+        fusion.feedback_terms = t as usize;
+    }
+    if let Some(w) = num("--feedback-weight")? {
+        fusion.feedback_weight = w;
+    }
     let d = load_locomo(Path::new(data), vectors)?;
     // --single-store: every conversation in one store, each question filtered to its own
     // conversation's namespace (exercises filtered search and store-wide term statistics).

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  edgemem-bench locomo --data DIR --vectors e5|minilm [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]\n  edgemem-bench caps [--json]"
+        "usage:\n  edgemem-bench locomo --data DIR --vectors e5|minilm [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--feedback-docs N] [--feedback-terms N] [--feedback-weight W] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]\n  edgemem-bench caps [--json]"
     );
     ExitCode::from(2)
 }

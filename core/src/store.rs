@@ -75,7 +75,7 @@ pub struct Store {
     /// Full-text marks waiting in `fts_pending` (see lexical_buffer.rs).
     pub(crate) lexical_pending: u64,
     /// Lexical document frequencies: term -> (df, live memories when counted).
-    pub(crate) df_cache: HashMap<String, (u64, u64)>,
+    pub(crate) df_cache: foldhash::HashMap<String, (u64, u64)>,
     vfs_name: Option<String>,
 }
 
@@ -124,7 +124,7 @@ impl Store {
             history_floor: 0,
             writes_since_sweep: 0,
             lexical_pending: 0,
-            df_cache: HashMap::new(),
+            df_cache: Default::default(),
             vfs_name,
         };
         match store.init() {

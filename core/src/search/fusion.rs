@@ -5,7 +5,7 @@
 //! how they were chosen on LoCoMo (no per-question tuning).
 
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -21,6 +21,7 @@ pub enum FusionMethod {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct FusionParams {
     pub method: FusionMethod,
     /// Weight of the vector list; the lexical list gets `1 - vector_weight`.
@@ -29,11 +30,26 @@ pub struct FusionParams {
     pub rrf_k: f64,
     /// Candidates taken from each list before fusing (at least k).
     pub pool: usize,
+    /// Pseudo-relevance feedback (search/feedback.rs): the first pass's top this many memories
+    /// supply expansion words for a second lexical query (0: off).
+    pub feedback_docs: usize,
+    /// At most this many expansion words.
+    pub feedback_terms: usize,
+    /// The expansion query's BM25 is added at this weight to the question's own.
+    pub feedback_weight: f64,
 }
 
 impl Default for FusionParams {
     fn default() -> Self {
-        FusionParams { method: FusionMethod::Relative, vector_weight: 0.5, rrf_k: 60.0, pool: 100 }
+        FusionParams {
+            method: FusionMethod::Relative,
+            vector_weight: 0.5,
+            rrf_k: 60.0,
+            pool: 100,
+            feedback_docs: 5,
+            feedback_terms: 10,
+            feedback_weight: 0.3,
+        }
     }
 }
 

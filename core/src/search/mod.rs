@@ -2,6 +2,7 @@
 //! namespace-prefix and metadata filter applied so that k hits come back whenever k exist,
 //! and AS OF search (exact scoring over the versions valid then).
 
+mod feedback;
 mod fusion;
 pub mod lexical;
 
@@ -19,7 +20,11 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
+use std::cell::RefCell;
+use foldhash::{HashMap, HashSet};
+
+/// Exact vector similarities computed during one search (None: the memory has no vector).
+type Rescored = RefCell<HashMap<i64, Option<f64>>>;
 
 pub const MAX_K: usize = 1000;
 /// Lexical queries score at most about this many postings (see `selective_terms`). 512: on LoCoMo
@@ -31,6 +36,10 @@ const LEXICAL_POSTINGS_BUDGET: u64 = 512;
 /// too far down to reach the top k. On LoCoMo, R@1/5/10 are identical with 30 and 100 (both
 /// embeddings, per-conversation and single-store layouts); the HNSW walk is ~40 % cheaper.
 const HYBRID_VECTOR_POOL: usize = 32;
+/// Hybrid feedback (feedback.rs) reads at most about this many postings of expansion words.
+const FEEDBACK_POSTINGS_BUDGET: u64 = 128;
+/// Document frequencies kept for lexical term selection and feedback (cleared when full).
+const DF_CACHE_MAX: usize = 16384;
 /// With a filter, at most this many allowed vectors are scored exactly instead of walking HNSW.
 const EXACT_MAX: usize = 2048;
 
@@ -93,6 +102,19 @@ struct Plan {
     end: String,
     conds: Vec<Condition>,
     fusion: FusionParams,
+}
+
+impl Plan {
+    /// Hybrid searches with a lexical side run a second, expanded lexical query (feedback.rs).
+    fn wants_feedback(&self) -> bool {
+        let f = &self.fusion;
+        self.mode == SearchMode::Hybrid
+            && !self.terms.is_empty()
+            && f.feedback_docs > 0
+            && f.feedback_terms > 0
+            && f.feedback_weight.is_finite()
+            && f.feedback_weight > 0.0
+    }
 }
 
 impl Store {
@@ -167,12 +189,15 @@ impl Store {
             }
             None => Vec::new(),
         };
-        let fused = {
-            let idx = self.index.as_ref();
-            let q = plan.vector.as_deref();
-            let scratch = std::cell::RefCell::new(Vec::new());
-            combine(&plan, &vec_list, &lex_list, |id| idx?.score(id as u64, q?, &mut scratch.borrow_mut()))
-        };
+        let rescored = Rescored::default();
+        let mut fused = self.fuse_live(&plan, &vec_list, &lex_list, &rescored);
+        let words = self.feedback_words(&plan, &fused)?;
+        if !words.is_empty() {
+            let candidates = fused.iter().map(|f| f.id).collect();
+            let lex_list =
+                feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| self.term_holders(w))?;
+            fused = self.fuse_live(&plan, &vec_list, &lex_list, &rescored);
+        }
         let mut hits = Vec::with_capacity(plan.k);
         for f in fused.into_iter().take(plan.k) {
             let row = self
@@ -186,6 +211,60 @@ impl Store {
             }
         }
         Ok(hits)
+    }
+
+    /// Fuses the live lists; `rescored` keeps the exact similarities of lexical-only candidates
+    /// between the two fusions of a search with feedback.
+    fn fuse_live(&self, plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)], rescored: &Rescored) -> Vec<Fused> {
+        let idx = self.index.as_ref();
+        let q = plan.vector.as_deref();
+        let scratch = RefCell::new(Vec::new());
+        combine(plan, vec_list, lex_list, |id| {
+            *rescored.borrow_mut().entry(id).or_insert_with(|| idx?.score(id as u64, q?, &mut scratch.borrow_mut()))
+        })
+    }
+
+    /// A hybrid search's expansion words with their IDF (feedback.rs), from the texts of the
+    /// first pass's best memories; none when feedback is off.
+    fn feedback_words(&mut self, plan: &Plan, fused: &[Fused]) -> Result<Vec<(String, f64)>> {
+        if !plan.wants_feedback() {
+            return Ok(Vec::new());
+        }
+        let mut texts = Vec::new();
+        for f in fused.iter().take(plan.fusion.feedback_docs) {
+            let text: Option<Option<String>> =
+                self.conn.prepare_cached("SELECT text FROM memories WHERE id = ?1")?.query_row([f.id], |r| r.get(0)).optional()?;
+            texts.extend(text.flatten());
+        }
+        let n = self.usage.count;
+        feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| self.term_df(w))
+    }
+
+    /// The memories whose text holds `term` (candidates are filtered already).
+    fn term_holders(&self, term: &str) -> Result<Vec<i64>> {
+        let mut st = self.conn.prepare_cached("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?1")?;
+        let rows = st.query_map([lexical::quote(term)], |r| r.get::<_, i64>(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// How many memories contain `term` (FTS5's tokenizer applied), cached until the store has
+    /// grown or shrunk by an eighth.
+    fn term_df(&mut self, term: &str) -> Result<u64> {
+        let n = self.usage.count;
+        if let Some(&(df, at)) = self.df_cache.get(term) {
+            if at.abs_diff(n) <= at / 8 {
+                return Ok(df);
+            }
+        }
+        let df: i64 = self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?1")?
+            .query_row([lexical::quote(term)], |r| r.get(0))?;
+        if self.df_cache.len() >= DF_CACHE_MAX {
+            self.df_cache.clear();
+        }
+        self.df_cache.insert(term.to_string(), (df as u64, n));
+        Ok(df as u64)
     }
 
     /// Filter SQL over live memories (alias-free columns), params starting after `base`.
@@ -254,20 +333,7 @@ impl Store {
         let n = self.usage.count;
         let mut kept: Vec<(u64, &String)> = Vec::new();
         for t in terms {
-            let df = match self.df_cache.get(t) {
-                Some(&(df, at)) if at.abs_diff(n) <= at / 8 => df,
-                _ => {
-                    let df: i64 = self
-                        .conn
-                        .prepare_cached("SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?1")?
-                        .query_row([lexical::quote(t)], |r| r.get(0))?;
-                    if self.df_cache.len() > 4096 {
-                        self.df_cache.clear();
-                    }
-                    self.df_cache.insert(t.clone(), (df as u64, n));
-                    df as u64
-                }
-            };
+            let df = self.term_df(t)?;
             kept.push((df, t));
         }
         kept.sort_by_key(|(df, _)| *df);
@@ -347,22 +413,39 @@ impl Store {
             }
             None => Vec::new(),
         };
-        let lex_list = match lexical::or_query(&plan.terms) {
-            Some(f) => self.scratch_bm25(&rows, &f, plan.pool)?,
-            None => Vec::new(),
+        let fuse = |lex_list: &[(i64, f64)]| {
+            combine(plan, &vec_list, lex_list, |i| {
+                let (q, e) = (plan.vector.as_deref()?, rows.get(i as usize)?.embedding.as_deref()?);
+                Some(exact_score(self.cfg.metric, q, e))
+            })
         };
-        let fused = combine(plan, &vec_list, &lex_list, |i| {
-            let (q, e) = (plan.vector.as_deref()?, rows.get(i as usize)?.embedding.as_deref()?);
-            Some(exact_score(self.cfg.metric, q, e))
-        });
+        let fused = self.with_scratch_fts(&rows, |fts| {
+            let lex_list = match lexical::or_query(&plan.terms) {
+                Some(f) => fts.bm25(&f, plan.pool)?,
+                None => Vec::new(),
+            };
+            let fused = fuse(&lex_list);
+            if !plan.wants_feedback() {
+                return Ok(fused);
+            }
+            let texts: Vec<String> = fused.iter().take(plan.fusion.feedback_docs).filter_map(|f| rows[f.id as usize].text.clone()).collect();
+            let n = rows.iter().filter(|m| m.text.is_some()).count() as u64;
+            let words = feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| fts.df(w))?;
+            if words.is_empty() {
+                return Ok(fused);
+            }
+            let candidates = fused.iter().map(|f| f.id).collect();
+            Ok(fuse(&feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| fts.holders(w))?))
+        })?;
         Ok(fused.into_iter().take(plan.k).map(|f| hit(rows[f.id as usize].clone(), &f)).collect())
     }
 
-    fn scratch_bm25(&self, rows: &[Memory], fts: &str, pool: usize) -> Result<Vec<(i64, f64)>> {
+    /// Runs `f` over a temporary FTS5 table of `rows`' texts (rowid = row index), then drops it.
+    fn with_scratch_fts<T>(&self, rows: &[Memory], f: impl FnOnce(&ScratchFts) -> Result<T>) -> Result<T> {
         self.conn.execute_batch(
             "DROP TABLE IF EXISTS temp.asof_fts; CREATE VIRTUAL TABLE temp.asof_fts USING fts5 (text, content = '', columnsize = 0, tokenize = 'porter unicode61');",
         )?;
-        let out = (|| -> Result<Vec<(i64, f64)>> {
+        let out = (|| -> Result<T> {
             {
                 let mut ins = self.conn.prepare("INSERT INTO temp.asof_fts (rowid, text) VALUES (?1, ?2)")?;
                 for (i, m) in rows.iter().enumerate() {
@@ -371,14 +454,41 @@ impl Store {
                     }
                 }
             }
-            let mut st = self.conn.prepare(&format!(
-                "SELECT rowid, bm25(asof_fts) AS s FROM temp.asof_fts WHERE asof_fts MATCH ?1 ORDER BY s LIMIT {pool}"
-            ))?;
-            let it = st.query_map([fts], |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
-            Ok(it.collect::<rusqlite::Result<_>>()?)
+            f(&ScratchFts { conn: &self.conn })
         })();
         self.conn.execute_batch("DROP TABLE IF EXISTS temp.asof_fts;")?;
         out
+    }
+}
+
+/// The temporary FTS5 table of an AS OF search (`Store::with_scratch_fts`).
+struct ScratchFts<'c> {
+    conn: &'c rusqlite::Connection,
+}
+
+impl ScratchFts<'_> {
+    /// The best `pool` rows for an FTS query, by BM25.
+    fn bm25(&self, fts: &str, pool: usize) -> Result<Vec<(i64, f64)>> {
+        let mut st =
+            self.conn.prepare(&format!("SELECT rowid, bm25(asof_fts) AS s FROM temp.asof_fts WHERE asof_fts MATCH ?1 ORDER BY s LIMIT {pool}"))?;
+        let it = st.query_map([fts], |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
+        Ok(it.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The rows whose text holds `term`.
+    fn holders(&self, term: &str) -> Result<Vec<i64>> {
+        let mut st = self.conn.prepare_cached("SELECT rowid FROM temp.asof_fts WHERE asof_fts MATCH ?1")?;
+        let it = st.query_map([lexical::quote(term)], |r| r.get::<_, i64>(0))?;
+        Ok(it.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// How many rows' texts hold `term`.
+    fn df(&self, term: &str) -> Result<u64> {
+        let n: i64 = self
+            .conn
+            .prepare_cached("SELECT COUNT(*) FROM temp.asof_fts WHERE asof_fts MATCH ?1")?
+            .query_row([lexical::quote(term)], |r| r.get(0))?;
+        Ok(n as u64)
     }
 }
 

@@ -313,3 +313,91 @@ fn lexical_search_as_of_now_matches_the_live_search() {
     assert_eq!(live.len(), 5);
     assert_eq!(then, live);
 }
+
+/// Memories with one shared vector (so hybrid ranks by the lexical side alone, and all of them, fewer
+/// than the vector list's 32, are first-pass candidates): four that answer "kayak trip" in its own
+/// words, one that shares only rarer words with those four, and fillers.
+fn feedback_corpus() -> Store {
+    let mut s = store(DIMS);
+    let v: Vec<f32> = (0..DIMS).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
+    let mut texts: Vec<String> = vec![
+        "kayak trip along the fjord with Ingrid".into(),
+        "planning a kayak trip to the fjord, Ingrid says".into(),
+        "Ingrid booked the kayak trip on the fjord".into(),
+        "the fjord kayak trip, Ingrid and me".into(),
+    ];
+    let fillers = ["garden", "invoice", "piano", "recipe", "tennis", "compiler", "museum", "harbour"];
+    texts.extend(fillers.iter().cycle().take(20).map(|f| format!("a note about the {f}")));
+    texts.push("Ingrid packed the drysuit for the fjord".into());
+    let batch = texts.iter().enumerate().map(|(i, t)| MemoryPut::new(&["f"], &format!("k{i}"), json!(t)).embedding(v.clone())).collect();
+    s.put_batch(batch).unwrap();
+    s
+}
+
+/// The top 5 of a hybrid search for "Which kayak trip?": (key, lexical rank, score × 1e9).
+fn hybrid_top5(s: &mut Store, feedback: bool, as_of: Option<AsOf>) -> Vec<(String, Option<u32>, i64)> {
+    let mut fusion = edgemem_core::FusionParams::default();
+    if !feedback {
+        fusion.feedback_docs = 0;
+    }
+    let q = SearchQuery {
+        text: Some("Which kayak trip?".into()),
+        vector: Some((0..DIMS).map(|i| if i == 1 { 1.0 } else { 0.0 }).collect()),
+        k: Some(5),
+        fusion: Some(fusion),
+        as_of,
+        ..Default::default()
+    };
+    s.search(&q).unwrap().into_iter().map(|h| (h.key, h.lexical_rank, (h.score * 1e9).round() as i64)).collect()
+}
+
+const TARGET: &str = "k24";
+
+/// Pseudo-relevance feedback: words the best matches share ("fjord", "ingrid") find a memory that
+/// shares no word with the question; without feedback it has no lexical score at all.
+#[test]
+fn hybrid_search_expands_the_question_with_words_of_its_best_matches() {
+    let mut s = feedback_corpus();
+    let kayaks = ["k0", "k1", "k2", "k3"];
+    let without = hybrid_top5(&mut s, false, None);
+    assert!(without[..4].iter().all(|h| kayaks.contains(&h.0.as_str())), "{without:?}");
+    assert!(without.iter().all(|h| h.0 != TARGET));
+    assert_eq!(without[4].1, None, "nothing else matches the question");
+    let with = hybrid_top5(&mut s, true, None);
+    assert!(with[..4].iter().all(|h| kayaks.contains(&h.0.as_str())), "{with:?}");
+    assert_eq!((with[4].0.as_str(), with[4].1), (TARGET, Some(5)), "the expansion gave it a lexical rank");
+}
+
+/// A hybrid search AS OF the current seq expands the question the same way and scores as live.
+#[test]
+fn hybrid_search_as_of_now_matches_the_live_search() {
+    let mut s = feedback_corpus();
+    let by_key = |mut v: Vec<(String, Option<u32>, i64)>| {
+        v.sort();
+        v.into_iter().map(|(k, _, score)| (k, score)).collect::<Vec<_>>()
+    };
+    let live = hybrid_top5(&mut s, true, None);
+    let now = s.seq();
+    let then = hybrid_top5(&mut s, true, Some(AsOf::Seq(now)));
+    assert_eq!(live[4].0, TARGET);
+    assert_eq!(by_key(then), by_key(live));
+}
+
+/// Feedback re-scores the first pass's candidates only, so a namespace filter still holds.
+#[test]
+fn hybrid_feedback_stays_inside_the_filter() {
+    let mut s = feedback_corpus();
+    let v: Vec<f32> = (0..DIMS).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
+    s.put(MemoryPut::new(&["elsewhere"], "x", json!("Ingrid's drysuit dried by the fjord")).embedding(v)).unwrap();
+    let q = SearchQuery {
+        text: Some("Which kayak trip?".into()),
+        vector: Some((0..DIMS).map(|i| if i == 1 { 1.0 } else { 0.0 }).collect()),
+        k: Some(10),
+        namespace: vec!["f".into()],
+        ..Default::default()
+    };
+    let hits = s.search(&q).unwrap();
+    assert_eq!(hits.len(), 10);
+    assert!(hits.iter().all(|h| h.namespace == ["f"]), "{hits:?}");
+    assert!(hits.iter().any(|h| h.key == TARGET));
+}
