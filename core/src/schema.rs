@@ -132,7 +132,9 @@ const MIGRATIONS: &[&str] = &[
     // totals exact (contentless_delete left them off on the wasm build's SQLite), so the index is
     // rebuilt from the live rows once. columnsize = 0: no per-row size table, which on a contentless
     // table makes bm25() score without document-length normalisation (FTS5 reports every row's size
-    // as -1; the same in both SQLite builds). Memories are short, and penalising the longer ones cost
+    // as -1, so a term's tf factor is tf (k1 + 1) / (tf + k1 (1 - b - b / avgdl)) for every row; the
+    // same in both SQLite builds; search/lexical.rs sums it term by term, as with several terms FTS5's
+    // bm25() is NaN when avgdl is exactly 3). Memories are short, and penalising the longer ones cost
     // recall: LoCoMo lexical R@10 0.669 -> 0.689, hybrid 0.724 -> 0.737 (e5); a search also skips one
     // size lookup per scored posting (-18 % instructions per hybrid search).
     r#"

@@ -508,9 +508,7 @@ impl VectorIndex {
                 return Some(exact_score(self.metric, q, &b.batch[at].1));
             }
         }
-        if !self.index.contains(id) {
-            return None;
-        }
+        // `get` finds nothing (0) for an id outside the graph: no separate `contains` lookup.
         buf.resize(self.dims, 0.0);
         match self.index.get(id, buf) {
             Ok(n) if n >= 1 => Some(exact_score(self.metric, q, buf)),

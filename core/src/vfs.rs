@@ -89,7 +89,7 @@ impl FileState {
             let n = ((CHUNK as usize - in_chunk) as u64).min(avail_end - pos) as usize;
             let dst = &mut buf[(pos - offset) as usize..(pos - offset) as usize + n];
             // Straight into SQLite's buffer; a missing or short chunk reads as zeros.
-            let have = self.store.read_into(&self.chunk_key(ci), in_chunk, dst)?.unwrap_or(0);
+            let have = self.store.read_into(&self.chunk_key(ci), in_chunk, dst)?.unwrap_or(0).min(n);
             dst[have..].fill(0);
             pos += n as u64;
         }

@@ -6,9 +6,9 @@
 //! to the support group?" / "I went to an LGBTQ meeting yesterday"), while the answer and the
 //! memories that rank first for the question do. Defaults (`FusionParams`: 5 memories, 10 words,
 //! weight 0.3) are the usual RM3 ranges, not tuned per question; bench/README.md has the LoCoMo
-//! figures. An expansion word adds what BM25 gives one occurrence of it (FTS5's k1 = 1.2, no
-//! length normalisation: columnsize=0), so the memories holding it are all that is read — not
-//! a second BM25 query, which in wasm cost about as much as the rest of the search.
+//! figures. An expansion word adds about what BM25 gives one occurrence of it, so the memories
+//! holding it are all that is read — not a second BM25 query, which in wasm cost about as much as
+//! the rest of the search.
 
 use super::{lexical, FusionParams};
 use crate::error::Result;
@@ -16,6 +16,8 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 
 /// Words read from each feedback text (bounds the work on long memories).
 const WORDS_PER_TEXT: usize = 512;
+/// Candidate words whose document frequency is looked up (one FTS count each when not cached).
+const CANDIDATES: usize = 128;
 
 /// The expansion words for a question with `terms`, with their BM25 IDF, from `texts` (the
 /// first pass's best memories) in a store of `n` memories where `df` counts the memories holding
@@ -63,16 +65,17 @@ pub fn expand(
     Ok(out)
 }
 
-/// FTS5's BM25 term-frequency factor for one occurrence with k1 = 1.2, b = 0.75 and the document
-/// length read as 0 (columnsize=0): (k1 + 1) / (1 + k1 (1 - b)).
+/// BM25's factor for one occurrence, (k1 + 1) / (1 + k1 (1 - b)) with FTS5's k1 = 1.2, b = 0.75 and
+/// a row length of 0. FTS5 reads the contentless, columnsize=0 index's row lengths as -1, which
+/// gives 2.2 / (1 + 1.2 (0.25 - 0.75 / avgdl)): within 4 % of this for average texts of 10+ tokens.
 const BM25_ONE_OCCURRENCE: f64 = 2.2 / 1.3;
 
 /// The candidate expansion words of `texts`: each distinct content word (not a stopword, not a
-/// query term) with the number of texts it occurs in, in no particular order (`choose` breaks
-/// ties by word).
+/// query term) with the number of texts it occurs in; those in more texts first, then in order of
+/// first occurrence (the best memory's words first); at most `CANDIDATES` of them.
 fn candidate_words(texts: &[String], query_terms: &[String]) -> Vec<(String, u32)> {
-    // word -> (texts containing it, index of the last text it was counted for)
-    let mut counts: HashMap<String, (u32, usize)> = HashMap::new();
+    // word -> (texts containing it, index of the last text it was counted for, first occurrence)
+    let mut counts: HashMap<String, (u32, usize, usize)> = HashMap::new();
     let mut word = String::new();
     for (ti, text) in texts.iter().enumerate() {
         for w in lexical::raw_words(text).take(WORDS_PER_TEXT) {
@@ -80,25 +83,29 @@ fn candidate_words(texts: &[String], query_terms: &[String]) -> Vec<(String, u32
             if lexical::is_stopword(&word) || query_terms.contains(&word) {
                 continue;
             }
+            let next = counts.len();
             match counts.get_mut(word.as_str()) {
-                Some((n, last)) if *last != ti => {
+                Some((n, last, _)) if *last != ti => {
                     *n += 1;
                     *last = ti;
                 }
                 Some(_) => {}
                 None => {
-                    counts.insert(word.clone(), (1, ti));
+                    counts.insert(word.clone(), (1, ti, next));
                 }
             }
         }
     }
-    counts.into_iter().map(|(w, (n, _))| (w, n)).collect()
+    let mut out: Vec<(String, u32, usize)> = counts.into_iter().map(|(w, (n, _, first))| (w, n, first)).collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+    out.truncate(CANDIDATES);
+    out.into_iter().map(|(w, n, _)| (w, n)).collect()
 }
 
 /// Picks at most `max` expansion words, with their IDF, from `(word, texts containing it,
 /// document frequency)` by texts × IDF, best first. Words in no memory are skipped, and so are
 /// words in more than half of the `n` memories (BM25 gives them ~0 weight); the picked words'
-/// postings stay within `budget` (the first is always kept).
+/// postings stay within `budget` (a word that would exceed it is passed over).
 fn choose(cands: &[(String, u32, u64)], n: u64, max: usize, budget: u64) -> Vec<(String, f64)> {
     let mut scored: Vec<(f64, &str, u64)> = cands
         .iter()
@@ -109,7 +116,7 @@ fn choose(cands: &[(String, u32, u64)], n: u64, max: usize, budget: u64) -> Vec<
     let mut out = Vec::new();
     let mut postings = 0;
     for (_, w, df) in scored.into_iter().take(max) {
-        if out.is_empty() || postings + df <= budget {
+        if postings + df <= budget {
             out.push((w.to_string(), idf(n, df)));
             postings += df;
         }
@@ -117,7 +124,7 @@ fn choose(cands: &[(String, u32, u64)], n: u64, max: usize, budget: u64) -> Vec<
     out
 }
 
-/// BM25's inverse document frequency, as FTS5 computes it.
+/// BM25's inverse document frequency by FTS5's formula, with `n` the memories searched.
 fn idf(n: u64, df: u64) -> f64 {
     ((n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln().max(1e-6)
 }
@@ -142,6 +149,10 @@ mod tests {
         assert_eq!(get("lgbtq"), Some(1));
         assert_eq!(get("caroline"), None, "query term");
         assert_eq!(get("the"), None, "stopword");
+        let order: Vec<&str> = got.iter().map(|(w, _)| w.as_str()).collect();
+        assert_eq!(order, ["meeting", "went", "lgbtq", "melanie", "center"], "in more texts, then first seen");
+        let long = vec![(0..1000).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ")];
+        assert_eq!(candidate_words(&long, &[]).len(), CANDIDATES);
     }
 
     #[test]
@@ -157,9 +168,10 @@ mod tests {
         let words = |max, budget| choose(&cands, n, max, budget).into_iter().map(|(w, _)| w).collect::<Vec<_>>();
         assert_eq!(words(10, 512), s(&["shared", "rare", "mid"]));
         assert_eq!(words(2, 512), s(&["shared", "rare"]));
-        // Postings budget: "mid" (20) would exceed 10; the first pick is always kept.
+        // Postings budget: a word that would exceed it is passed over, the first one too.
         assert_eq!(words(10, 10), s(&["shared", "rare"]));
-        assert_eq!(words(10, 0), s(&["shared"]));
+        assert_eq!(words(10, 4), s(&["rare"]));
+        assert!(words(10, 0).is_empty());
         let rare = choose(&cands, n, 10, 512)[1].1;
         assert!((rare - (99.5f64 / 1.5).ln()).abs() < 1e-12, "FTS5's IDF");
     }

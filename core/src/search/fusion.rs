@@ -31,11 +31,11 @@ pub struct FusionParams {
     /// Candidates taken from each list before fusing (at least k).
     pub pool: usize,
     /// Pseudo-relevance feedback (search/feedback.rs): the first pass's top this many memories
-    /// supply expansion words for a second lexical query (0: off).
+    /// (at most 20) supply expansion words that re-score its candidates (0: off).
     pub feedback_docs: usize,
-    /// At most this many expansion words.
+    /// At most this many expansion words (at most 50).
     pub feedback_terms: usize,
-    /// The expansion query's BM25 is added at this weight to the question's own.
+    /// Each expansion word adds this weight (at most 1) × its one-occurrence BM25 score.
     pub feedback_weight: f64,
 }
 

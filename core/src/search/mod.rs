@@ -85,6 +85,8 @@ pub struct SearchHit {
     pub seq: u64,
     /// The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
     pub score: f64,
+    /// In hybrid mode with feedback, the lexical score includes the expansion words' share, so a
+    /// memory can have a lexical rank without holding any word of the question.
     pub vector_rank: Option<u32>,
     pub vector_score: Option<f64>,
     pub lexical_rank: Option<u32>,
@@ -105,7 +107,8 @@ struct Plan {
 }
 
 impl Plan {
-    /// Hybrid searches with a lexical side run a second, expanded lexical query (feedback.rs).
+    /// Hybrid searches with a lexical side re-score their candidates with expansion words
+    /// (feedback.rs).
     fn wants_feedback(&self) -> bool {
         let f = &self.fusion;
         self.mode == SearchMode::Hybrid
@@ -148,7 +151,11 @@ impl Store {
         } else {
             Vec::new()
         };
-        let fusion = q.fusion.unwrap_or_default();
+        let mut fusion = q.fusion.unwrap_or_default();
+        // Feedback's work grows with these; beyond them it only adds cost.
+        fusion.feedback_docs = fusion.feedback_docs.min(20);
+        fusion.feedback_terms = fusion.feedback_terms.min(50);
+        fusion.feedback_weight = fusion.feedback_weight.min(1.0);
         let pool = if mode == SearchMode::Hybrid { fusion.pool.clamp(k, 4 * MAX_K) } else { k };
         let prefix = namespace::encode_prefix(&q.namespace)?;
         let end = namespace::prefix_end(&prefix).unwrap_or_else(|| "\u{10FFFF}".to_string());
@@ -177,17 +184,16 @@ impl Store {
             }
             None => Vec::new(),
         };
-        let lex_list = match self.selective_terms(&plan.terms)? {
-            Some((f, pruned)) => {
-                let first = self.lexical_candidates(&plan, &f, now)?;
-                // The rarer terms found fewer than k: the dropped common terms may be the only
-                // matches (e.g. inside a filter), so run the full query.
-                match lexical::or_query(&plan.terms) {
-                    Some(all) if pruned && first.len() < plan.k => self.lexical_candidates(&plan, &all, now)?,
-                    _ => first,
-                }
+        let lex_list = {
+            let (chosen, pruned) = self.selective_terms(&plan.terms)?;
+            let first = self.lexical_candidates(&plan, &chosen, now)?;
+            // The rarer terms found fewer than k: the dropped common terms may be the only
+            // matches (e.g. inside a filter), so run the full query.
+            if pruned && first.len() < plan.k {
+                self.lexical_candidates(&plan, &plan.terms, now)?
+            } else {
+                first
             }
-            None => Vec::new(),
         };
         let rescored = Rescored::default();
         let mut fused = self.fuse_live(&plan, &vec_list, &lex_list, &rescored);
@@ -247,12 +253,12 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// How many memories contain `term` (FTS5's tokenizer applied), cached until the store has
-    /// grown or shrunk by an eighth.
+    /// How many memories contain `term` (FTS5's tokenizer applied). Cached for at most
+    /// max(16, memories / 64) writes: each write changes at most one memory's text, so a cached
+    /// count is off by at most that much (overwrites included, which leave the memory count as is).
     fn term_df(&mut self, term: &str) -> Result<u64> {
-        let n = self.usage.count;
         if let Some(&(df, at)) = self.df_cache.get(term) {
-            if at.abs_diff(n) <= at / 8 {
+            if self.seq.saturating_sub(at) <= (self.usage.count / 64).max(16) {
                 return Ok(df);
             }
         }
@@ -263,7 +269,7 @@ impl Store {
         if self.df_cache.len() >= DF_CACHE_MAX {
             self.df_cache.clear();
         }
-        self.df_cache.insert(term.to_string(), (df as u64, n));
+        self.df_cache.insert(term.to_string(), (df as u64, self.seq));
         Ok(df as u64)
     }
 
@@ -321,15 +327,14 @@ impl Store {
         Ok(res.into_iter().map(|(id, s)| (id as i64, s)).collect())
     }
 
-    /// A first FTS query for `terms` that keeps BM25's cost bounded, and whether it dropped any
-    /// term. Terms found in more than half of all memories are dropped (FTS5's BM25 clamps their
+    /// The terms of a first lexical query that keeps BM25's cost bounded, and whether it dropped
+    /// any term. Terms found in more than half of all memories are dropped (FTS5's BM25 clamps their
     /// IDF to ~0, so they barely change the ranking); then terms are kept rarest first while
     /// their postings add up to at most `LEXICAL_POSTINGS_BUDGET` (the rarest is always kept):
     /// scoring every posting of very common terms is most of a query's cost, and they carry the
     /// least weight. When this query cannot fill the candidate pool, the caller reruns with all
-    /// terms, so no match is lost. Document frequencies are cached and refreshed when the store
-    /// has grown or shrunk by an eighth.
-    fn selective_terms(&mut self, terms: &[String]) -> Result<Option<(String, bool)>> {
+    /// terms, so no match is lost. Document frequencies come from `term_df`'s cache.
+    fn selective_terms(&mut self, terms: &[String]) -> Result<(Vec<String>, bool)> {
         let n = self.usage.count;
         let mut kept: Vec<(u64, &String)> = Vec::new();
         for t in terms {
@@ -347,7 +352,7 @@ impl Store {
             }
         }
         let pruned = chosen.len() < terms.len();
-        Ok(lexical::or_query(&chosen).map(|q| (q, pruned)))
+        Ok((chosen, pruned))
     }
 
     /// Whether some memory has expired but was not swept yet (uses the partial expiry index).
@@ -358,27 +363,28 @@ impl Store {
             .query_row([now], |r| r.get(0))?)
     }
 
-    fn lexical_candidates(&self, plan: &Plan, fts: &str, now: i64) -> Result<Vec<(i64, f64)>> {
+    /// The best `plan.pool` live memories for `terms` by BM25, after the plan's filters.
+    fn lexical_candidates(&self, plan: &Plan, terms: &[String], now: i64) -> Result<Vec<(i64, f64)>> {
         if plan.prefix.is_empty() && plan.conds.is_empty() && !self.any_expired(now)? {
-            // Nothing to filter: rank inside FTS5 alone, no join per match.
-            let sql = format!(
-                "SELECT rowid, bm25(memories_fts) AS s FROM memories_fts WHERE memories_fts MATCH ?1 ORDER BY s LIMIT {}",
-                plan.pool
-            );
-            let mut st = self.conn.prepare_cached(&sql)?;
-            let rows = st.query_map([fts], |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
-            return Ok(rows.collect::<rusqlite::Result<_>>()?);
+            // Nothing to filter: FTS5 alone, no join per match.
+            let mut st = self.conn.prepare_cached("SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?1")?;
+            return lexical::sum_term_scores(terms, plan.pool, |t| {
+                let rows = st.query_map([lexical::quote(t)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
+                Ok(rows.collect::<rusqlite::Result<_>>()?)
+            });
         }
-        let mut ps = vec![SqlValue::Text(fts.to_string())];
+        let mut ps = vec![SqlValue::Null];
         let where_sql = self.live_filter(plan, now, &mut ps)?;
         let sql = format!(
-            "SELECT m.id, bm25(memories_fts) AS s FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-             WHERE memories_fts MATCH ?1 AND {where_sql} ORDER BY s LIMIT {}",
-            plan.pool
+            "SELECT m.id, bm25(memories_fts) FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
+             WHERE memories_fts MATCH ?1 AND {where_sql}"
         );
         let mut st = self.conn.prepare_cached(&sql)?;
-        let rows = st.query_map(params_from_iter(ps.iter()), |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        lexical::sum_term_scores(terms, plan.pool, |t| {
+            ps[0] = SqlValue::Text(lexical::quote(t));
+            let rows = st.query_map(params_from_iter(ps.iter()), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
     }
 
     /// AS OF search: loads the versions valid at the seq (after filters) and scores them
@@ -420,16 +426,13 @@ impl Store {
             })
         };
         let fused = self.with_scratch_fts(&rows, |fts| {
-            let lex_list = match lexical::or_query(&plan.terms) {
-                Some(f) => fts.bm25(&f, plan.pool)?,
-                None => Vec::new(),
-            };
+            let lex_list = fts.bm25(&plan.terms, plan.pool)?;
             let fused = fuse(&lex_list);
             if !plan.wants_feedback() {
                 return Ok(fused);
             }
             let texts: Vec<String> = fused.iter().take(plan.fusion.feedback_docs).filter_map(|f| rows[f.id as usize].text.clone()).collect();
-            let n = rows.iter().filter(|m| m.text.is_some()).count() as u64;
+            let n = rows.len() as u64; // as live search: the memories searched, with text or not
             let words = feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| fts.df(w))?;
             if words.is_empty() {
                 return Ok(fused);
@@ -467,12 +470,13 @@ struct ScratchFts<'c> {
 }
 
 impl ScratchFts<'_> {
-    /// The best `pool` rows for an FTS query, by BM25.
-    fn bm25(&self, fts: &str, pool: usize) -> Result<Vec<(i64, f64)>> {
-        let mut st =
-            self.conn.prepare(&format!("SELECT rowid, bm25(asof_fts) AS s FROM temp.asof_fts WHERE asof_fts MATCH ?1 ORDER BY s LIMIT {pool}"))?;
-        let it = st.query_map([fts], |r| Ok((r.get::<_, i64>(0)?, -r.get::<_, f64>(1)?)))?;
-        Ok(it.collect::<rusqlite::Result<_>>()?)
+    /// The best `pool` rows for `terms`, by BM25.
+    fn bm25(&self, terms: &[String], pool: usize) -> Result<Vec<(i64, f64)>> {
+        let mut st = self.conn.prepare_cached("SELECT rowid, bm25(asof_fts) FROM temp.asof_fts WHERE asof_fts MATCH ?1")?;
+        lexical::sum_term_scores(terms, pool, |t| {
+            let rows = st.query_map([lexical::quote(t)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
     }
 
     /// The rows whose text holds `term`.

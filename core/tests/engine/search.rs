@@ -383,21 +383,86 @@ fn hybrid_search_as_of_now_matches_the_live_search() {
     assert_eq!(by_key(then), by_key(live));
 }
 
-/// Feedback re-scores the first pass's candidates only, so a namespace filter still holds.
+/// Feedback re-scores the first pass's candidates only, so namespace and metadata filters hold.
 #[test]
 fn hybrid_feedback_stays_inside_the_filter() {
     let mut s = feedback_corpus();
     let v: Vec<f32> = (0..DIMS).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
-    s.put(MemoryPut::new(&["elsewhere"], "x", json!("Ingrid's drysuit dried by the fjord")).embedding(v)).unwrap();
+    s.put(MemoryPut::new(&["elsewhere"], "x", json!("Ingrid's drysuit dried by the fjord")).embedding(v.clone())).unwrap();
+    s.put(MemoryPut::new(&["f"], "tagged", json!("Ingrid and the fjord, drysuit on")).embedding(v).metadata(json!({"skip": true})))
+        .unwrap();
     let q = SearchQuery {
         text: Some("Which kayak trip?".into()),
         vector: Some((0..DIMS).map(|i| if i == 1 { 1.0 } else { 0.0 }).collect()),
         k: Some(10),
         namespace: vec!["f".into()],
+        filter: vec![Condition { field: "skip".into(), op: FilterOp::Ne, value: json!(true) }],
         ..Default::default()
     };
     let hits = s.search(&q).unwrap();
     assert_eq!(hits.len(), 10);
-    assert!(hits.iter().all(|h| h.namespace == ["f"]), "{hits:?}");
+    assert!(hits.iter().all(|h| h.namespace == ["f"] && h.key != "tagged"), "{hits:?}");
     assert!(hits.iter().any(|h| h.key == TARGET));
+}
+
+/// Term statistics are re-read after enough writes even when the number of memories stays the
+/// same: a word that overwrites made rare again is searched for, not dropped as too common.
+#[test]
+fn lexical_document_frequencies_follow_overwrites() {
+    let mut s = store(DIMS);
+    // "alpha" in k0..k29 (30 of 40: too common, dropped from the query), "beta" in k25..k39.
+    for i in 0..40 {
+        let t = match i {
+            0..25 => format!("alpha note {i}"),
+            25..30 => format!("alpha beta note {i}"),
+            _ => format!("beta note {i}"),
+        };
+        put_text(&mut s, &["d"], &format!("k{i}"), &t);
+    }
+    let q = SearchQuery { mode: Some(SearchMode::Lexical), text: Some("alpha beta".into()), k: Some(10), ..Default::default() };
+    assert!(s.search(&q).unwrap().iter().all(|h| h.key != "k0"));
+    for i in 1..30 {
+        put_text(&mut s, &["d"], &format!("k{i}"), &format!("gamma note {i}"));
+    }
+    let hits = s.search(&q).unwrap();
+    assert_eq!(hits[0].key, "k0", "the one memory left with \"alpha\" ranks first: {hits:?}");
+}
+
+/// Random vectors, memories without text among them and more memories than the vector list holds:
+/// hybrid search with feedback AS OF now still ranks and scores as live. (Not with a filter: AS OF
+/// search takes term statistics over the versions the filter keeps, live search over the store.)
+#[test]
+fn hybrid_search_with_feedback_as_of_now_matches_live_on_a_mixed_store() {
+    let mut s = store(DIMS);
+    let mut rng = Rng::new(11);
+    let words = ["fjord", "kayak", "trip", "ingrid", "drysuit", "paddle", "harbour", "ferry", "storm", "map"];
+    let mut batch = Vec::new();
+    for i in 0..120 {
+        let mut put = MemoryPut::new(&["m"], &format!("k{i}"), json!({"i": i})).embedding(rng.unit_vec(DIMS)).metadata(json!({"even": i % 2 == 0}));
+        if i % 4 != 3 {
+            let t: Vec<&str> = (0..6).map(|j| words[(i * 7 + j * (i % 5 + 1)) % words.len()]).collect();
+            put = put.text(&t.join(" "));
+        }
+        batch.push(put);
+    }
+    s.put_batch(batch).unwrap();
+    let now = s.seq();
+    {
+        let q = |as_of| SearchQuery {
+            text: Some("kayak trip".into()),
+            vector: Some(Rng::new(5).unit_vec(DIMS)),
+            k: Some(10),
+            as_of,
+            ..Default::default()
+        };
+        // Live similarities come from the graph in f32, AS OF ones are computed in f64: 1e-6.
+        let scored = |hits: Vec<edgemem_core::SearchHit>| {
+            let mut v: Vec<(String, i64)> = hits.into_iter().map(|h| (h.key, (h.score * 1e6).round() as i64)).collect();
+            v.sort();
+            v
+        };
+        let live = scored(s.search(&q(None)).unwrap());
+        assert_eq!(live.len(), 10);
+        assert_eq!(scored(s.search(&q(Some(AsOf::Seq(now)))).unwrap()), live);
+    }
 }
