@@ -3,6 +3,7 @@
 //! and AS OF search (exact scoring over the versions valid then).
 
 mod feedback;
+mod fts_table;
 mod fusion;
 pub mod lexical;
 
@@ -15,6 +16,7 @@ use crate::namespace;
 use crate::store::Store;
 use crate::types::{AsOf, Memory};
 use crate::vector_index::exact_score;
+use fts_table::FtsTable;
 use fusion::{fuse, Fused};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension};
@@ -201,7 +203,7 @@ impl Store {
         if !words.is_empty() {
             let candidates = fused.iter().map(|f| f.id).collect();
             let lex_list =
-                feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| self.term_holders(w))?;
+                feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| self.fts().holders(w))?;
             fused = self.fuse_live(&plan, &vec_list, &lex_list, &rescored);
         }
         let mut hits = Vec::with_capacity(plan.k);
@@ -246,11 +248,9 @@ impl Store {
         feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| self.term_df(w))
     }
 
-    /// The memories whose text holds `term` (candidates are filtered already).
-    fn term_holders(&self, term: &str) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare_cached("SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?1")?;
-        let rows = st.query_map([lexical::quote(term)], |r| r.get::<_, i64>(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    /// The store's full-text index.
+    fn fts(&self) -> FtsTable<'_> {
+        FtsTable { conn: &self.conn, name: "memories_fts" }
     }
 
     /// How many memories contain `term` (FTS5's tokenizer applied). Cached for at most
@@ -262,15 +262,12 @@ impl Store {
                 return Ok(df);
             }
         }
-        let df: i64 = self
-            .conn
-            .prepare_cached("SELECT COUNT(*) FROM memories_fts WHERE memories_fts MATCH ?1")?
-            .query_row([lexical::quote(term)], |r| r.get(0))?;
+        let df = self.fts().count(term)?;
         if self.df_cache.len() >= DF_CACHE_MAX {
             self.df_cache.clear();
         }
-        self.df_cache.insert(term.to_string(), (df as u64, self.seq));
-        Ok(df as u64)
+        self.df_cache.insert(term.to_string(), (df, self.seq));
+        Ok(df)
     }
 
     /// Filter SQL over live memories (alias-free columns), params starting after `base`.
@@ -367,11 +364,7 @@ impl Store {
     fn lexical_candidates(&self, plan: &Plan, terms: &[String], now: i64) -> Result<Vec<(i64, f64)>> {
         if plan.prefix.is_empty() && plan.conds.is_empty() && !self.any_expired(now)? {
             // Nothing to filter: FTS5 alone, no join per match.
-            let mut st = self.conn.prepare_cached("SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?1")?;
-            return lexical::sum_term_scores(terms, plan.pool, |t| {
-                let rows = st.query_map([lexical::quote(t)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
-                Ok(rows.collect::<rusqlite::Result<_>>()?)
-            });
+            return self.fts().bm25(terms, plan.pool);
         }
         let mut ps = vec![SqlValue::Null];
         let where_sql = self.live_filter(plan, now, &mut ps)?;
@@ -433,7 +426,7 @@ impl Store {
             }
             let texts: Vec<String> = fused.iter().take(plan.fusion.feedback_docs).filter_map(|f| rows[f.id as usize].text.clone()).collect();
             let n = rows.len() as u64; // as live search: the memories searched, with text or not
-            let words = feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| fts.df(w))?;
+            let words = feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| fts.count(w))?;
             if words.is_empty() {
                 return Ok(fused);
             }
@@ -444,7 +437,7 @@ impl Store {
     }
 
     /// Runs `f` over a temporary FTS5 table of `rows`' texts (rowid = row index), then drops it.
-    fn with_scratch_fts<T>(&self, rows: &[Memory], f: impl FnOnce(&ScratchFts) -> Result<T>) -> Result<T> {
+    fn with_scratch_fts<T>(&self, rows: &[Memory], f: impl FnOnce(&FtsTable) -> Result<T>) -> Result<T> {
         self.conn.execute_batch(
             "DROP TABLE IF EXISTS temp.asof_fts; CREATE VIRTUAL TABLE temp.asof_fts USING fts5 (text, content = '', columnsize = 0, tokenize = 'porter unicode61');",
         )?;
@@ -457,44 +450,13 @@ impl Store {
                     }
                 }
             }
-            f(&ScratchFts { conn: &self.conn })
+            f(&FtsTable { conn: &self.conn, name: "asof_fts" })
         })();
         self.conn.execute_batch("DROP TABLE IF EXISTS temp.asof_fts;")?;
         out
     }
 }
 
-/// The temporary FTS5 table of an AS OF search (`Store::with_scratch_fts`).
-struct ScratchFts<'c> {
-    conn: &'c rusqlite::Connection,
-}
-
-impl ScratchFts<'_> {
-    /// The best `pool` rows for `terms`, by BM25.
-    fn bm25(&self, terms: &[String], pool: usize) -> Result<Vec<(i64, f64)>> {
-        let mut st = self.conn.prepare_cached("SELECT rowid, bm25(asof_fts) FROM temp.asof_fts WHERE asof_fts MATCH ?1")?;
-        lexical::sum_term_scores(terms, pool, |t| {
-            let rows = st.query_map([lexical::quote(t)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
-    }
-
-    /// The rows whose text holds `term`.
-    fn holders(&self, term: &str) -> Result<Vec<i64>> {
-        let mut st = self.conn.prepare_cached("SELECT rowid FROM temp.asof_fts WHERE asof_fts MATCH ?1")?;
-        let it = st.query_map([lexical::quote(term)], |r| r.get::<_, i64>(0))?;
-        Ok(it.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// How many rows' texts hold `term`.
-    fn df(&self, term: &str) -> Result<u64> {
-        let n: i64 = self
-            .conn
-            .prepare_cached("SELECT COUNT(*) FROM temp.asof_fts WHERE asof_fts MATCH ?1")?
-            .query_row([lexical::quote(term)], |r| r.get(0))?;
-        Ok(n as u64)
-    }
-}
 
 fn combine(plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)], rescore: impl Fn(i64) -> Option<f64>) -> Vec<Fused> {
     match plan.mode {

@@ -1,0 +1,40 @@
+//! Per-term queries on an FTS5 table — the store's `memories_fts`, or the scratch table an AS OF
+//! search builds — so live and AS OF search score, count and match terms the same way.
+
+use super::lexical;
+use crate::error::Result;
+use rusqlite::Connection;
+
+pub struct FtsTable<'c> {
+    pub conn: &'c Connection,
+    /// The table's name (unqualified: SQLite looks in `temp` first).
+    pub name: &'static str,
+}
+
+impl FtsTable<'_> {
+    /// The best `pool` rows for `terms` by BM25, summed term by term (`lexical::sum_term_scores`).
+    pub fn bm25(&self, terms: &[String], pool: usize) -> Result<Vec<(i64, f64)>> {
+        let sql = format!("SELECT rowid, bm25({0}) FROM {0} WHERE {0} MATCH ?1", self.name);
+        let mut st = self.conn.prepare_cached(&sql)?;
+        lexical::sum_term_scores(terms, pool, |t| {
+            let rows = st.query_map([lexical::quote(t)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+    }
+
+    /// The rows whose text holds `term`.
+    pub fn holders(&self, term: &str) -> Result<Vec<i64>> {
+        let mut st = self.conn.prepare_cached(&format!("SELECT rowid FROM {0} WHERE {0} MATCH ?1", self.name))?;
+        let rows = st.query_map([lexical::quote(term)], |r| r.get::<_, i64>(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// How many rows' texts hold `term` (FTS5's tokenizer applied).
+    pub fn count(&self, term: &str) -> Result<u64> {
+        let n: i64 = self
+            .conn
+            .prepare_cached(&format!("SELECT COUNT(*) FROM {0} WHERE {0} MATCH ?1", self.name))?
+            .query_row([lexical::quote(term)], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+}
