@@ -16,6 +16,7 @@ mod history;
 mod lexical_buffer;
 mod memdb;
 mod memories;
+mod memory_json;
 mod namespace;
 mod page_store;
 mod schema;

@@ -4,6 +4,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::EventKind;
+use crate::memory_json::row_to_json;
 use crate::namespace;
 use crate::store::{IndexOp, Store, Tx};
 use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
@@ -340,21 +341,52 @@ impl Store {
     /// The live memory; its embedding only when `with_embedding` (reading and decoding 384 floats is most
     /// of a GET that does not need them).
     fn get_live(&mut self, ns: &[String], key: &str, with_embedding: bool) -> Result<Option<Memory>> {
+        self.lookup_live(ns, key, |r| {
+            let (id, m) = row_to_memory(r, with_embedding)?;
+            Ok((id, m.expires_at, m))
+        })
+    }
+
+    /// The live memory at (ns, key) as `f` reads it from its row (`f` returns the id, the expiry
+    /// and the result), if there is one that has not expired; a found one counts as used (LRU).
+    fn lookup_live<T>(
+        &mut self,
+        ns: &[String],
+        key: &str,
+        f: impl FnOnce(&Row) -> rusqlite::Result<(i64, Option<i64>, T)>,
+    ) -> Result<Option<T>> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let now = self.now_ms();
         let found = self
             .conn
             .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
-            .query_row(params![ns, key], |r| row_to_memory(r, with_embedding))
+            .query_row(params![ns, key], f)
             .optional()?;
         match found {
-            Some((id, m)) if m.expires_at.is_none_or(|t| t > now) => {
+            Some((id, expires_at, out)) if expires_at.is_none_or(|t| t > now) => {
                 self.touch(id);
-                Ok(Some(m))
+                Ok(Some(out))
             }
             _ => Ok(None),
         }
+    }
+
+    /// `get_at_with` as the JSON of its result (`null` when there is none), for hosts that pass
+    /// JSON on: a live read writes the row straight out (`memory_json.rs`), without building a
+    /// `Memory` or re-serialising the stored value.
+    pub fn get_json(&mut self, ns: &[String], key: &str, as_of: Option<AsOf>, with_embedding: bool) -> Result<String> {
+        let found = match as_of {
+            None => self.lookup_live(ns, key, |r| {
+                let row = row_to_json(r, with_embedding)?;
+                Ok((row.id, row.expires_at, row.json))
+            })?,
+            Some(a) => {
+                let m = self.get_as_of(ns, key, a, with_embedding)?;
+                m.map(|m| serde_json::to_string(&m)).transpose().map_err(|e| Error::internal(format!("serialize: {e}")))?
+            }
+        };
+        Ok(found.unwrap_or_else(|| "null".to_string()))
     }
 
     /// Reads a memory live or `as_of` a past seq/time.

@@ -44,7 +44,12 @@ pub fn encode_prefix(ns: &[String]) -> Result<String> {
 }
 
 pub fn decode(joined: &str) -> Vec<String> {
-    joined.split(SEP).filter(|s| !s.is_empty()).map(str::to_string).collect()
+    segments(joined).map(str::to_string).collect()
+}
+
+/// The segments of an encoded namespace, borrowed.
+pub fn segments(joined: &str) -> impl Iterator<Item = &str> {
+    joined.split(SEP).filter(|s| !s.is_empty())
 }
 
 pub fn check_key(key: &str) -> Result<()> {

@@ -210,10 +210,11 @@ impl WasmStore {
     }
 
     /// `{ namespace, key, as_of? }` -> `Memory` JSON or `null`.
+    /// The engine writes the JSON itself (`Store::get_json`): the stored value is not parsed and re-serialised.
     pub fn get(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: KeyArgs = parse(args_json, "get arguments")?;
-        let m = self.s()?.get_at_with(&a.namespace, &a.key, a.as_of, a.include_embedding).map_err(to_js)?;
-        self.out(&m)
+        safe(self.s()?.seq())?;
+        self.s()?.get_json(&a.namespace, &a.key, a.as_of, a.include_embedding).map_err(to_js)
     }
 
     /// `{ namespace, key, if_version? }` -> the delete's seq.

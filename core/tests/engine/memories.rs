@@ -131,3 +131,49 @@ fn ttl_hides_at_once_and_sweep_removes() {
     let h = s.history(&ns(&["t"]), "short").unwrap();
     assert_eq!(h.len(), 1, "the expired version stays in history");
 }
+
+#[test]
+fn get_json_is_the_memory_serialised() {
+    let mut s = store(3);
+    let clock = manual_clock(&mut s, 1_000_000);
+    let values = [
+        json!({"color": "blue", "nested": {"list": [1, 2.5, -3e-7, null, true]}}),
+        json!("a \"quoted\" string with \\ backslash, tab\t, newline\n, unicode é 😀 and \u{1}"),
+        json!(12345678901234_i64),
+        json!(-0.1),
+        json!(null),
+        json!([]),
+        json!(false),
+    ];
+    for (i, v) in values.iter().enumerate() {
+        let mut p = MemoryPut::new(&["user", "ünï \"q\"", &i.to_string()], &format!("k{i} \u{2028}"), v.clone());
+        if i % 2 == 0 {
+            p = p.text(&format!("text {i} with \"quotes\"")).embedding(vec![0.25, -1.0, i as f32 + 0.5]);
+        }
+        if i % 3 == 0 {
+            p = p.metadata(json!({"source": "chat", "n": i, "deep": {"x": [i]}})).pinned(true);
+        }
+        if i == 4 {
+            p = p.ttl_ms(60_000);
+        }
+        s.put(p).unwrap();
+    }
+    // Overwrite one, so that AS OF reads a closed version.
+    s.put(MemoryPut::new(&["user", "ünï \"q\"", "0"], "k0 \u{2028}", json!("newer"))).unwrap();
+    for (i, _) in values.iter().enumerate() {
+        let namespace = ns(&["user", "ünï \"q\"", &i.to_string()]);
+        let key = format!("k{i} \u{2028}");
+        for as_of in [None, Some(edgemem_core::AsOf::Seq(i as u64 + 1))] {
+            for with_embedding in [false, true] {
+                let m = s.get_at_with(&namespace, &key, as_of, with_embedding).unwrap();
+                let text = s.get_json(&namespace, &key, as_of, with_embedding).unwrap();
+                let got: serde_json::Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(got, serde_json::to_value(&m).unwrap(), "memory {i}, as_of {as_of:?}, embedding {with_embedding}");
+            }
+        }
+    }
+    assert_eq!(s.get_json(&ns(&["user"]), "missing", None, false).unwrap(), "null");
+    clock.set(1_000_000 + 60_000);
+    assert_eq!(s.get_json(&ns(&["user", "ünï \"q\"", "4"]), "k4 \u{2028}", None, false).unwrap(), "null", "expired");
+    assert_eq!(s.get_json(&[], "k", None, false).unwrap_err().code, ErrorCode::InvalidArgument);
+}
