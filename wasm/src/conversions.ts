@@ -106,7 +106,20 @@ export function fusionArg(f: FusionOptions | undefined): Raw {
     vector_weight: f.vectorWeight ?? 0.5,
     rrf_k: f.rrfK ?? 60,
     pool: checkSafe(f.pool ?? 100, 'fusion.pool'),
+    // Absent: the engine's defaults.
+    feedback_docs: inRange(f.feedbackDocs, 0, 20, true, 'fusion.feedbackDocs'),
+    feedback_terms: inRange(f.feedbackTerms, 0, 50, true, 'fusion.feedbackTerms'),
+    feedback_weight: inRange(f.feedbackWeight, 0, 1, false, 'fusion.feedbackWeight'),
   };
+}
+
+/** An optional number in lo..=hi (an integer when `int`), else INVALID_ARGUMENT. */
+function inRange(v: number | undefined, lo: number, hi: number, int: boolean, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !(v >= lo && v <= hi) || (int && !Number.isInteger(v))) {
+    throw invalid(`${what} must be ${int ? 'an integer' : 'a number'} in ${lo}..=${hi}, got ${String(v)}`);
+  }
+  return v;
 }
 
 export function dataArg(d: CheckpointData): Raw {

@@ -96,6 +96,15 @@ export interface FusionOptions {
   vectorWeight?: number;
   rrfK?: number;
   pool?: number;
+  /**
+   * Pseudo-relevance feedback (hybrid search): the first ranking's top `feedbackDocs` memories
+   * (0..=20, default 5; 0 turns feedback off) supply up to `feedbackTerms` expansion words
+   * (0..=50, default 10), each adding `feedbackWeight` (0..=1, default 0.3) × its BM25 weight to
+   * the first pass's candidates that hold it; then the lists are fused again.
+   */
+  feedbackDocs?: number;
+  feedbackTerms?: number;
+  feedbackWeight?: number;
 }
 
 export interface SearchQuery {

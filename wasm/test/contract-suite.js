@@ -196,6 +196,30 @@ export function contractSuite(name, factory) {
       assert.deepEqual(ns.map((h) => h.key), ['milk2']);
     });
 
+    it('expands hybrid questions with feedback words unless told not to', async () => {
+      const s = await fresh({ dims: 4 });
+      const texts = [
+        'kayak trip along the fjord with Ingrid',
+        'planning a kayak trip to the fjord, Ingrid says',
+        'Ingrid booked the kayak trip on the fjord',
+        'the fjord kayak trip, Ingrid and me',
+        ...Array.from({ length: 20 }, (_, i) => `a note about the ${['garden', 'invoice', 'piano', 'recipe', 'tennis', 'compiler', 'museum', 'harbour'][i % 8]}`),
+        'Ingrid packed the drysuit for the fjord',
+      ];
+      await s.putBatch(texts.map((t, i) => ({ namespace: ['f'], key: `k${i}`, value: t, embedding: [1, 0, 0, 0] })));
+      const q = { text: 'Which kayak trip?', vector: [0, 1, 0, 0], k: 5 };
+      // "fjord" and "ingrid", shared by the best matches, give the drysuit memory a lexical score.
+      const withFeedback = await s.search(q);
+      assert.equal(withFeedback[4]?.key, 'k24');
+      assert.equal(withFeedback[4]?.lexicalRank, 5);
+      const without = await s.search({ ...q, fusion: { feedbackDocs: 0 } });
+      assert.ok(without.every((h) => h.key !== 'k24'));
+      assert.deepEqual(await s.search({ ...q, fusion: { feedbackDocs: 5, feedbackTerms: 10, feedbackWeight: 0.3 } }), withFeedback);
+      for (const fusion of [{ feedbackDocs: 21 }, { feedbackTerms: -1 }, { feedbackWeight: 1.5 }, { feedbackDocs: 2.5 }]) {
+        await rejectsWith(s.search({ ...q, fusion }), 'INVALID_ARGUMENT');
+      }
+    });
+
     it('reads and searches AS OF a past seq', async () => {
       const s = await fresh({ dims: 2 });
       const a1 = await s.put({ namespace: ['t'], key: 'k', value: 'first', text: 'alpha', embedding: [1, 0] });

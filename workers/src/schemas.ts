@@ -130,6 +130,9 @@ export const SearchBody = z
         vectorWeight: z.number().min(0).max(1).optional(),
         rrfK: z.number().min(1).max(1000).optional(),
         pool: z.number().int().min(1).max(4000).optional(),
+        feedbackDocs: z.number().int().min(0).max(20).optional(),
+        feedbackTerms: z.number().int().min(0).max(50).optional(),
+        feedbackWeight: z.number().min(0).max(1).optional(),
       })
       .optional(),
   })

@@ -46,6 +46,20 @@ describe('search', () => {
     expect(then.body.hits.map((h: any) => h.key)).toEqual(['juice']);
   });
 
+  it('takes the fusion settings, feedback included, and rejects them out of range', async () => {
+    const a = agentId();
+    await seed(a);
+    const base = { text: 'green tea', vector: [1, 0, 0, 0], k: 3 };
+    const on = await api('POST', `/v1/agents/${a}/search`, { body: { ...base, fusion: { method: 'relative', feedbackDocs: 5, feedbackTerms: 10, feedbackWeight: 0.3 } } });
+    expect(on.status).toBe(200);
+    expect(on.body.hits[0].key).toBe('tea');
+    const off = await api('POST', `/v1/agents/${a}/search`, { body: { ...base, fusion: { feedbackDocs: 0 } } });
+    expect(off.body.hits[0].key).toBe('tea');
+    for (const fusion of [{ feedbackDocs: 21 }, { feedbackTerms: -1 }, { feedbackWeight: 2 }]) {
+      expectError(await api('POST', `/v1/agents/${a}/search`, { body: { ...base, fusion } }), 400, 'INVALID_ARGUMENT');
+    }
+  });
+
   it('rejects a query vector of the wrong length and a k out of range', async () => {
     const a = agentId();
     await seed(a);
