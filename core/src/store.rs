@@ -374,11 +374,13 @@ impl Store {
         Ok(())
     }
 
-    /// The cheap part of `maintain()`: applies buffered full-text writes and puts buffered vectors
-    /// in the HNSW graph, so neither a later write nor a search pays for them (no snapshot, no
-    /// checkpoint). For hosts that run it whenever writes pause (the npm package does).
+    /// The cheap part of `maintain()`: applies buffered full-text writes, takes a bounded step
+    /// merging the full-text index's segments, and puts buffered vectors in the HNSW graph, so
+    /// neither a later write nor a search pays for them (no snapshot, no checkpoint). For hosts
+    /// that run it whenever writes pause (the npm package does).
     pub fn flush_buffers(&mut self) -> Result<()> {
         self.flush_lexical()?;
+        self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES)?;
         if let Some(idx) = self.index.as_mut() {
             if idx.flush().is_err() {
                 self.index_stale = true;
@@ -388,7 +390,7 @@ impl Store {
     }
 
     /// Idle-time work a host may schedule (an alarm, requestIdleCallback): applies buffered
-    /// full-text writes, inserts buffered vectors into the HNSW graph, snapshots the index when it
+    /// full-text writes (and a step merging its segments), inserts buffered vectors into the HNSW graph, snapshots the index when it
     /// changed since the last snapshot (so the next cold open replays little), and with file storage
     /// copies the WAL back into the database (see `WAL_CHECKPOINT_PAGES`).
     pub fn maintain(&mut self) -> Result<()> {
