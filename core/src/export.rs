@@ -96,6 +96,7 @@ impl Store {
         if self.seq != 0 || self.usage.count != 0 {
             return Err(Error::new(ErrorCode::Conflict, "import needs an empty store"));
         }
+        self.fts_version += 1; // writes the full-text index directly
         if doc.dims != self.cfg.dims && !(doc.dims == 0 && doc.memories.iter().all(|m| m.embedding.is_none())) {
             return Err(Error::new(ErrorCode::DimensionMismatch, format!("export has dims {}, store has {}", doc.dims, self.cfg.dims)));
         }

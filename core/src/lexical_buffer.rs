@@ -86,6 +86,8 @@ impl Store {
 
     /// Applies every mark to FTS5 inside the current transaction.
     pub(crate) fn apply_lexical_marks(&mut self) -> Result<()> {
+        // Cached BM25 lists are stale from here on, whether or not the transaction commits.
+        self.fts_version += 1;
         let marks: Vec<(i64, Option<String>, Option<String>)> = {
             let mut st = self.conn.prepare_cached(
                 "SELECT p.id, p.indexed_text, m.text FROM fts_pending p LEFT JOIN memories m ON m.id = p.id ORDER BY p.id",

@@ -76,6 +76,10 @@ pub struct Store {
     pub(crate) lexical_pending: u64,
     /// Lexical document frequencies: term -> (df, live memories when counted).
     pub(crate) df_cache: foldhash::HashMap<String, (u64, u64)>,
+    /// Moves whenever the full-text index may change (buffer applies, import): what cached
+    /// per-term BM25 lists (`term_scores`) are checked against.
+    pub(crate) fts_version: u64,
+    pub(crate) term_scores: crate::search::term_scores::TermScores,
     vfs_name: Option<String>,
 }
 
@@ -125,6 +129,8 @@ impl Store {
             writes_since_sweep: 0,
             lexical_pending: 0,
             df_cache: Default::default(),
+            fts_version: 0,
+            term_scores: Default::default(),
             vfs_name,
         };
         match store.init() {

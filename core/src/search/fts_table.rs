@@ -2,6 +2,7 @@
 //! search builds — so live and AS OF search score, count and match terms the same way.
 
 use super::lexical;
+use super::term_scores::TermList;
 use crate::error::Result;
 use rusqlite::Connection;
 
@@ -14,12 +15,15 @@ pub struct FtsTable<'c> {
 impl FtsTable<'_> {
     /// The best `pool` rows for `terms` by BM25, summed term by term (`lexical::sum_term_scores`).
     pub fn bm25(&self, terms: &[String], pool: usize) -> Result<Vec<(i64, f64)>> {
+        lexical::sum_term_scores(terms, pool, |t| self.term_scores(t))
+    }
+
+    /// Every row holding `term`, with its BM25 for the term (negated FTS5 `bm25()`; None: NULL).
+    pub fn term_scores(&self, term: &str) -> Result<TermList> {
         let sql = format!("SELECT rowid, bm25({0}) FROM {0} WHERE {0} MATCH ?1", self.name);
         let mut st = self.conn.prepare_cached(&sql)?;
-        lexical::sum_term_scores(terms, pool, |t| {
-            let rows = st.query_map([lexical::quote(t)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
-        })
+        let rows = st.query_map([lexical::quote(term)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// The rows whose text holds `term`.

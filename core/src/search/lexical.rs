@@ -73,11 +73,11 @@ pub fn terms(text: &str) -> Vec<String> {
 pub fn sum_term_scores(
     terms: &[String],
     pool: usize,
-    mut per_term: impl FnMut(&str) -> crate::error::Result<Vec<(i64, Option<f64>)>>,
+    mut per_term: impl FnMut(&str) -> crate::error::Result<super::term_scores::TermList>,
 ) -> crate::error::Result<Vec<(i64, f64)>> {
     let mut by_id: foldhash::HashMap<i64, f64> = Default::default();
     for t in terms {
-        for (id, s) in per_term(t)? {
+        for &(id, s) in per_term(t)?.iter() {
             *by_id.entry(id).or_insert(0.0) += s.filter(|s| s.is_finite()).unwrap_or(0.0);
         }
     }
@@ -116,7 +116,8 @@ mod tests {
                 "a" => vec![(1, Some(2.0)), (2, Some(1.0))],
                 "b" => vec![(2, Some(3.0)), (3, None), (4, Some(f64::NAN))],
                 _ => vec![],
-            })
+            }
+            .into())
         };
         let terms = vec!["a".to_string(), "b".to_string(), "c".to_string()];
         assert_eq!(sum_term_scores(&terms, 10, per_term).unwrap(), vec![(2, 4.0), (1, 2.0), (3, 0.0), (4, 0.0)]);

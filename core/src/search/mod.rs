@@ -6,6 +6,7 @@ mod feedback;
 mod fts_table;
 mod fusion;
 pub mod lexical;
+pub(crate) mod term_scores;
 
 pub use fusion::{FusionMethod, FusionParams};
 
@@ -361,10 +362,20 @@ impl Store {
     }
 
     /// The best `plan.pool` live memories for `terms` by BM25, after the plan's filters.
-    fn lexical_candidates(&self, plan: &Plan, terms: &[String], now: i64) -> Result<Vec<(i64, f64)>> {
+    fn lexical_candidates(&mut self, plan: &Plan, terms: &[String], now: i64) -> Result<Vec<(i64, f64)>> {
         if plan.prefix.is_empty() && plan.conds.is_empty() && !self.any_expired(now)? {
-            // Nothing to filter: FTS5 alone, no join per match.
-            return self.fts().bm25(terms, plan.pool);
+            // Nothing to filter: FTS5 alone, no join per match, each term's list from the cache
+            // while the index is unchanged (term_scores.rs).
+            let fts = FtsTable { conn: &self.conn, name: "memories_fts" };
+            let (cache, version) = (&mut self.term_scores, self.fts_version);
+            return lexical::sum_term_scores(terms, plan.pool, |t| {
+                if let Some(list) = cache.get(version, t) {
+                    return Ok(list);
+                }
+                let list = fts.term_scores(t)?;
+                cache.put(version, t, &list);
+                Ok(list)
+            });
         }
         let mut ps = vec![SqlValue::Null];
         let where_sql = self.live_filter(plan, now, &mut ps)?;

@@ -466,3 +466,56 @@ fn hybrid_search_with_feedback_as_of_now_matches_live_on_a_mixed_store() {
         assert_eq!(scored(s.search(&q(Some(AsOf::Seq(now)))).unwrap()), live);
     }
 }
+
+/// A lexical search of `text` over the whole store, and the same with a namespace filter every
+/// memory passes (that path joins the memories table and reads no cache): (key, score × 1e9).
+fn lexical_cached_and_uncached(s: &mut Store, text: &str) -> (Vec<(String, i64)>, Vec<(String, i64)>) {
+    let run = |s: &mut Store, namespace: Vec<String>| {
+        let q = SearchQuery { text: Some(text.into()), mode: Some(SearchMode::Lexical), k: Some(400), namespace, ..Default::default() };
+        s.search(&q).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect::<Vec<_>>()
+    };
+    (run(s, vec![]), run(s, ns(&["c"])))
+}
+
+/// Common terms' BM25 lists are cached between searches (search/term_scores.rs): after writes of
+/// every kind — new holders, a holder with the term twice, overwrites, deletes — and in an
+/// imported store, a search still scores and ranks exactly as one that reads no cache.
+#[test]
+fn cached_term_scores_follow_every_change_to_the_index() {
+    let mut s = store(0);
+    let puts = (0..300)
+        .map(|i| {
+            let who = if i % 2 == 0 { "Ingrid" } else { "Olaf" }; // 150 holders: a list worth caching
+            MemoryPut::new(&["c"], &format!("k{i}"), json!(format!("{who} note {i} {}", ["fjord", "kayak", "harbour"][i % 3])))
+        })
+        .collect();
+    s.put_batch(puts).unwrap();
+    let q = "Ingrid fjord";
+    let (first, uncached) = lexical_cached_and_uncached(&mut s, q);
+    assert_eq!(first, uncached);
+    assert_eq!(lexical_cached_and_uncached(&mut s, q).0, first, "served from the cache, the same");
+    // Each kind of write, then the same search: the cache must not answer with the old lists.
+    s.put(MemoryPut::new(&["c"], "twice", json!("Ingrid met Ingrid by the fjord"))).unwrap();
+    let (live, uncached) = lexical_cached_and_uncached(&mut s, q);
+    assert_eq!(live, uncached);
+    assert_eq!(live[0].0, "twice", "{live:?}");
+    s.put(MemoryPut::new(&["c"], "k0", json!("no longer about her"))).unwrap();
+    s.delete(&ns(&["c"]), "k3", None).unwrap();
+    for i in 0..200 {
+        s.delete(&ns(&["c"]), &format!("k{}", 100 + i), None).unwrap();
+    }
+    let (live, uncached) = lexical_cached_and_uncached(&mut s, q);
+    assert_eq!(live, uncached);
+    assert!(live.iter().all(|(k, _)| k != "k0" && k != "k3"));
+    assert!(live.iter().all(|(_, score)| *score != first[1].1), "fewer holders: every score moved");
+    let doc = s.export().unwrap();
+    let mut t = store(0);
+    t.import(&doc).unwrap();
+    let (imported, uncached) = lexical_cached_and_uncached(&mut t, q);
+    assert_eq!(imported, uncached);
+    let sorted = |mut v: Vec<(String, i64)>| {
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(imported), sorted(live), "the same scores (ids, and so ties, differ after an import)");
+}
