@@ -467,9 +467,12 @@ fn hybrid_search_with_feedback_as_of_now_matches_live_on_a_mixed_store() {
     }
 }
 
+/// (key, score × 1e9) of each hit, best first.
+type Ranking = Vec<(String, i64)>;
+
 /// A lexical search of `text` over the whole store, and the same with a namespace filter every
 /// memory passes (that path joins the memories table and reads no cache): (key, score × 1e9).
-fn lexical_cached_and_uncached(s: &mut Store, text: &str) -> (Vec<(String, i64)>, Vec<(String, i64)>) {
+fn lexical_cached_and_uncached(s: &mut Store, text: &str) -> (Ranking, Ranking) {
     let run = |s: &mut Store, namespace: Vec<String>| {
         let q = SearchQuery { text: Some(text.into()), mode: Some(SearchMode::Lexical), k: Some(400), namespace, ..Default::default() };
         s.search(&q).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect::<Vec<_>>()
