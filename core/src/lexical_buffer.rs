@@ -23,9 +23,11 @@ use rusqlite::params;
 pub const LEXICAL_BUFFER_ROWS: u64 = 256;
 
 /// FTS5 leaf pages (~4 KB each) one [`Store::merge_lexical`] step writes at most. Every buffer
-/// apply leaves a segment and FTS5 only merges them four at a time per level, so an index holds
-/// several; a term lookup seeks into each. Merged into one, a wasm hybrid search took ×0.83 the
-/// time (10k memories, p50 1,178 -> 979 µs). Bounded so an idle step stays short on a big index.
+/// apply leaves a segment, and a term lookup seeks into each; FTS5's own automerge only merges a
+/// level once it holds four. Merging level by level — a level with two or more segments becomes
+/// one segment a level up (`usermerge` 2, schema v4) — keeps at most one segment per level at
+/// an amortised cost per document logarithmic in the index size, and the step bound keeps each
+/// idle step short on a big index.
 pub const LEXICAL_MERGE_PAGES: i64 = 512;
 
 impl Store {
@@ -51,11 +53,11 @@ impl Store {
         self.lexical_pending + tx.lexical_marks >= LEXICAL_BUFFER_ROWS || vector_flush
     }
 
-    /// Merges the full-text index's segments towards one, writing at most [`LEXICAL_MERGE_PAGES`]
-    /// pages (FTS5's 'merge' with a negative count; a later call continues an unfinished merge).
-    /// With one segment and nothing to merge it only reads FTS5's structure record.
+    /// Merges the full-text index's levels that hold two or more segments, writing at most
+    /// `pages` FTS5 pages (a later call continues an unfinished merge). With nothing to merge it
+    /// only reads FTS5's structure record.
     pub(crate) fn merge_lexical(&mut self, pages: i64) -> Result<()> {
-        self.conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?1)", [-pages])?;
+        self.conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?1)", [pages])?;
         Ok(())
     }
 

@@ -152,9 +152,12 @@ const MIGRATIONS: &[&str] = &[
     // the vector index's catch-up), while the live versions' NULL entries cost each write index
     // pages: a new key one more, an overwrite two more (removing the old version's NULL entry, a
     // random and usually uncached page), of the ~15-17 pages a PUT writes.
+    // Also: FTS5's 'merge' command (the idle flush's, lexical_buffer.rs) merges any level holding
+    // two or more segments (usermerge, default 4).
     r#"
     DROP INDEX versions_to;
     CREATE INDEX versions_to ON versions (seq_to) WHERE seq_to IS NOT NULL;
+    INSERT INTO memories_fts (memories_fts, rank) VALUES ('usermerge', 2);
     "#,
 ];
 

@@ -381,18 +381,18 @@ impl Store {
     }
 
     /// The cheap part of `maintain()`: applies buffered full-text writes, takes a bounded step
-    /// merging the full-text index's segments, and puts buffered vectors in the HNSW graph, so
+    /// merging the full-text index's segments (lexical_buffer.rs), and puts buffered vectors in
+    /// the HNSW graph (even when the full-text part fails), so
     /// neither a later write nor a search pays for them (no snapshot, no checkpoint). For hosts
     /// that run it whenever writes pause (the npm package does).
     pub fn flush_buffers(&mut self) -> Result<()> {
-        self.flush_lexical()?;
-        self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES)?;
+        let lexical = self.flush_lexical().and_then(|()| self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES));
         if let Some(idx) = self.index.as_mut() {
             if idx.flush().is_err() {
                 self.index_stale = true;
             }
         }
-        Ok(())
+        lexical
     }
 
     /// Idle-time work a host may schedule (an alarm, requestIdleCallback): applies buffered

@@ -101,6 +101,18 @@ export function contractSuite(name, factory) {
       await rejectsWith(s.delete(['user', '42'], 'coffee'), 'NOT_FOUND');
     });
 
+    it('gives numbers back exactly as they were put', async () => {
+      const s = await fresh({});
+      // Doubles whose shortest decimal form a fast float parser reads one ULP off.
+      const value = { xs: [1.1362275116276523e-8, 2.2201838057111728e-13, 0.1, 1e300, -5e-324, 2 ** 53 - 1] };
+      await s.put({ namespace: ['n'], key: 'k', value, metadata: { x: 1.1362275116276523e-8 } });
+      const m = await s.get(['n'], 'k');
+      assert.deepEqual(m?.value, value);
+      assert.equal(m?.metadata.x, 1.1362275116276523e-8);
+      assert.deepEqual((await s.list({ prefix: ['n'] })).items[0]?.value, value);
+      assert.deepEqual((await s.history(['n'], 'k'))[0]?.value, value);
+    });
+
     it('lists by namespace prefix with cursors', async () => {
       const s = await fresh();
       for (let i = 0; i < 5; i++) await s.put({ namespace: ['p', 'a'], key: `k${i}`, value: i });

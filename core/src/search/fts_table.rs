@@ -23,7 +23,7 @@ impl FtsTable<'_> {
         let sql = format!("SELECT rowid, bm25({0}) FROM {0} WHERE {0} MATCH ?1", self.name);
         let mut st = self.conn.prepare_cached(&sql)?;
         let rows = st.query_map([lexical::quote(term)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        Ok(TermList::new(rows.collect::<rusqlite::Result<_>>()?))
     }
 
     /// The rows whose text holds `term`.

@@ -112,12 +112,11 @@ mod tests {
     #[test]
     fn term_scores_add_up_and_bad_ones_count_zero() {
         let per_term = |t: &str| {
-            Ok(match t {
+            Ok(std::sync::Arc::new(match t {
                 "a" => vec![(1, Some(2.0)), (2, Some(1.0))],
                 "b" => vec![(2, Some(3.0)), (3, None), (4, Some(f64::NAN))],
                 _ => vec![],
-            }
-            .into())
+            }))
         };
         let terms = vec!["a".to_string(), "b".to_string(), "c".to_string()];
         assert_eq!(sum_term_scores(&terms, 10, per_term).unwrap(), vec![(2, 4.0), (1, 2.0), (3, 0.0), (4, 0.0)]);

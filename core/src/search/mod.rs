@@ -387,7 +387,7 @@ impl Store {
         lexical::sum_term_scores(terms, plan.pool, |t| {
             ps[0] = SqlValue::Text(lexical::quote(t));
             let rows = st.query_map(params_from_iter(ps.iter()), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
-            Ok(rows.collect::<rusqlite::Result<_>>()?)
+            Ok(std::sync::Arc::new(rows.collect::<rusqlite::Result<_>>()?))
         })
     }
 

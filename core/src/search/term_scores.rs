@@ -9,12 +9,12 @@ use foldhash::HashMap;
 use std::sync::Arc;
 
 /// One term's holders with their BM25 (negated FTS5 `bm25()`; None when FTS5 gave NULL).
-pub type TermList = Arc<[(i64, Option<f64>)]>;
+pub type TermList = Arc<Vec<(i64, Option<f64>)>>;
 
 /// Shorter lists are not kept: scoring them again is cheap.
 pub const MIN_HOLDERS: usize = 128;
-/// Postings kept at most (16 bytes each: 2 MiB); the cache starts over when full.
-pub const MAX_POSTINGS: usize = 1 << 17;
+/// Postings kept at most (24 bytes each: 1.5 MiB); the cache starts over when full.
+pub const MAX_POSTINGS: usize = 1 << 16;
 
 #[derive(Default)]
 pub struct TermScores {
@@ -60,7 +60,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     fn list(n: usize) -> TermList {
-        (0..n as i64).map(|i| (i, Some(1.0))).collect()
+        Arc::new((0..n as i64).map(|i| (i, Some(1.0))).collect())
     }
 
     #[test]
