@@ -105,8 +105,8 @@ impl Store {
         let conn = match &cfg.storage {
             Storage::Memory => memdb::open(flags)?,
             Storage::File(path) => Connection::open_with_flags(path, flags)?,
-            Storage::Pages { store, .. } => {
-                let name = vfs::register_store(store.clone())
+            Storage::Pages { store, atomic } => {
+                let name = vfs::register_store(store.clone(), *atomic)
                     .ok_or_else(|| Error::new(ErrorCode::Conflict, "this page store is already open in another Store"))?;
                 vfs_name = Some(name.clone());
                 Connection::open_with_flags_and_vfs(&name, flags, vfs::VFS_NAME)?
@@ -183,11 +183,12 @@ impl Store {
             }
             Storage::Pages { atomic, .. } => {
                 c.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
-                // An atomic host (a DO's transactionSync) rolls back on its own: keep SQLite's
-                // rollback journal in memory. Otherwise journal into the page store for recovery.
-                let mode = if *atomic { "MEMORY" } else { "TRUNCATE" };
-                c.pragma_update(None, "journal_mode", mode)?;
-                c.pragma_update(None, "synchronous", "NORMAL")?;
+                // An atomic host (a DO's transactionSync) rolls back on its own: the VFS keeps
+                // SQLite's rollback journal in this instance's memory (vfs::register_store), and
+                // a sync has nothing to order (the host makes the whole call durable at once).
+                // Otherwise the journal goes to the page store, for recovery after a crash.
+                c.pragma_update(None, "journal_mode", "TRUNCATE")?;
+                c.pragma_update(None, "synchronous", if *atomic { "OFF" } else { "NORMAL" })?;
             }
         }
         // A page cache big enough for a 10k-memory store (negative = KiB).

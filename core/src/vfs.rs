@@ -1,9 +1,11 @@
 //! A SQLite VFS that keeps each file as fixed-size chunks in a host [`PageStore`].
 //! Keys: `<file>/<chunk index>` for data and `<file>/size` for the length, where `<file>` is
 //! `db` or `journal`. Registered once per process as "edgemem-pages"; the store behind a
-//! database name is looked up in a thread-local registry (stores are not `Send`).
+//! database name is looked up in a thread-local registry (stores are not `Send`). The rollback
+//! journal of a store whose host commits atomically, and SQLite's temporary files, are instead one
+//! buffer in this instance's memory ([`HeapFile`]).
 
-use crate::page_store::{MemoryPageStore, PageStore};
+use crate::page_store::PageStore;
 use rusqlite::ffi;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -14,17 +16,28 @@ pub const VFS_NAME: &CStr = c"edgemem-pages";
 /// Chunk size = SQLite page size used for page-store databases.
 pub const CHUNK: u64 = 8192;
 
+/// A registered database: its page store, and its journal when that lives in memory.
+struct Registered {
+    store: Rc<dyn PageStore>,
+    journal: Option<Rc<RefCell<HeapFile>>>,
+}
+
 thread_local! {
-    static REGISTRY: RefCell<HashMap<String, Rc<dyn PageStore>>> = RefCell::new(HashMap::new());
+    static REGISTRY: RefCell<HashMap<String, Registered>> = RefCell::new(HashMap::new());
     static NEXT_ID: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
 }
 
 /// Registers `store` under a fresh database name and returns that name; None when the same
 /// store is already open (two connections on one page store would corrupt it: locks are no-ops).
-pub fn register_store(store: Rc<dyn PageStore>) -> Option<String> {
+///
+/// `memory_journal`: the host commits each call atomically (a trap discards all of a call's page
+/// writes), so the rollback journal only has to serve SQLite's own rollbacks within this instance:
+/// it is kept in one reused buffer here, not in the page store. Unlike journal_mode=MEMORY (a list
+/// of 1 KiB chunks allocated and freed on every write transaction), journaling a page is one copy.
+pub fn register_store(store: Rc<dyn PageStore>, memory_journal: bool) -> Option<String> {
     ensure_vfs();
     let addr = Rc::as_ptr(&store) as *const () as usize;
-    let taken = REGISTRY.with(|r| r.borrow().values().any(|s| Rc::as_ptr(s) as *const () as usize == addr));
+    let taken = REGISTRY.with(|r| r.borrow().values().any(|s| Rc::as_ptr(&s.store) as *const () as usize == addr));
     if taken {
         return None;
     }
@@ -34,7 +47,8 @@ pub fn register_store(store: Rc<dyn PageStore>) -> Option<String> {
         v
     });
     let name = format!("edgemem-{id}.db");
-    REGISTRY.with(|r| r.borrow_mut().insert(name.clone(), store));
+    let journal = memory_journal.then(Default::default);
+    REGISTRY.with(|r| r.borrow_mut().insert(name.clone(), Registered { store, journal }));
     Some(name)
 }
 
@@ -42,8 +56,8 @@ pub fn unregister_store(name: &str) {
     REGISTRY.with(|r| r.borrow_mut().remove(name));
 }
 
-/// Maps a path SQLite hands us to (store, file prefix).
-fn resolve(path: &str) -> Option<(Rc<dyn PageStore>, &'static str)> {
+/// Maps a path SQLite hands us to the file's backing.
+fn resolve(path: &str) -> Option<Backing> {
     let path = path.trim_start_matches('/');
     let (base, prefix) = if let Some(b) = path.strip_suffix("-journal") {
         (b, "journal")
@@ -52,67 +66,119 @@ fn resolve(path: &str) -> Option<(Rc<dyn PageStore>, &'static str)> {
     } else {
         (path, "db")
     };
-    REGISTRY.with(|r| r.borrow().get(base).cloned()).map(|s| (s, prefix))
+    REGISTRY.with(|r| {
+        let r = r.borrow();
+        let reg = r.get(base)?;
+        Some(match (&reg.journal, prefix) {
+            (Some(j), "journal") => Backing::Heap(j.clone()),
+            _ => Backing::Pages { store: reg.store.clone(), prefix },
+        })
+    })
+}
+
+/// A file in this instance's memory. `exists` tells an empty file from a deleted one.
+#[derive(Default)]
+struct HeapFile {
+    bytes: Vec<u8>,
+    exists: bool,
+}
+
+/// Where a file's bytes live.
+enum Backing {
+    /// Chunks `<prefix>/<n>` and the length `<prefix>/size` in the host's page store.
+    Pages { store: Rc<dyn PageStore>, prefix: &'static str },
+    /// One buffer in memory (its capacity is kept when SQLite truncates it, for the next transaction).
+    Heap(Rc<RefCell<HeapFile>>),
+}
+
+impl Backing {
+    /// The file's length, or None when it does not exist.
+    fn size(&self) -> Result<Option<u64>, String> {
+        match self {
+            Backing::Pages { store, prefix } => {
+                Ok(store.get(&format!("{prefix}/size"))?.and_then(|b| b.try_into().ok()).map(u64::from_le_bytes))
+            }
+            Backing::Heap(h) => {
+                let h = h.borrow();
+                Ok(h.exists.then_some(h.bytes.len() as u64))
+            }
+        }
+    }
 }
 
 struct FileState {
-    store: Rc<dyn PageStore>,
-    prefix: &'static str,
+    backing: Backing,
     size: u64,
     delete_on_close: bool,
 }
 
 impl FileState {
-    fn chunk_key(&self, i: u64) -> String {
-        format!("{}/{}", self.prefix, i)
-    }
-    fn size_key(&self) -> String {
-        format!("{}/size", self.prefix)
-    }
-    fn load_size(store: &dyn PageStore, prefix: &str) -> Result<Option<u64>, String> {
-        Ok(store.get(&format!("{prefix}/size"))?.and_then(|b| b.try_into().ok()).map(u64::from_le_bytes))
-    }
-    fn store_size(&mut self, size: u64) -> Result<(), String> {
-        if size != self.size {
-            self.size = size;
-            self.store.put(&self.size_key(), &size.to_le_bytes())?;
+    fn open(backing: Backing, size: u64, delete_on_close: bool) -> Self {
+        if let Backing::Heap(h) = &backing {
+            h.borrow_mut().exists = true;
         }
-        Ok(())
+        FileState { backing, size, delete_on_close }
     }
     fn read(&self, buf: &mut [u8], offset: u64) -> Result<bool, String> {
         let end = offset + buf.len() as u64;
         let avail_end = end.min(self.size);
-        let mut pos = offset;
-        while pos < avail_end {
-            let ci = pos / CHUNK;
-            let in_chunk = (pos % CHUNK) as usize;
-            let n = ((CHUNK as usize - in_chunk) as u64).min(avail_end - pos) as usize;
-            let dst = &mut buf[(pos - offset) as usize..(pos - offset) as usize + n];
-            // Straight into SQLite's buffer; a missing or short chunk reads as zeros.
-            let have = self.store.read_into(&self.chunk_key(ci), in_chunk, dst)?.unwrap_or(0).min(n);
-            dst[have..].fill(0);
-            pos += n as u64;
+        match &self.backing {
+            Backing::Pages { store, prefix } => {
+                let mut pos = offset;
+                while pos < avail_end {
+                    let ci = pos / CHUNK;
+                    let in_chunk = (pos % CHUNK) as usize;
+                    let n = ((CHUNK as usize - in_chunk) as u64).min(avail_end - pos) as usize;
+                    let dst = &mut buf[(pos - offset) as usize..(pos - offset) as usize + n];
+                    // Straight into SQLite's buffer; a missing or short chunk reads as zeros.
+                    let have = store.read_into(&chunk_key(prefix, ci), in_chunk, dst)?.unwrap_or(0).min(n);
+                    dst[have..].fill(0);
+                    pos += n as u64;
+                }
+            }
+            Backing::Heap(h) => {
+                if offset < avail_end {
+                    let n = (avail_end - offset) as usize;
+                    buf[..n].copy_from_slice(&h.borrow().bytes[offset as usize..avail_end as usize]);
+                }
+            }
         }
         buf[avail_end.saturating_sub(offset) as usize..].fill(0);
         Ok(end <= self.size)
     }
     fn write(&mut self, data: &[u8], offset: u64) -> Result<(), String> {
         let end = offset + data.len() as u64;
-        let mut pos = offset;
-        while pos < end {
-            let ci = pos / CHUNK;
-            let in_chunk = (pos % CHUNK) as usize;
-            let n = ((CHUNK as usize - in_chunk) as u64).min(end - pos) as usize;
-            let src = &data[(pos - offset) as usize..(pos - offset) as usize + n];
-            if n == CHUNK as usize {
-                self.store.put(&self.chunk_key(ci), src)?;
-            } else {
-                let mut chunk = self.store.get(&self.chunk_key(ci))?.unwrap_or_default();
-                chunk.resize(CHUNK as usize, 0);
-                chunk[in_chunk..in_chunk + n].copy_from_slice(src);
-                self.store.put(&self.chunk_key(ci), &chunk)?;
+        match &self.backing {
+            Backing::Pages { store, prefix } => {
+                let mut pos = offset;
+                while pos < end {
+                    let ci = pos / CHUNK;
+                    let in_chunk = (pos % CHUNK) as usize;
+                    let n = ((CHUNK as usize - in_chunk) as u64).min(end - pos) as usize;
+                    let src = &data[(pos - offset) as usize..(pos - offset) as usize + n];
+                    if n == CHUNK as usize {
+                        store.put(&chunk_key(prefix, ci), src)?;
+                    } else {
+                        let mut chunk = store.get(&chunk_key(prefix, ci))?.unwrap_or_default();
+                        chunk.resize(CHUNK as usize, 0);
+                        chunk[in_chunk..in_chunk + n].copy_from_slice(src);
+                        store.put(&chunk_key(prefix, ci), &chunk)?;
+                    }
+                    pos += n as u64;
+                }
             }
-            pos += n as u64;
+            Backing::Heap(h) => {
+                let bytes = &mut h.borrow_mut().bytes;
+                let (offset, end) = (offset as usize, end as usize);
+                if offset == bytes.len() {
+                    bytes.extend_from_slice(data); // the usual case: the journal is written in order
+                } else {
+                    if bytes.len() < end {
+                        bytes.resize(end, 0);
+                    }
+                    bytes[offset..end].copy_from_slice(data);
+                }
+            }
         }
         if end > self.size {
             self.store_size(end)?;
@@ -123,32 +189,66 @@ impl FileState {
         if size >= self.size {
             return Ok(());
         }
-        let keep = size.div_ceil(CHUNK);
-        let had = self.size.div_ceil(CHUNK);
-        for ci in keep..had {
-            self.store.delete(&self.chunk_key(ci))?;
-        }
-        if size % CHUNK != 0 {
-            let ci = size / CHUNK;
-            if let Some(mut chunk) = self.store.get(&self.chunk_key(ci))? {
-                let cut = (size % CHUNK) as usize;
-                if chunk.len() > cut {
-                    chunk[cut..].fill(0);
-                    self.store.put(&self.chunk_key(ci), &chunk)?;
+        match &self.backing {
+            Backing::Pages { store, prefix } => {
+                let keep = size.div_ceil(CHUNK);
+                let had = self.size.div_ceil(CHUNK);
+                for ci in keep..had {
+                    store.delete(&chunk_key(prefix, ci))?;
+                }
+                if size % CHUNK != 0 {
+                    let ci = size / CHUNK;
+                    if let Some(mut chunk) = store.get(&chunk_key(prefix, ci))? {
+                        let cut = (size % CHUNK) as usize;
+                        if chunk.len() > cut {
+                            chunk[cut..].fill(0);
+                            store.put(&chunk_key(prefix, ci), &chunk)?;
+                        }
+                    }
                 }
             }
+            Backing::Heap(h) => h.borrow_mut().bytes.truncate(size as usize),
         }
         self.store_size(size)
     }
-    fn remove_all(&mut self) -> Result<(), String> {
-        let had = self.size.div_ceil(CHUNK);
-        for ci in 0..had {
-            self.store.delete(&self.chunk_key(ci))?;
+    /// Records a new length (the page store's `<prefix>/size`; a heap file's is its buffer's).
+    fn store_size(&mut self, size: u64) -> Result<(), String> {
+        if size != self.size {
+            self.size = size;
+            if let Backing::Pages { store, prefix } = &self.backing {
+                store.put(&format!("{prefix}/size"), &size.to_le_bytes())?;
+            }
         }
-        self.store.delete(&self.size_key())?;
+        Ok(())
+    }
+    fn sync(&self) -> Result<(), String> {
+        match &self.backing {
+            Backing::Pages { store, .. } => store.sync(),
+            Backing::Heap(_) => Ok(()),
+        }
+    }
+    fn remove_all(&mut self) -> Result<(), String> {
+        match &self.backing {
+            Backing::Pages { store, prefix } => {
+                let had = self.size.div_ceil(CHUNK);
+                for ci in 0..had {
+                    store.delete(&chunk_key(prefix, ci))?;
+                }
+                store.delete(&format!("{prefix}/size"))?;
+            }
+            Backing::Heap(h) => {
+                let mut h = h.borrow_mut();
+                h.bytes.clear();
+                h.exists = false;
+            }
+        }
         self.size = 0;
         Ok(())
     }
+}
+
+fn chunk_key(prefix: &str, i: u64) -> String {
+    format!("{prefix}/{i}")
 }
 
 #[repr(C)]
@@ -199,7 +299,7 @@ unsafe extern "C" fn x_truncate(f: *mut ffi::sqlite3_file, size: ffi::sqlite3_in
 }
 
 unsafe extern "C" fn x_sync(f: *mut ffi::sqlite3_file, _flags: c_int) -> c_int {
-    match state(f).store.sync() {
+    match state(f).sync() {
         Ok(()) => ffi::SQLITE_OK,
         Err(_) => ffi::SQLITE_IOERR_FSYNC,
     }
@@ -272,20 +372,18 @@ unsafe extern "C" fn x_open(
     (*pf).base.pMethods = std::ptr::null();
     (*pf).state = std::ptr::null_mut();
     let delete_on_close = flags & ffi::SQLITE_OPEN_DELETEONCLOSE != 0;
-    let (store, prefix, size) = match path_str(name).and_then(resolve) {
-        Some((store, prefix)) => match FileState::load_size(&*store, prefix) {
-            Ok(Some(size)) => (store, prefix, size),
-            Ok(None) if flags & ffi::SQLITE_OPEN_CREATE != 0 => (store, prefix, 0),
+    let st = match path_str(name).and_then(resolve) {
+        Some(backing) => match backing.size() {
+            Ok(Some(size)) => FileState::open(backing, size, delete_on_close),
+            Ok(None) if flags & ffi::SQLITE_OPEN_CREATE != 0 => FileState::open(backing, 0, delete_on_close),
             Ok(None) => return ffi::SQLITE_CANTOPEN,
             Err(_) => return ffi::SQLITE_IOERR,
         },
         // Temporary files (no name, or not ours) live in memory.
-        None if name.is_null() || delete_on_close => {
-            (Rc::new(MemoryPageStore::new()) as Rc<dyn PageStore>, "tmp", 0)
-        }
+        None if name.is_null() || delete_on_close => FileState::open(Backing::Heap(Default::default()), 0, true),
         None => return ffi::SQLITE_CANTOPEN,
     };
-    let st = Box::new(FileState { store, prefix, size, delete_on_close });
+    let st = Box::new(st);
     (*pf).state = Box::into_raw(st);
     (*pf).base.pMethods = &IO_METHODS;
     if !out_flags.is_null() {
@@ -295,12 +393,12 @@ unsafe extern "C" fn x_open(
 }
 
 unsafe extern "C" fn x_delete(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, _sync: c_int) -> c_int {
-    let Some((store, prefix)) = path_str(name).and_then(resolve) else { return ffi::SQLITE_OK };
-    let size = match FileState::load_size(&*store, prefix) {
+    let Some(backing) = path_str(name).and_then(resolve) else { return ffi::SQLITE_OK };
+    let size = match backing.size() {
         Ok(s) => s.unwrap_or(0),
         Err(_) => return ffi::SQLITE_IOERR_DELETE,
     };
-    let mut st = FileState { store, prefix, size, delete_on_close: false };
+    let mut st = FileState { backing, size, delete_on_close: false };
     match st.remove_all() {
         Ok(()) => ffi::SQLITE_OK,
         Err(_) => ffi::SQLITE_IOERR_DELETE,
@@ -309,8 +407,8 @@ unsafe extern "C" fn x_delete(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, 
 
 unsafe extern "C" fn x_access(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, _flags: c_int, out: *mut c_int) -> c_int {
     *out = 0;
-    if let Some((store, prefix)) = path_str(name).and_then(resolve) {
-        match FileState::load_size(&*store, prefix) {
+    if let Some(backing) = path_str(name).and_then(resolve) {
+        match backing.size() {
             Ok(Some(_)) => *out = 1,
             Ok(None) => {}
             Err(_) => return ffi::SQLITE_IOERR_ACCESS,

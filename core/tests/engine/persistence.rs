@@ -80,6 +80,44 @@ fn page_store_reopen_keeps_everything() {
     }
 }
 
+/// A write that fails after it changed pages is undone from the rollback journal: in the page
+/// store (not atomic) or in the instance's memory (atomic hosts). Then the store goes on writing,
+/// and a reopen sees only what was acknowledged.
+#[test]
+fn a_failed_batch_is_rolled_back_from_the_journal() {
+    for atomic in [true, false] {
+        let ps = Rc::new(MemoryPageStore::new());
+        let mut rng = Rng::new(3);
+        let mut s = paged(&ps, atomic, 0);
+        fill(&mut s, &mut rng, 300, 0);
+        let (seq, before) = (s.seq(), probe(&mut s, &mut Rng::new(7)));
+        for round in 0..3 {
+            // 150 new keys and 150 overwrites are written before the last put's version check fails.
+            let mut batch: Vec<MemoryPut> = (0..300)
+                .map(|i| {
+                    let key = if i % 2 == 0 { format!("new{round}-{i}") } else { format!("k{i}") };
+                    MemoryPut::new(&["p", ["x", "y"][i % 2]], &key, json!(format!("doomed {i} word{}", i % 7)))
+                        .embedding(rng.unit_vec(DIMS))
+                })
+                .collect();
+            batch.push(MemoryPut::new(&["p", "y"], "k1", json!("conflict")).if_version(99));
+            assert_eq!(s.put_batch(batch).unwrap_err().code, edgemem_core::ErrorCode::Conflict, "atomic={atomic}");
+            assert_eq!(s.seq(), seq);
+            assert_eq!(probe(&mut s, &mut Rng::new(7)), before, "atomic={atomic} round={round}");
+            assert_eq!(value_of(&mut s, &["p", "y"], "k1"), Some(json!("memory number 1 word1")));
+            assert!(value_of(&mut s, &["p", "x"], &format!("new{round}-0")).is_none());
+        }
+        s.put(MemoryPut::new(&["p", "x"], "after", json!("acknowledged")).embedding(rng.unit_vec(DIMS))).unwrap();
+        let want = probe(&mut s, &mut Rng::new(8));
+        s.close().unwrap();
+        let mut s = paged(&ps, atomic, 0);
+        assert_eq!(s.seq(), seq + 1);
+        assert_eq!(probe(&mut s, &mut Rng::new(8)), want, "atomic={atomic}");
+        assert_eq!(value_of(&mut s, &["p", "x"], "after"), Some(json!("acknowledged")));
+        assert_eq!(s.stats().unwrap().memories, 301);
+    }
+}
+
 /// The index snapshot is only taken now and then; a store dropped without close (a crash, an
 /// evicted Durable Object) replays the changes after the snapshot and answers identically.
 #[test]
