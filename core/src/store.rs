@@ -100,6 +100,8 @@ impl Store {
         if let Storage::File(_) = &cfg.storage {
             return Err(Error::invalid("file storage is native-only; on wasm use Storage::Pages or Storage::Memory"));
         }
+        // Before anything initialises SQLite (configuration is refused after that).
+        crate::page_cache::install();
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let mut vfs_name = None;
         let conn = match &cfg.storage {

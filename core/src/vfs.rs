@@ -470,6 +470,7 @@ unsafe extern "C" fn x_get_last_error(_vfs: *mut ffi::sqlite3_vfs, _n: c_int, _o
 fn ensure_vfs() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| unsafe {
+        crate::page_cache::install();
         ffi::sqlite3_initialize();
         let vfs = Box::new(ffi::sqlite3_vfs {
             iVersion: 2,

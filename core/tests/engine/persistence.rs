@@ -80,6 +80,15 @@ fn page_store_reopen_keeps_everything() {
     }
 }
 
+/// The engine's page cache (core/src/page_cache.rs) is the one SQLite uses: installed before
+/// SQLite initialised, natively and in wasm. Stores of thousands of pages, splitting pages as they
+/// grow, and rolled back (the failed batch below) all run through it.
+#[test]
+fn the_engine_page_cache_is_installed() {
+    let _s = paged(&Rc::new(MemoryPageStore::new()), true, 0);
+    assert!(edgemem_core::page_cache_active());
+}
+
 /// A write that fails after it changed pages is undone from the rollback journal: in the page
 /// store (not atomic) or in the instance's memory (atomic hosts). Then the store goes on writing,
 /// and a reopen sees only what was acknowledged.

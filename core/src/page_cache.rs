@@ -1,0 +1,166 @@
+//! SQLite's page cache with one key moved: the default cache (pcache1) behind a thin wrapper that
+//! stores the pending-byte page under key 0.
+//!
+//! Why: when a b-tree rebalance puts its new sibling pages in page-number order, it parks one page
+//! at the pending-byte page number (1 GiB / page size + 1: 131073 with 8 KiB pages) while it swaps
+//! two numbers. pcache1 remembers that as the largest key it has held, and the truncate at the end
+//! of the transaction (drop pages past the database's end) then walks every slot of its hash table
+//! instead of the few past the end: 10-40 µs in wasm with a 16 MiB cache, on the writes that split
+//! a page. No real page ever has that number (SQLite never stores data there), and none has number
+//! 0, so the wrapper swaps the two keys and pcache1's largest key stays the database's last page.
+
+use rusqlite::ffi;
+use std::ffi::{c_int, c_uint};
+use std::sync::OnceLock;
+
+/// pcache1's methods, as SQLite's configuration had them before the wrapper was installed.
+struct Default(ffi::sqlite3_pcache_methods2);
+// SAFETY: read-only after `install`; SQLite itself calls these methods from any thread.
+// (Every method `install` checked for is Some: the wrappers call them unchecked.)
+unsafe impl Sync for Default {}
+unsafe impl Send for Default {}
+
+static DEFAULT: OnceLock<Option<Default>> = OnceLock::new();
+
+/// SQLite's `PENDING_BYTE` (the first byte past 1 GiB), which no database page may hold.
+const PENDING_BYTE: u32 = 0x4000_0000;
+
+/// One cache: pcache1's, and the page number this page size parks pages at.
+struct Cache {
+    inner: *mut ffi::sqlite3_pcache,
+    parked: c_uint,
+}
+
+/// Installs the wrapper, once per process, before SQLite initialises (configuration is refused
+/// after that; SQLite then keeps its default cache and this returns false).
+pub fn install() -> bool {
+    DEFAULT
+        .get_or_init(|| unsafe {
+            let mut d: ffi::sqlite3_pcache_methods2 = std::mem::zeroed();
+            if ffi::sqlite3_config(ffi::SQLITE_CONFIG_GETPCACHE2, &mut d as *mut ffi::sqlite3_pcache_methods2) != ffi::SQLITE_OK
+                || d.xCreate.is_none()
+                || d.xPagecount.is_none()
+                || d.xFetch.is_none()
+                || d.xUnpin.is_none()
+                || d.xRekey.is_none()
+                || d.xTruncate.is_none()
+                || d.xDestroy.is_none()
+            {
+                return None;
+            }
+            let wrapped = ffi::sqlite3_pcache_methods2 {
+                iVersion: 1,
+                pArg: d.pArg,
+                xInit: d.xInit,
+                xShutdown: d.xShutdown,
+                xCreate: Some(x_create),
+                xCachesize: Some(x_cachesize),
+                xPagecount: Some(x_pagecount),
+                xFetch: Some(x_fetch),
+                xUnpin: Some(x_unpin),
+                xRekey: Some(x_rekey),
+                xTruncate: Some(x_truncate),
+                xDestroy: Some(x_destroy),
+                xShrink: Some(x_shrink),
+            };
+            if ffi::sqlite3_config(ffi::SQLITE_CONFIG_PCACHE2, &wrapped as *const ffi::sqlite3_pcache_methods2) != ffi::SQLITE_OK {
+                return None;
+            }
+            Some(Default(d))
+        })
+        .is_some()
+}
+
+/// Whether the wrapper is SQLite's page cache in this process.
+pub fn page_cache_active() -> bool {
+    matches!(DEFAULT.get(), Some(Some(_)))
+}
+
+fn methods() -> &'static ffi::sqlite3_pcache_methods2 {
+    match DEFAULT.get() {
+        Some(Some(d)) => &d.0,
+        // SQLite calls these only after `install` succeeded.
+        _ => unreachable!("page cache wrapper called before it was installed"),
+    }
+}
+
+unsafe fn cache<'a>(p: *mut ffi::sqlite3_pcache) -> &'a Cache {
+    &*(p as *const Cache)
+}
+
+/// The key pcache1 holds page `pgno` under: the parked number and 0 trade places.
+fn key(c: &Cache, pgno: c_uint) -> c_uint {
+    if pgno == c.parked {
+        0
+    } else if pgno == 0 {
+        c.parked
+    } else {
+        pgno
+    }
+}
+
+unsafe extern "C" fn x_create(sz_page: c_int, sz_extra: c_int, purgeable: c_int) -> *mut ffi::sqlite3_pcache {
+    let inner = (methods().xCreate.unwrap_unchecked())(sz_page, sz_extra, purgeable);
+    if inner.is_null() {
+        return inner;
+    }
+    let parked = PENDING_BYTE / (sz_page.max(1) as u32) + 1;
+    Box::into_raw(Box::new(Cache { inner, parked })) as *mut ffi::sqlite3_pcache
+}
+
+unsafe extern "C" fn x_cachesize(p: *mut ffi::sqlite3_pcache, n: c_int) {
+    if let Some(f) = methods().xCachesize {
+        f(cache(p).inner, n)
+    }
+}
+
+unsafe extern "C" fn x_pagecount(p: *mut ffi::sqlite3_pcache) -> c_int {
+    (methods().xPagecount.unwrap_unchecked())(cache(p).inner)
+}
+
+unsafe extern "C" fn x_fetch(p: *mut ffi::sqlite3_pcache, pgno: c_uint, create: c_int) -> *mut ffi::sqlite3_pcache_page {
+    let c = cache(p);
+    (methods().xFetch.unwrap_unchecked())(c.inner, key(c, pgno), create)
+}
+
+unsafe extern "C" fn x_unpin(p: *mut ffi::sqlite3_pcache, page: *mut ffi::sqlite3_pcache_page, discard: c_int) {
+    (methods().xUnpin.unwrap_unchecked())(cache(p).inner, page, discard)
+}
+
+unsafe extern "C" fn x_rekey(p: *mut ffi::sqlite3_pcache, page: *mut ffi::sqlite3_pcache_page, old: c_uint, new: c_uint) {
+    let c = cache(p);
+    (methods().xRekey.unwrap_unchecked())(c.inner, page, key(c, old), key(c, new))
+}
+
+/// Drops pages numbered `limit` and up. A page parked under key 0 is never among them: it is only
+/// parked within one rebalance, and no truncate runs in between (a full clear, limit 0, takes it).
+unsafe extern "C" fn x_truncate(p: *mut ffi::sqlite3_pcache, limit: c_uint) {
+    (methods().xTruncate.unwrap_unchecked())(cache(p).inner, limit)
+}
+
+unsafe extern "C" fn x_destroy(p: *mut ffi::sqlite3_pcache) {
+    let c = Box::from_raw(p as *mut Cache);
+    (methods().xDestroy.unwrap_unchecked())(c.inner)
+}
+
+unsafe extern "C" fn x_shrink(p: *mut ffi::sqlite3_pcache) {
+    if let Some(f) = methods().xShrink {
+        f(cache(p).inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_parked_page_and_zero_trade_keys() {
+        let c = Cache { inner: std::ptr::null_mut(), parked: PENDING_BYTE / 8192 + 1 };
+        assert_eq!(c.parked, 131073);
+        assert_eq!(key(&c, 131073), 0);
+        assert_eq!(key(&c, 0), 131073);
+        for pgno in [1, 2, 131072, 131074, u32::MAX] {
+            assert_eq!(key(&c, pgno), pgno);
+        }
+    }
+}
