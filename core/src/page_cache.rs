@@ -152,6 +152,8 @@ unsafe extern "C" fn x_shrink(p: *mut ffi::sqlite3_pcache) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     #[test]
     fn only_the_parked_page_and_zero_trade_keys() {
