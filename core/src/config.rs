@@ -14,6 +14,10 @@ pub enum Storage {
     /// Pages in a host-provided key/value page store (OPFS, Durable Object storage, a file
     /// through JS). `atomic` says the host commits a whole call atomically (a DO's
     /// transactionSync): SQLite then keeps its rollback journal in memory instead of in the store.
+    /// The host's side of that bargain: a call that traps, or during which any page-store call
+    /// failed, has none of its writes kept, and the Store is reopened from the pages before the next
+    /// call (the npm package does both): SQLite's undo record for a half-written commit lives only in
+    /// this Store's memory.
     Pages { store: Rc<dyn PageStore>, atomic: bool },
 }
 

@@ -104,6 +104,10 @@ interface Sub {
  */
 export class LocalStore implements MemoryStore {
   readonly #pages: PageStore;
+  /** What the engine reads and writes pages through: `#pages`, noting whether a call of it threw. */
+  readonly #enginePages: PageStore;
+  /** Set when a page-store call throws during the running engine call (see `#atomically`). */
+  #pageStoreFailed = false;
   readonly #config: string;
   #inner: WasmStore | undefined;
   #generation = -1;
@@ -117,6 +121,7 @@ export class LocalStore implements MemoryStore {
 
   private constructor(pages: PageStore, config: string, idleFlushMs: number) {
     this.#pages = pages;
+    this.#enginePages = pages.transaction ? this.#watched(pages) : pages;
     this.#config = config;
     this.#idleFlushMs = idleFlushMs;
   }
@@ -137,7 +142,7 @@ export class LocalStore implements MemoryStore {
   /** (Re)opens the engine store on the current instance and re-registers subscriptions. */
   #reopen(): void {
     this.#inner = undefined;
-    const inner = bindings.WasmStore.open(this.#config, this.#pages);
+    const inner = bindings.WasmStore.open(this.#config, this.#enginePages);
     const generation = currentGeneration();
     for (const [id, sub] of this.#subs) {
       sub.engineId = inner.subscribe(sub.filter, (json: string) => this.#queue.push([id, json]));
@@ -205,22 +210,84 @@ export class LocalStore implements MemoryStore {
   /**
    * Runs `f` inside the page store's transaction when it has one: a trap (the only throw that leaves
    * it) discards the call's page writes; an engine error is carried out as a value and the writes kept
-   * (SQLite already rolled its own transaction back in them).
+   * (SQLite already rolled its own transaction back in them) — unless a page-store call threw. Then
+   * SQLite may have stopped half way through writing its pages, and the undo record (its rollback
+   * journal, in wasm memory for atomic stores) would be lost with the instance: every write of the call
+   * is discarded instead, and the engine store, which may count on some of them, is dropped and reopened
+   * from the pages before the next call.
    */
   #atomically<T>(f: () => T): T {
     const tx = this.#pages.transaction;
     if (!tx) return f();
     type Outcome = { ok: true; value: T } | { ok: false; error: unknown };
     const r = tx.call<PageStore, [() => Outcome], Outcome>(this.#pages, (): Outcome => {
+      this.#pageStoreFailed = false;
+      let out: Outcome;
       try {
-        return { ok: true, value: f() };
+        out = { ok: true, value: f() };
       } catch (e) {
         if (e instanceof WebAssembly.RuntimeError) throw e;
-        return { ok: false, error: e };
+        out = { ok: false, error: e };
       }
+      if (this.#pageStoreFailed) {
+        this.#dropEngine(); // inside the transaction: whatever closing it writes is discarded too
+        throw out.ok ? new EdgememError('INTERNAL', 'the page store failed during this call; none of its writes were kept') : out.error;
+      }
+      return out;
     });
     if (!r.ok) throw r.error;
     return r.value;
+  }
+
+  /** `pages` as the engine sees it: every call passed through, a throw noted in `#pageStoreFailed`. */
+  #watched(pages: PageStore): PageStore {
+    return {
+      get: (key) => {
+        try {
+          return pages.get(key);
+        } catch (e) {
+          this.#pageStoreFailed = true;
+          throw e;
+        }
+      },
+      put: (key, bytes) => {
+        try {
+          pages.put(key, bytes);
+        } catch (e) {
+          this.#pageStoreFailed = true;
+          throw e;
+        }
+      },
+      delete: (key) => {
+        try {
+          pages.delete(key);
+        } catch (e) {
+          this.#pageStoreFailed = true;
+          throw e;
+        }
+      },
+      sync: () => {
+        try {
+          pages.sync();
+        } catch (e) {
+          this.#pageStoreFailed = true;
+          throw e;
+        }
+      },
+    };
+  }
+
+  /** Forgets the engine store without closing it (its state may be ahead of the pages); the next call reopens. */
+  #dropEngine(): void {
+    const inner = this.#inner;
+    this.#inner = undefined;
+    if (inner && this.#generation === currentGeneration()) {
+      try {
+        inner.free();
+      } catch {
+        // Freeing only releases wasm memory; the store is reopened from the pages either way.
+      }
+    }
   }
 
   #deliver(): void {
