@@ -8,6 +8,12 @@
 //! instead of the few past the end: 10-40 µs in wasm with a 16 MiB cache, on the writes that split
 //! a page. No real page ever has that number (SQLite never stores data there), and none has number
 //! 0, so the wrapper swaps the two keys and pcache1's largest key stays the database's last page.
+//! (This assumes SQLite's default pending byte: nothing here changes it with SQLITE_TESTCTRL_PENDING_BYTE.)
+//!
+//! Installed at the first `Store::open`, before SQLite initialises. SQLite's configuration is not
+//! thread-safe: a program that also uses SQLite elsewhere should open its first edgemem store before
+//! other threads start using SQLite. A cache SQLite created before the switch still works: the wrapper
+//! recognises its own caches by a tag and passes any other straight to pcache1.
 
 use rusqlite::ffi;
 use std::ffi::{c_int, c_uint};
@@ -26,10 +32,17 @@ static DEFAULT: OnceLock<Option<Default>> = OnceLock::new();
 const PENDING_BYTE: u32 = 0x4000_0000;
 
 /// One cache: pcache1's, and the page number this page size parks pages at.
+#[repr(C)]
 struct Cache {
+    /// [`TAG`]: what tells this wrapper's caches from pcache1's own (whose first field is a pointer).
+    tag: u64,
     inner: *mut ffi::sqlite3_pcache,
     parked: c_uint,
 }
+
+/// No pointer can have this value: its low half is unaligned and just under 4 GiB (wasm32), its high
+/// half non-canonical on 64-bit hosts.
+const TAG: u64 = 0x6564_6765_6d65_fff3;
 
 /// Installs the wrapper, once per process, before SQLite initialises (configuration is refused
 /// after that; SQLite then keeps its default cache and this returns false).
@@ -84,8 +97,22 @@ fn methods() -> &'static ffi::sqlite3_pcache_methods2 {
     }
 }
 
-unsafe fn cache<'a>(p: *mut ffi::sqlite3_pcache) -> &'a Cache {
-    &*(p as *const Cache)
+/// The wrapper's cache behind `p`, or None when `p` is pcache1's own (created before the switch).
+unsafe fn ours<'a>(p: *mut ffi::sqlite3_pcache) -> Option<&'a Cache> {
+    // Every cache object is at least 8 bytes long (pcache1's starts with two pointers).
+    if std::ptr::read_unaligned(p as *const u64) == TAG {
+        Some(&*(p as *const Cache))
+    } else {
+        None
+    }
+}
+
+/// pcache1's cache and the key `pgno` has in it.
+unsafe fn inner(p: *mut ffi::sqlite3_pcache, pgno: c_uint) -> (*mut ffi::sqlite3_pcache, c_uint) {
+    match ours(p) {
+        Some(c) => (c.inner, key(c, pgno)),
+        None => (p, pgno),
+    }
 }
 
 /// The key pcache1 holds page `pgno` under: the parked number and 0 trade places.
@@ -105,47 +132,52 @@ unsafe extern "C" fn x_create(sz_page: c_int, sz_extra: c_int, purgeable: c_int)
         return inner;
     }
     let parked = PENDING_BYTE / (sz_page.max(1) as u32) + 1;
-    Box::into_raw(Box::new(Cache { inner, parked })) as *mut ffi::sqlite3_pcache
+    Box::into_raw(Box::new(Cache { tag: TAG, inner, parked })) as *mut ffi::sqlite3_pcache
 }
 
 unsafe extern "C" fn x_cachesize(p: *mut ffi::sqlite3_pcache, n: c_int) {
     if let Some(f) = methods().xCachesize {
-        f(cache(p).inner, n)
+        f(inner(p, 1).0, n)
     }
 }
 
 unsafe extern "C" fn x_pagecount(p: *mut ffi::sqlite3_pcache) -> c_int {
-    (methods().xPagecount.unwrap_unchecked())(cache(p).inner)
+    (methods().xPagecount.unwrap_unchecked())(inner(p, 1).0)
 }
 
 unsafe extern "C" fn x_fetch(p: *mut ffi::sqlite3_pcache, pgno: c_uint, create: c_int) -> *mut ffi::sqlite3_pcache_page {
-    let c = cache(p);
-    (methods().xFetch.unwrap_unchecked())(c.inner, key(c, pgno), create)
+    let (c, k) = inner(p, pgno);
+    (methods().xFetch.unwrap_unchecked())(c, k, create)
 }
 
 unsafe extern "C" fn x_unpin(p: *mut ffi::sqlite3_pcache, page: *mut ffi::sqlite3_pcache_page, discard: c_int) {
-    (methods().xUnpin.unwrap_unchecked())(cache(p).inner, page, discard)
+    (methods().xUnpin.unwrap_unchecked())(inner(p, 1).0, page, discard)
 }
 
 unsafe extern "C" fn x_rekey(p: *mut ffi::sqlite3_pcache, page: *mut ffi::sqlite3_pcache_page, old: c_uint, new: c_uint) {
-    let c = cache(p);
-    (methods().xRekey.unwrap_unchecked())(c.inner, page, key(c, old), key(c, new))
+    let ((c, old), (_, new)) = (inner(p, old), inner(p, new));
+    (methods().xRekey.unwrap_unchecked())(c, page, old, new)
 }
 
-/// Drops pages numbered `limit` and up. A page parked under key 0 is never among them: it is only
-/// parked within one rebalance, and no truncate runs in between (a full clear, limit 0, takes it).
+/// Drops pages numbered `limit` and up, which never includes one parked under key 0: a page is only
+/// parked between the back-to-back rekeys of one rebalance (btree.c), with no truncate in between.
 unsafe extern "C" fn x_truncate(p: *mut ffi::sqlite3_pcache, limit: c_uint) {
-    (methods().xTruncate.unwrap_unchecked())(cache(p).inner, limit)
+    (methods().xTruncate.unwrap_unchecked())(inner(p, 1).0, limit)
 }
 
 unsafe extern "C" fn x_destroy(p: *mut ffi::sqlite3_pcache) {
-    let c = Box::from_raw(p as *mut Cache);
-    (methods().xDestroy.unwrap_unchecked())(c.inner)
+    match ours(p) {
+        Some(_) => {
+            let c = Box::from_raw(p as *mut Cache);
+            (methods().xDestroy.unwrap_unchecked())(c.inner)
+        }
+        None => (methods().xDestroy.unwrap_unchecked())(p),
+    }
 }
 
 unsafe extern "C" fn x_shrink(p: *mut ffi::sqlite3_pcache) {
     if let Some(f) = methods().xShrink {
-        f(cache(p).inner)
+        f(inner(p, 1).0)
     }
 }
 
@@ -157,12 +189,26 @@ mod tests {
 
     #[test]
     fn only_the_parked_page_and_zero_trade_keys() {
-        let c = Cache { inner: std::ptr::null_mut(), parked: PENDING_BYTE / 8192 + 1 };
+        let c = Cache { tag: TAG, inner: std::ptr::null_mut(), parked: PENDING_BYTE / 8192 + 1 };
         assert_eq!(c.parked, 131073);
         assert_eq!(key(&c, 131073), 0);
         assert_eq!(key(&c, 0), 131073);
         for pgno in [1, 2, 131072, 131074, u32::MAX] {
             assert_eq!(key(&c, pgno), pgno);
+        }
+    }
+
+    #[test]
+    fn the_wrapper_tells_its_caches_from_pcache1s() {
+        let mut c = Cache { tag: TAG, inner: std::ptr::null_mut(), parked: 131073 };
+        // pcache1's cache object starts with pointers (PGroup*, unsigned*).
+        let mut group = 0u64;
+        let mut theirs: [*mut u64; 4] = [&mut group, &mut group, std::ptr::null_mut(), std::ptr::null_mut()];
+        unsafe {
+            assert!(ours(&mut c as *mut Cache as *mut ffi::sqlite3_pcache).is_some());
+            assert!(ours(theirs.as_mut_ptr() as *mut ffi::sqlite3_pcache).is_none());
+            assert_eq!(inner(theirs.as_mut_ptr() as *mut ffi::sqlite3_pcache, 131073).1, 131073);
+            assert_eq!(inner(&mut c as *mut Cache as *mut ffi::sqlite3_pcache, 131073).1, 0);
         }
     }
 }

@@ -39,6 +39,8 @@ pub struct MemoryPageStore {
     blobs: RefCell<HashMap<String, Vec<u8>>>,
     puts: Cell<u64>,
     fail_puts: Cell<bool>,
+    /// Puts left before `fail_puts` turns on by itself (None: not counting).
+    fail_in: Cell<Option<u64>>,
 }
 
 impl MemoryPageStore {
@@ -56,6 +58,16 @@ impl MemoryPageStore {
     /// Makes every later `put` fail (fault injection for tests).
     pub fn set_fail_puts(&self, fail: bool) {
         self.fail_puts.set(fail);
+        self.fail_in.set(None);
+    }
+    /// A copy of every blob, as a crash would leave them (for tests: open it while this one stays open).
+    pub fn copy(&self) -> MemoryPageStore {
+        MemoryPageStore { blobs: RefCell::new(self.blobs.borrow().clone()), ..Default::default() }
+    }
+    /// Lets `n` more puts through, then fails every later one until `set_fail_puts(false)`.
+    pub fn fail_puts_after(&self, n: u64) {
+        self.fail_puts.set(n == 0);
+        self.fail_in.set(Some(n));
     }
 }
 
@@ -67,6 +79,10 @@ impl PageStore for MemoryPageStore {
         Ok(self.blobs.borrow().get(key).map(|blob| copy_from(blob, offset, dst)))
     }
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
+        if let Some(n) = self.fail_in.get() {
+            self.fail_in.set(n.checked_sub(1));
+            self.fail_puts.set(n == 0);
+        }
         if self.fail_puts.get() {
             return Err("injected put failure".into());
         }

@@ -66,15 +66,39 @@ fn resolve(path: &str) -> Option<Backing> {
     } else {
         (path, "db")
     };
-    REGISTRY.with(|r| {
+    let (store, heap_journal) = REGISTRY.with(|r| {
         let r = r.borrow();
         let reg = r.get(base)?;
-        Some(match (&reg.journal, prefix) {
-            (Some(j), "journal") => Backing::Heap(j.clone()),
-            _ => Backing::Pages { store: reg.store.clone(), prefix },
-        })
-    })
+        Some((reg.store.clone(), reg.journal.clone()))
+    })?;
+    let in_pages = Backing::Pages { store, prefix };
+    match heap_journal {
+        Some(heap) if prefix == "journal" => Some(journal_of_atomic_store(in_pages, heap)),
+        _ => Some(in_pages),
+    }
 }
+
+/// An atomic store's journal is its heap file — unless the page store still holds a journal with
+/// something in it (the store was last opened without `atomic` and did not finish a write): SQLite
+/// must see that one, to roll it back. An empty one left behind is removed.
+fn journal_of_atomic_store(in_pages: Backing, heap: Rc<RefCell<HeapFile>>) -> Backing {
+    match in_pages.size() {
+        Ok(None) => Backing::Heap(heap),
+        Ok(Some(0)) => {
+            let mut st = FileState { backing: in_pages, size: 0, delete_on_close: false };
+            match st.remove_all() {
+                Ok(()) => Backing::Heap(heap),
+                Err(_) => st.backing,
+            }
+        }
+        // Something to roll back, or the page store failing (SQLite then meets the error itself).
+        Ok(Some(_)) | Err(_) => in_pages,
+    }
+}
+
+/// A heap file keeps up to this much of the capacity it grew to when SQLite truncates it (a journal
+/// is truncated after every transaction): ordinary writes reuse it, one large one does not pin memory.
+const HEAP_KEEP_BYTES: usize = 1 << 20;
 
 /// A file in this instance's memory. `exists` tells an empty file from a deleted one.
 #[derive(Default)]
@@ -119,9 +143,17 @@ impl FileState {
         }
         FileState { backing, size, delete_on_close }
     }
+    /// The file's length (a heap file's is its buffer's, whatever happened to it through another handle).
+    fn len(&self) -> u64 {
+        match &self.backing {
+            Backing::Pages { .. } => self.size,
+            Backing::Heap(h) => h.borrow().bytes.len() as u64,
+        }
+    }
     fn read(&self, buf: &mut [u8], offset: u64) -> Result<bool, String> {
         let end = offset + buf.len() as u64;
-        let avail_end = end.min(self.size);
+        let len = self.len();
+        let avail_end = end.min(len);
         match &self.backing {
             Backing::Pages { store, prefix } => {
                 let mut pos = offset;
@@ -144,7 +176,7 @@ impl FileState {
             }
         }
         buf[avail_end.saturating_sub(offset) as usize..].fill(0);
-        Ok(end <= self.size)
+        Ok(end <= len)
     }
     fn write(&mut self, data: &[u8], offset: u64) -> Result<(), String> {
         let end = offset + data.len() as u64;
@@ -207,7 +239,13 @@ impl FileState {
                     }
                 }
             }
-            Backing::Heap(h) => h.borrow_mut().bytes.truncate(size as usize),
+            Backing::Heap(h) => {
+                let bytes = &mut h.borrow_mut().bytes;
+                bytes.truncate(size as usize);
+                if bytes.capacity() > HEAP_KEEP_BYTES {
+                    bytes.shrink_to(HEAP_KEEP_BYTES.max(bytes.len()));
+                }
+            }
         }
         self.store_size(size)
     }
@@ -306,7 +344,7 @@ unsafe extern "C" fn x_sync(f: *mut ffi::sqlite3_file, _flags: c_int) -> c_int {
 }
 
 unsafe extern "C" fn x_file_size(f: *mut ffi::sqlite3_file, out: *mut ffi::sqlite3_int64) -> c_int {
-    *out = state(f).size as ffi::sqlite3_int64;
+    *out = state(f).len() as ffi::sqlite3_int64;
     ffi::SQLITE_OK
 }
 

@@ -30,7 +30,8 @@ const CHUNK_BYTES = 8192;
 /**
  * Pages in a JavaScript Map: the storage behind `storage: 'memory'`. Living outside the wasm instance, it
  * survives a trap, so an in-memory store is reopened after one with every acknowledged write. Atomic
- * (`transaction`): a call's puts go to an overlay that a trap discards, so SQLite needs no journal here.
+ * (`transaction`): a call's puts go to an overlay that a trap discards, so SQLite's rollback journal stays in
+ * wasm memory (core/src/vfs.rs) and never comes here.
  */
 export class MemoryPageStore implements PageStore {
   readonly #pages = new Map<string, Uint8Array>();

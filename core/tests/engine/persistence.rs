@@ -80,6 +80,37 @@ fn page_store_reopen_keeps_everything() {
     }
 }
 
+/// A store opened without `atomic` that crashed half way through a write left its rollback journal in
+/// the page store. Opened `atomic` (its journal in memory from then on), it still rolls that write back
+/// from the page store's journal first, and removes the journal once it is empty.
+#[test]
+fn an_atomic_open_rolls_back_a_journal_left_in_the_page_store() {
+    use edgemem_core::PageStore;
+    for n in [5u64, 15, 30, 60] {
+        let ps = Rc::new(MemoryPageStore::new());
+        let mut s = paged(&ps, false, 0);
+        fill(&mut s, &mut Rng::new(4), 200, 0);
+        let (seq, want) = (s.seq(), probe(&mut s, &mut Rng::new(9)));
+        ps.fail_puts_after(n);
+        let mut rng = Rng::new(5);
+        let batch: Vec<MemoryPut> =
+            (0..100).map(|i| MemoryPut::new(&["p", "x"], &format!("k{i}"), json!(format!("torn {i}"))).embedding(rng.unit_vec(DIMS))).collect();
+        assert!(s.put_batch(batch).is_err(), "n={n}");
+        let crashed = Rc::new(ps.copy()); // the pages as the failed write left them
+        assert!(crashed.get("journal/size").unwrap().is_some(), "n={n}: a journal is left");
+        let mut s2 = paged(&crashed, true, 0);
+        assert_eq!((s2.seq(), probe(&mut s2, &mut Rng::new(9))), (seq, want.clone()), "n={n}");
+        assert_eq!(value_of(&mut s2, &["p", "x"], "k0"), Some(json!("memory number 0 word0")), "n={n}");
+        s2.put(MemoryPut::new(&["p", "x"], "after", json!("kept"))).unwrap();
+        s2.close().unwrap();
+        let mut s3 = paged(&crashed, true, 0);
+        assert_eq!(value_of(&mut s3, &["p", "x"], "after"), Some(json!("kept")));
+        assert_eq!(crashed.get("journal/size").unwrap(), None, "n={n}: the empty journal is removed");
+        drop(s3);
+        ps.set_fail_puts(false);
+    }
+}
+
 /// The engine's page cache (core/src/page_cache.rs) is the one SQLite uses: installed before
 /// SQLite initialised, natively and in wasm. Stores of thousands of pages, splitting pages as they
 /// grow, and rolled back (the failed batch below) all run through it.
