@@ -45,12 +45,19 @@ impl Store {
         Ok(())
     }
 
-    /// Whether a write's transaction applies the buffer before it commits: once it holds
-    /// [`LEXICAL_BUFFER_ROWS`] marks, or when this write will insert into the vector graph anyway —
-    /// the batched work of both then lands on the same write instead of two.
+    /// Whether a write's transaction applies the buffer before it commits: when this write inserts
+    /// into the vector graph anyway (wasm: it began by doing so; natively: it waits for the
+    /// builder), so the batched work of both lands on one write instead of two; otherwise once it
+    /// holds [`LEXICAL_BUFFER_ROWS`] marks — or, when the vector buffer is nearly full (its insert
+    /// comes within a quarter of that many writes), once it holds twice as many.
     pub(crate) fn lexical_buffer_due(&self, tx: &Tx) -> bool {
-        let vector_flush = self.index.as_ref().is_some_and(|i| i.write_will_insert(tx.index_ops.len()));
-        self.lexical_pending + tx.lexical_marks >= LEXICAL_BUFFER_ROWS || vector_flush
+        let index = self.index.as_ref();
+        if tx.vectors_inserted || index.is_some_and(|i| i.write_will_insert(tx.index_ops.len())) {
+            return true;
+        }
+        let marks = self.lexical_pending + tx.lexical_marks;
+        let vectors_soon = index.is_some_and(|i| i.insert_due_within(LEXICAL_BUFFER_ROWS as usize / 4));
+        marks >= LEXICAL_BUFFER_ROWS * if vectors_soon { 2 } else { 1 }
     }
 
     /// Merges the full-text index's levels that hold two or more segments, writing at most

@@ -39,6 +39,8 @@ pub(crate) struct Tx {
     pub touched: Vec<i64>,
     /// Full-text entries this transaction marked stale (see lexical_buffer.rs).
     pub lexical_marks: u64,
+    /// This write began by inserting buffered vectors into the graph (wasm; see vector_index.rs).
+    pub vectors_inserted: bool,
 }
 
 impl Tx {
@@ -448,8 +450,25 @@ impl Store {
     /// only if COMMIT succeeds; on any error everything rolls back.
     pub(crate) fn write_tx<T>(&mut self, f: impl FnOnce(&mut Store, &mut Tx) -> Result<T>) -> Result<T> {
         let now = self.now_ms().max(self.last_ts);
-        let mut tx =
-            Tx { now, seq: self.seq, usage: self.usage, events: Vec::new(), index_ops: Vec::new(), touched: Vec::new(), lexical_marks: 0 };
+        // On wasm a full vector buffer is inserted by the next write, first thing (vector_index.rs).
+        #[cfg(target_family = "wasm")]
+        let vectors_inserted = {
+            let before = self.index.as_ref().map_or(0, |i| i.pending_len());
+            self.advance_index();
+            self.index.as_ref().map_or(0, |i| i.pending_len()) < before
+        };
+        #[cfg(not(target_family = "wasm"))]
+        let vectors_inserted = false;
+        let mut tx = Tx {
+            now,
+            seq: self.seq,
+            usage: self.usage,
+            events: Vec::new(),
+            index_ops: Vec::new(),
+            touched: Vec::new(),
+            lexical_marks: 0,
+            vectors_inserted,
+        };
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
@@ -492,6 +511,8 @@ impl Store {
 
     fn apply_index_ops(&mut self, ops: Vec<IndexOp>) {
         let Some(idx) = self.index.as_mut() else { return };
+        // A batch (already a long write) inserts a full buffer now rather than leave it to the next write.
+        let batch = ops.len() > 1;
         for op in ops {
             self.index_changes += 1;
             let r = match op {
@@ -502,6 +523,9 @@ impl Store {
                 // SQLite already holds the truth; rebuild the index before it is used again.
                 self.index_stale = true;
             }
+        }
+        if batch {
+            self.advance_index();
         }
         if self.cfg.index_snapshot_every > 0 && self.index_changes >= self.cfg.index_snapshot_every {
             if self.snapshot_index().is_err() {

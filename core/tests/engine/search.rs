@@ -219,6 +219,40 @@ fn vectors_written_during_graph_builds_are_seen_exactly_once() {
     assert_eq!(s.stats().unwrap().index_vectors, live.len() as u64);
 }
 
+/// On wasm the write that fills the vector buffer returns without inserting it into the graph; the
+/// next write inserts it first (and applies the full-text buffer in the same write), and a batch
+/// inserts its own. Searches see every vector throughout.
+#[cfg(target_family = "wasm")]
+#[test]
+fn on_wasm_the_next_write_inserts_a_full_vector_buffer_first() {
+    let mut s = store(DIMS);
+    let mut rng = Rng::new(21);
+    let pending = |s: &mut edgemem_core::Store| s.stats().unwrap().index_pending;
+    for i in 0..256 {
+        s.put(MemoryPut::new(&["w"], &format!("k{i}"), json!(i)).text(&format!("word{i}")).embedding(rng.unit_vec(DIMS))).unwrap();
+    }
+    assert_eq!(pending(&mut s), 256, "the filling write left the buffer for the next one");
+    s.put_checkpoint(edgemem_core::CheckpointPut {
+        thread_id: "t".into(),
+        checkpoint_ns: String::new(),
+        checkpoint_id: "c".into(),
+        parent_id: None,
+        data: edgemem_core::CheckpointData::Bytes(vec![1]),
+        metadata: Default::default(),
+    })
+    .unwrap();
+    assert_eq!(pending(&mut s), 0, "any next write inserts it first");
+    s.put(MemoryPut::new(&["w"], "k256", json!(256)).embedding(rng.unit_vec(DIMS))).unwrap();
+    assert_eq!(pending(&mut s), 1);
+    let batch: Vec<MemoryPut> = (257..900).map(|i| MemoryPut::new(&["w"], &format!("k{i}"), json!(i)).embedding(rng.unit_vec(DIMS))).collect();
+    s.put_batch(batch).unwrap();
+    assert!(pending(&mut s) < 256, "a batch inserts a full buffer itself");
+    let q = rng.unit_vec(DIMS);
+    let hits = s.search(&SearchQuery { mode: Some(SearchMode::Vector), vector: Some(q), k: Some(900), ..Default::default() }).unwrap();
+    assert!(hits.len() >= 900 * 95 / 100, "{} of 900", hits.len());
+    assert_eq!(s.stats().unwrap().index_vectors, 900);
+}
+
 /// Dropping common terms to bound BM25's cost must never lose matches: when the rarer terms
 /// find fewer than k (here: none inside the filter), the full query runs.
 #[test]
