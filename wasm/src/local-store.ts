@@ -98,16 +98,56 @@ interface Sub {
   generation: number;
 }
 
+/** A page store as the engine sees it: every call passed through, a throw noted in `failed`. */
+class WatchedPages implements PageStore {
+  readonly #pages: PageStore;
+  failed = false;
+
+  constructor(pages: PageStore) {
+    this.#pages = pages;
+  }
+  get(key: string): Uint8Array | undefined {
+    try {
+      return this.#pages.get(key);
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+  put(key: string, bytes: Uint8Array): void {
+    try {
+      this.#pages.put(key, bytes);
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+  delete(key: string): void {
+    try {
+      this.#pages.delete(key);
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+  sync(): void {
+    try {
+      this.#pages.sync();
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+}
+
 /**
  * A store in this process's wasm instance, its pages in `pages` (outside the instance). Calls are
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
 export class LocalStore implements MemoryStore {
   readonly #pages: PageStore;
-  /** What the engine reads and writes pages through: `#pages`, noting whether a call of it threw. */
-  readonly #enginePages: PageStore;
-  /** Set when a page-store call throws during the running engine call (see `#atomically`). */
-  #pageStoreFailed = false;
+  /** What the engine reads and writes pages through: `#pages`, noting whether a call of it threw (see `#atomically`). */
+  readonly #enginePages: PageStore | WatchedPages;
   readonly #config: string;
   #inner: WasmStore | undefined;
   #generation = -1;
@@ -121,7 +161,7 @@ export class LocalStore implements MemoryStore {
 
   private constructor(pages: PageStore, config: string, idleFlushMs: number) {
     this.#pages = pages;
-    this.#enginePages = pages.transaction ? this.#watched(pages) : pages;
+    this.#enginePages = pages.transaction ? new WatchedPages(pages) : pages;
     this.#config = config;
     this.#idleFlushMs = idleFlushMs;
   }
@@ -221,7 +261,8 @@ export class LocalStore implements MemoryStore {
     if (!tx) return f();
     type Outcome = { ok: true; value: T } | { ok: false; error: unknown };
     const r = tx.call<PageStore, [() => Outcome], Outcome>(this.#pages, (): Outcome => {
-      this.#pageStoreFailed = false;
+      const watched = this.#enginePages instanceof WatchedPages ? this.#enginePages : undefined;
+      if (watched) watched.failed = false;
       let out: Outcome;
       try {
         out = { ok: true, value: f() };
@@ -229,7 +270,7 @@ export class LocalStore implements MemoryStore {
         if (e instanceof WebAssembly.RuntimeError) throw e;
         out = { ok: false, error: e };
       }
-      if (this.#pageStoreFailed) {
+      if (watched?.failed) {
         this.#dropEngine(); // inside the transaction: whatever closing it writes is discarded too
         throw out.ok ? new EdgememError('INTERNAL', 'the page store failed during this call; none of its writes were kept') : out.error;
       }
@@ -237,44 +278,6 @@ export class LocalStore implements MemoryStore {
     });
     if (!r.ok) throw r.error;
     return r.value;
-  }
-
-  /** `pages` as the engine sees it: every call passed through, a throw noted in `#pageStoreFailed`. */
-  #watched(pages: PageStore): PageStore {
-    return {
-      get: (key) => {
-        try {
-          return pages.get(key);
-        } catch (e) {
-          this.#pageStoreFailed = true;
-          throw e;
-        }
-      },
-      put: (key, bytes) => {
-        try {
-          pages.put(key, bytes);
-        } catch (e) {
-          this.#pageStoreFailed = true;
-          throw e;
-        }
-      },
-      delete: (key) => {
-        try {
-          pages.delete(key);
-        } catch (e) {
-          this.#pageStoreFailed = true;
-          throw e;
-        }
-      },
-      sync: () => {
-        try {
-          pages.sync();
-        } catch (e) {
-          this.#pageStoreFailed = true;
-          throw e;
-        }
-      },
-    };
   }
 
   /** Forgets the engine store without closing it (its state may be ahead of the pages); the next call reopens. */
