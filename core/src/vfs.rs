@@ -156,16 +156,11 @@ impl FileState {
         let avail_end = end.min(len);
         match &self.backing {
             Backing::Pages { store, prefix } => {
-                let mut pos = offset;
-                while pos < avail_end {
-                    let ci = pos / CHUNK;
-                    let in_chunk = (pos % CHUNK) as usize;
-                    let n = ((CHUNK as usize - in_chunk) as u64).min(avail_end - pos) as usize;
-                    let dst = &mut buf[(pos - offset) as usize..(pos - offset) as usize + n];
+                for (ci, in_chunk, at, n) in chunks(offset, avail_end) {
+                    let dst = &mut buf[at..at + n];
                     // Straight into SQLite's buffer; a missing or short chunk reads as zeros.
                     let have = store.read_into(&chunk_key(prefix, ci), in_chunk, dst)?.unwrap_or(0).min(n);
                     dst[have..].fill(0);
-                    pos += n as u64;
                 }
             }
             Backing::Heap(h) => {
@@ -182,12 +177,8 @@ impl FileState {
         let end = offset + data.len() as u64;
         match &self.backing {
             Backing::Pages { store, prefix } => {
-                let mut pos = offset;
-                while pos < end {
-                    let ci = pos / CHUNK;
-                    let in_chunk = (pos % CHUNK) as usize;
-                    let n = ((CHUNK as usize - in_chunk) as u64).min(end - pos) as usize;
-                    let src = &data[(pos - offset) as usize..(pos - offset) as usize + n];
+                for (ci, in_chunk, at, n) in chunks(offset, end) {
+                    let src = &data[at..at + n];
                     if n == CHUNK as usize {
                         store.put(&chunk_key(prefix, ci), src)?;
                     } else {
@@ -196,7 +187,6 @@ impl FileState {
                         chunk[in_chunk..in_chunk + n].copy_from_slice(src);
                         store.put(&chunk_key(prefix, ci), &chunk)?;
                     }
-                    pos += n as u64;
                 }
             }
             Backing::Heap(h) => {
@@ -287,6 +277,22 @@ impl FileState {
 
 fn chunk_key(prefix: &str, i: u64) -> String {
     format!("{prefix}/{i}")
+}
+
+/// The chunks bytes `start..end` of a file span: (chunk index, offset in the chunk, offset from
+/// `start`, length).
+fn chunks(start: u64, end: u64) -> impl Iterator<Item = (u64, usize, usize, usize)> {
+    let mut pos = start;
+    std::iter::from_fn(move || {
+        if pos >= end {
+            return None;
+        }
+        let (ci, in_chunk) = (pos / CHUNK, (pos % CHUNK) as usize);
+        let n = ((CHUNK - in_chunk as u64).min(end - pos)) as usize;
+        let item = (ci, in_chunk, (pos - start) as usize, n);
+        pos += n as u64;
+        Some(item)
+    })
 }
 
 #[repr(C)]
