@@ -513,8 +513,9 @@ impl Store {
 
     fn apply_index_ops(&mut self, ops: Vec<IndexOp>) {
         let Some(idx) = self.index.as_mut() else { return };
-        // A batch (already a long write) inserts a full buffer now rather than leave it to the next write.
-        let batch = ops.len() > 1;
+        // On wasm a batch (already a long write) inserts a full buffer now rather than leave it to
+        // the next write (natively every upsert already hands the buffer on: `VectorIndex::bound`).
+        let batch = cfg!(target_family = "wasm") && ops.len() > 1;
         for op in ops {
             self.index_changes += 1;
             let r = match op {
@@ -569,7 +570,7 @@ impl Store {
     /// Records a read access for LRU (memory only).
     pub(crate) fn touch(&mut self, id: i64) {
         // Grown in one step towards the store's size: doubling from empty rehashed it every time
-        // it filled (~900, ~1,800 entries...), 60-300 µs on that one read in wasm.
+        // it filled (~900, ~1,800 entries...), 60-100 µs on that one read in wasm.
         if self.recency.len() == self.recency.capacity() {
             let want = (self.usage.count as usize).clamp(1024, RECENCY_RESERVE_MAX);
             self.recency.reserve(want.saturating_sub(self.recency.len()).max(self.recency.len()));

@@ -146,8 +146,8 @@ class WatchedPages implements PageStore {
  */
 export class LocalStore implements MemoryStore {
   readonly #pages: PageStore;
-  /** What the engine reads and writes pages through: `#pages`, noting whether a call of it threw (see `#atomically`). */
-  readonly #enginePages: PageStore | WatchedPages;
+  /** For stores with a host transaction: `#pages` as the engine sees them, noting a throw (see `#atomically`). */
+  readonly #watched: WatchedPages | undefined;
   readonly #config: string;
   #inner: WasmStore | undefined;
   #generation = -1;
@@ -161,7 +161,7 @@ export class LocalStore implements MemoryStore {
 
   private constructor(pages: PageStore, config: string, idleFlushMs: number) {
     this.#pages = pages;
-    this.#enginePages = pages.transaction ? new WatchedPages(pages) : pages;
+    this.#watched = pages.transaction ? new WatchedPages(pages) : undefined;
     this.#config = config;
     this.#idleFlushMs = idleFlushMs;
   }
@@ -182,7 +182,7 @@ export class LocalStore implements MemoryStore {
   /** (Re)opens the engine store on the current instance and re-registers subscriptions. */
   #reopen(): void {
     this.#inner = undefined;
-    const inner = bindings.WasmStore.open(this.#config, this.#enginePages);
+    const inner = bindings.WasmStore.open(this.#config, this.#watched ?? this.#pages);
     const generation = currentGeneration();
     for (const [id, sub] of this.#subs) {
       sub.engineId = inner.subscribe(sub.filter, (json: string) => this.#queue.push([id, json]));
@@ -261,7 +261,7 @@ export class LocalStore implements MemoryStore {
     if (!tx) return f();
     type Outcome = { ok: true; value: T } | { ok: false; error: unknown };
     const r = tx.call<PageStore, [() => Outcome], Outcome>(this.#pages, (): Outcome => {
-      const watched = this.#enginePages instanceof WatchedPages ? this.#enginePages : undefined;
+      const watched = this.#watched;
       if (watched) watched.failed = false;
       let out: Outcome;
       try {
