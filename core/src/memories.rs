@@ -12,9 +12,16 @@ use crate::vector_index::{decode_vec, encode_vec, validate};
 use rusqlite::{params, OptionalExtension, Row};
 use serde_json::Value;
 
+/// `MEM_COLS` as a literal, for SQL built with `concat!`.
+macro_rules! mem_cols {
+    () => {
+        "id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size"
+    };
+}
 /// Columns read for a memory, in `row_to_memory` order. `versions` rows alias to the same.
-pub(crate) const MEM_COLS: &str =
-    "id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size";
+pub(crate) const MEM_COLS: &str = mem_cols!();
+/// The live row at (ns, key): a constant, so a read neither formats it nor allocates for it.
+const LIVE_ROW_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
 pub(crate) const VER_COLS: &str =
     "mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, size";
 
@@ -62,9 +69,16 @@ pub(crate) struct LiveRow {
     pub has_text: bool,
 }
 
+/// `LIVE_COLS` as a literal, for SQL built with `concat!`.
+macro_rules! live_cols {
+    () => {
+        "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at"
+    };
+}
 /// Columns read for a `LiveRow`, in `live_row_from` order.
-pub(crate) const LIVE_COLS: &str =
-    "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at";
+pub(crate) const LIVE_COLS: &str = live_cols!();
+/// What a write reads of the live row at (ns, key).
+const LIVE_STATE_SQL: &str = concat!("SELECT ", live_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
 
 pub(crate) fn live_row_from(r: &Row) -> rusqlite::Result<LiveRow> {
     Ok(LiveRow {
@@ -145,7 +159,7 @@ impl Store {
     pub(crate) fn live_row(&self, ns: &str, key: &str) -> Result<Option<LiveRow>> {
         Ok(self
             .conn
-            .prepare_cached(&format!("SELECT {LIVE_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
+            .prepare_cached(LIVE_STATE_SQL)?
             .query_row(params![ns, key], live_row_from)
             .optional()?)
     }
@@ -360,7 +374,7 @@ impl Store {
         let now = self.now_ms();
         let found = self
             .conn
-            .prepare_cached(&format!("SELECT {MEM_COLS} FROM memories WHERE ns = ?1 AND key = ?2"))?
+            .prepare_cached(LIVE_ROW_SQL)?
             .query_row(params![ns, key], f)
             .optional()?;
         match found {

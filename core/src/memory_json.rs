@@ -17,7 +17,13 @@ pub(crate) struct RowJson {
 
 /// Writes a `MEM_COLS` / `VER_COLS` row (see `memories::row_to_memory`) as `Memory` JSON.
 pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<RowJson> {
-    let mut out: Vec<u8> = Vec::with_capacity(512);
+    // The stored value and metadata are copied in as bytes: the one UTF-8 check of the whole output
+    // at the end covers them (reading them as &str first checked the ~1 KB value twice).
+    let value = text_bytes(r, 3, "value")?;
+    let metadata = text_bytes(r, 6, "metadata")?;
+    let text = r.get_ref(4)?.as_str_or_null()?;
+    // Sized for everything up front: growing from a guess copied the value again on a typical read.
+    let mut out: Vec<u8> = Vec::with_capacity(320 + value.len() + metadata.len() + text.map_or(0, |t| t.len() + t.len() / 8));
     out.extend_from_slice(b"{\"namespace\":[");
     for (i, seg) in namespace::segments(text_ref(r, 1)?).enumerate() {
         if i > 0 {
@@ -29,11 +35,11 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
     json(&mut out, text_ref(r, 2)?);
     // Written by the engine with serde_json (memories::put_in_tx, import), so valid JSON as stored.
     out.extend_from_slice(b",\"value\":");
-    out.extend_from_slice(text_ref(r, 3)?.as_bytes());
+    out.extend_from_slice(value);
     out.extend_from_slice(b",\"text\":");
-    match r.get_ref(4)? {
-        ValueRef::Null => out.extend_from_slice(b"null"),
-        v => json(&mut out, v.as_str()?),
+    match text {
+        None => out.extend_from_slice(b"null"),
+        Some(t) => json(&mut out, t),
     }
     if with_embedding {
         if let Some(blob) = r.get_ref(5)?.as_blob_or_null()? {
@@ -42,7 +48,7 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
         }
     }
     out.extend_from_slice(b",\"metadata\":");
-    out.extend_from_slice(text_ref(r, 6)?.as_bytes());
+    out.extend_from_slice(metadata);
     out.extend_from_slice(b",\"pinned\":");
     json(&mut out, &r.get::<_, bool>(7)?);
     let expires_at: Option<i64> = r.get(8)?;
@@ -57,9 +63,17 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
         json(&mut out, &(r.get::<_, i64>(col)? as u64));
     }
     out.push(b'}');
-    // Every piece is UTF-8 (escaped strings, stored text read as &str, numbers): this cannot fail.
-    let json = String::from_utf8(out).map_err(|e| rusqlite::Error::Utf8Error(0, e.utf8_error()))?;
+    // Escaped strings, numbers and stored text: UTF-8 unless the stored value or metadata is not.
+    let json = String::from_utf8(out).map_err(|e| rusqlite::Error::Utf8Error(3, e.utf8_error()))?;
     Ok(RowJson { id: r.get(0)?, expires_at, json })
+}
+
+/// A TEXT column's bytes, unchecked as UTF-8 (the caller checks its whole output once).
+fn text_bytes<'r>(r: &'r Row, col: usize, name: &str) -> rusqlite::Result<&'r [u8]> {
+    match r.get_ref(col)? {
+        ValueRef::Text(b) => Ok(b),
+        other => Err(rusqlite::Error::InvalidColumnType(col, name.to_string(), other.data_type())),
+    }
 }
 
 fn text_ref<'r>(r: &'r Row, col: usize) -> rusqlite::Result<&'r str> {
