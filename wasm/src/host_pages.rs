@@ -1,4 +1,5 @@
-//! A JavaScript page store object (`{ get(key), put(key, bytes), delete(key), sync() }`) as the engine's
+//! A JavaScript page store object (`{ get(key), readInto(key, offset, memory, ptr, len), put(key, bytes),
+//! delete(key), sync() }`: the TypeScript layer's `EnginePages` around a host's store) as the engine's
 //! [`PageStore`]. `put` receives a view into wasm memory that is only valid during the call: a store that
 //! keeps the bytes must copy them.
 
@@ -12,6 +13,10 @@ extern "C" {
 
     #[wasm_bindgen(method, catch, js_name = get)]
     fn js_get(this: &JsPageStore, key: &str) -> Result<JsValue, JsValue>;
+    /// Copies the page at `key` from byte `offset` on into `memory` at `ptr` (at most `len` bytes): the
+    /// count, or -1 when there is none.
+    #[wasm_bindgen(method, catch, js_name = readInto)]
+    fn js_read_into(this: &JsPageStore, key: &str, offset: u32, memory: &JsValue, ptr: u32, len: u32) -> Result<i32, JsValue>;
     #[wasm_bindgen(method, catch, js_name = put)]
     fn js_put(this: &JsPageStore, key: &str, value: &[u8]) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch, js_name = delete)]
@@ -36,6 +41,8 @@ impl HostPages {
 }
 
 thread_local! {
+    /// This instance's memory, handed to `readInto` (fetched once: each fetch is a call into JS).
+    static MEMORY: JsValue = wasm_bindgen::memory();
     /// Page writes left before a test-requested trap (0: none requested).
     static TRAP_AFTER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
@@ -68,17 +75,12 @@ impl PageStore for HostPages {
     fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
         Ok(self.bytes(key)?.map(|b| b.to_vec()))
     }
-    /// Copies from the host's array straight into `dst` (SQLite's page buffer): no Vec in between.
+    /// One call into JS copies the page straight into `dst` (SQLite's page buffer): no Vec in between.
     fn read_into(&self, key: &str, offset: usize, dst: &mut [u8]) -> Result<Option<usize>, String> {
-        let Some(bytes) = self.bytes(key)? else { return Ok(None) };
-        let len = bytes.length() as usize;
-        let have = len.saturating_sub(offset).min(dst.len());
-        if have == len {
-            bytes.copy_to(&mut dst[..have]);
-        } else if have > 0 {
-            bytes.subarray(offset as u32, (offset + have) as u32).copy_to(&mut dst[..have]);
-        }
-        Ok(Some(have))
+        let (ptr, len) = (dst.as_mut_ptr() as u32, dst.len() as u32);
+        // JS writes `dst` through the memory's buffer while this call holds the only borrow of it.
+        let n = MEMORY.with(|m| self.0.js_read_into(key, offset as u32, m, ptr, len)).map_err(message)?;
+        Ok(usize::try_from(n).ok())
     }
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
         count_page_write();

@@ -1,6 +1,7 @@
 /** `LocalStore`: the in-process MemoryStore over the wasm engine, reopened from its page store after a trap. */
 
 import * as conv from './conversions.js';
+import { EnginePages } from './engine-pages.js';
 import { EdgememError, argument, checkPositive, checkSafe, invalid, options as opts, safeOut, toEdgememError } from './errors.js';
 import type { PageStore } from './page-store.js';
 import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
@@ -98,56 +99,16 @@ interface Sub {
   generation: number;
 }
 
-/** A page store as the engine sees it: every call passed through, a throw noted in `failed`. */
-class WatchedPages implements PageStore {
-  readonly #pages: PageStore;
-  failed = false;
-
-  constructor(pages: PageStore) {
-    this.#pages = pages;
-  }
-  get(key: string): Uint8Array | undefined {
-    try {
-      return this.#pages.get(key);
-    } catch (e) {
-      this.failed = true;
-      throw e;
-    }
-  }
-  put(key: string, bytes: Uint8Array): void {
-    try {
-      this.#pages.put(key, bytes);
-    } catch (e) {
-      this.failed = true;
-      throw e;
-    }
-  }
-  delete(key: string): void {
-    try {
-      this.#pages.delete(key);
-    } catch (e) {
-      this.failed = true;
-      throw e;
-    }
-  }
-  sync(): void {
-    try {
-      this.#pages.sync();
-    } catch (e) {
-      this.failed = true;
-      throw e;
-    }
-  }
-}
-
 /**
  * A store in this process's wasm instance, its pages in `pages` (outside the instance). Calls are
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
 export class LocalStore implements MemoryStore {
   readonly #pages: PageStore;
-  /** For stores with a host transaction: `#pages` as the engine sees them, noting a throw (see `#atomically`). */
-  readonly #watched: WatchedPages | undefined;
+  /** `#pages` as the engine calls them. */
+  readonly #engine: EnginePages;
+  /** For stores with a host transaction: `#engine`, whose noted throws `#atomically` checks. */
+  readonly #watched: EnginePages | undefined;
   readonly #config: string;
   #inner: WasmStore | undefined;
   #generation = -1;
@@ -161,7 +122,8 @@ export class LocalStore implements MemoryStore {
 
   private constructor(pages: PageStore, config: string, idleFlushMs: number) {
     this.#pages = pages;
-    this.#watched = pages.transaction ? new WatchedPages(pages) : undefined;
+    this.#engine = new EnginePages(pages);
+    this.#watched = pages.transaction ? this.#engine : undefined;
     this.#config = config;
     this.#idleFlushMs = idleFlushMs;
   }
@@ -182,7 +144,7 @@ export class LocalStore implements MemoryStore {
   /** (Re)opens the engine store on the current instance and re-registers subscriptions. */
   #reopen(): void {
     this.#inner = undefined;
-    const inner = bindings.WasmStore.open(this.#config, this.#watched ?? this.#pages);
+    const inner = bindings.WasmStore.open(this.#config, this.#engine);
     const generation = currentGeneration();
     for (const [id, sub] of this.#subs) {
       sub.engineId = inner.subscribe(sub.filter, (json: string) => this.#queue.push([id, json]));

@@ -1,0 +1,67 @@
+/** `EnginePages`: a host page store as the wasm engine calls it (wasm/src/host_pages.rs). */
+
+import type { PageStore } from './page-store.js';
+
+/**
+ * Every call passed through to the host's store, a throw noted in `failed` (LocalStore discards the
+ * call's writes after one), plus `readInto`, which copies a page straight into wasm memory in one call
+ * from the engine: reading a page as `get` and copying it from Rust took four calls across the
+ * boundary (get, an instanceof check, length, copy), and a SQLite cache miss is one page read.
+ */
+export class EnginePages implements PageStore {
+  readonly #pages: PageStore;
+  failed = false;
+
+  constructor(pages: PageStore) {
+    this.#pages = pages;
+  }
+
+  /**
+   * Copies the page at `key` from byte `offset` on into wasm memory at `ptr` (at most `len` bytes);
+   * returns how many bytes it copied, or -1 when there is no page.
+   */
+  readInto(key: string, offset: number, memory: WebAssembly.Memory, ptr: number, len: number): number {
+    const page = this.get(key);
+    if (page === undefined || page === null) return -1;
+    if (!(page instanceof Uint8Array)) {
+      throw new TypeError(`page store get(${key}) returned something other than a Uint8Array`);
+    }
+    const n = Math.min(len, page.length - offset);
+    if (n <= 0) return 0;
+    new Uint8Array(memory.buffer, ptr, n).set(offset === 0 && n === page.length ? page : page.subarray(offset, offset + n));
+    return n;
+  }
+
+  get(key: string): Uint8Array | undefined {
+    try {
+      return this.#pages.get(key);
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+  put(key: string, bytes: Uint8Array): void {
+    try {
+      this.#pages.put(key, bytes);
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+  delete(key: string): void {
+    try {
+      this.#pages.delete(key);
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+  sync(): void {
+    try {
+      this.#pages.sync();
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+  }
+}
