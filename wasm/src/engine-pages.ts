@@ -1,12 +1,13 @@
 /** `EnginePages`: a host page store as the wasm engine calls it (wasm/src/host_pages.rs). */
 
+import { copyInto } from './page-keys.js';
 import type { PageStore } from './page-store.js';
 
 /**
  * Every call passed through to the host's store, a throw noted in `failed` (LocalStore discards the
- * call's writes after one), plus `readInto`, which copies a page straight into wasm memory in one call
- * from the engine: reading a page as `get` and copying it from Rust took four calls across the
- * boundary (get, an instanceof check, length, copy), and a SQLite cache miss is one page read.
+ * call's writes after one), plus `readPage`, which puts a page into wasm memory in one call from the
+ * engine: reading a page as `get` and copying it from Rust took four calls across the boundary (get,
+ * an instanceof check, length, copy), and a SQLite cache miss is one page read.
  */
 export class EnginePages implements PageStore {
   readonly #pages: PageStore;
@@ -18,18 +19,27 @@ export class EnginePages implements PageStore {
 
   /**
    * Copies the page at `key` from byte `offset` on into wasm memory at `ptr` (at most `len` bytes);
-   * returns how many bytes it copied, or -1 when there is no page.
+   * returns how many bytes it copied, or -1 when there is no page. Through the host's own `readInto`
+   * when it has one (file stores read straight into the page buffer), else `get` and a copy.
    */
-  readInto(key: string, offset: number, memory: WebAssembly.Memory, ptr: number, len: number): number {
+  readPage(key: string, offset: number, memory: WebAssembly.Memory, ptr: number, len: number): number {
+    const pages = this.#pages;
+    if (pages.readInto) {
+      let n: number;
+      try {
+        n = pages.readInto(key, offset, new Uint8Array(memory.buffer, ptr, len));
+      } catch (e) {
+        this.failed = true;
+        throw e;
+      }
+      if (!Number.isInteger(n) || n < -1) throw new TypeError(`page store readInto(${key}) returned ${String(n)}, not a count or -1`);
+      return n;
+    }
     const page = this.get(key);
-    if (page === undefined || page === null) return -1;
-    if (!(page instanceof Uint8Array)) {
+    if (page !== undefined && page !== null && !(page instanceof Uint8Array)) {
       throw new TypeError(`page store get(${key}) returned something other than a Uint8Array`);
     }
-    const n = Math.min(len, page.length - offset);
-    if (n <= 0) return 0;
-    new Uint8Array(memory.buffer, ptr, n).set(offset === 0 && n === page.length ? page : page.subarray(offset, offset + n));
-    return n;
+    return copyInto(page ?? undefined, offset, new Uint8Array(memory.buffer, ptr, len));
   }
 
   get(key: string): Uint8Array | undefined {

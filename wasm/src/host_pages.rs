@@ -1,4 +1,4 @@
-//! A JavaScript page store object (`{ get(key), readInto(key, offset, memory, ptr, len), put(key, bytes),
+//! A JavaScript page store object (`{ get(key), readPage(key, offset, memory, ptr, len), put(key, bytes),
 //! delete(key), sync() }`: the TypeScript layer's `EnginePages` around a host's store) as the engine's
 //! [`PageStore`]. `put` receives a view into wasm memory that is only valid during the call: a store that
 //! keeps the bytes must copy them.
@@ -15,7 +15,7 @@ extern "C" {
     fn js_get(this: &JsPageStore, key: &str) -> Result<JsValue, JsValue>;
     /// Copies the page at `key` from byte `offset` on into `memory` at `ptr` (at most `len` bytes): the
     /// count, or -1 when there is none.
-    #[wasm_bindgen(method, catch, js_name = readInto)]
+    #[wasm_bindgen(method, catch, js_name = readPage)]
     fn js_read_into(this: &JsPageStore, key: &str, offset: u32, memory: &JsValue, ptr: u32, len: u32) -> Result<i32, JsValue>;
     #[wasm_bindgen(method, catch, js_name = put)]
     fn js_put(this: &JsPageStore, key: &str, value: &[u8]) -> Result<(), JsValue>;
@@ -41,7 +41,7 @@ impl HostPages {
 }
 
 thread_local! {
-    /// This instance's memory, handed to `readInto` (fetched once: each fetch is a call into JS).
+    /// This instance's memory, handed to `readPage` (fetched once: each fetch is a call into JS).
     static MEMORY: JsValue = wasm_bindgen::memory();
     /// Page writes left before a test-requested trap (0: none requested).
     static TRAP_AFTER: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };

@@ -3,13 +3,11 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { EdgememError } from './errors.js';
+import { CHUNK_BYTES as CHUNK, chunkIndex, chunkRead, copyInto, splitKey as split } from './page-keys.js';
 import type { PageStore } from './page-store.js';
 
 /** Database files open in this process (resolved paths): a second open would corrupt the first's view. */
 const openPaths = new Set<string>();
-
-/** Chunk size of the engine's page-store VFS (= the SQLite page size of page-store databases). */
-const CHUNK = 8192;
 
 interface OpenFile {
   fd: number;
@@ -91,6 +89,23 @@ export class NodeFilePageStore implements PageStore {
     return n === buf.length ? buf : buf.subarray(0, n);
   }
 
+  /** Reads straight from the file into `dst` (no buffer of its own, unlike `get`). */
+  readInto(key: string, offset: number, dst: Uint8Array): number {
+    const [file, part] = split(key);
+    if (part === 'size') return copyInto(this.get(key), offset, dst);
+    const f = this.#open(file, false);
+    if (!f) return -1;
+    const span = chunkRead(part, offset, f.size, dst.length);
+    if (!span) return -1;
+    let done = 0;
+    while (done < span.n) {
+      const n = fs.readSync(f.fd, dst, done, span.n - done, span.at + done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done;
+  }
+
   put(key: string, bytes: Uint8Array): void {
     const [file, part] = split(key);
     const f = this.#open(file, true)!;
@@ -133,16 +148,4 @@ export class NodeFilePageStore implements PageStore {
     if (!this.#closed) openPaths.delete(this.#lockKey);
     this.#closed = true;
   }
-}
-
-function split(key: string): [string, string] {
-  const i = key.indexOf('/');
-  if (i < 0) throw new Error(`malformed page key ${JSON.stringify(key)}`);
-  return [key.slice(0, i), key.slice(i + 1)];
-}
-
-function chunkIndex(part: string): number {
-  const n = Number(part);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`malformed chunk index ${JSON.stringify(part)}`);
-  return n;
 }

@@ -1,10 +1,8 @@
 /** `OpfsPageStore`: a PageStore over OPFS synchronous access handles — one OPFS file per VFS file, in a Web Worker. */
 
 import { EdgememError, invalid } from './errors.js';
+import { CHUNK_BYTES as CHUNK, chunkIndex, chunkRead, copyInto, splitKey as split } from './page-keys.js';
 import type { PageStore } from './page-store.js';
-
-/** Chunk size of the engine's page-store VFS (= the SQLite page size of page-store databases). */
-const CHUNK = 8192;
 
 /** The files the engine's VFS keeps in a page store (core/src/vfs.rs), each one OPFS file of that name. */
 const FILES = ['db', 'journal', 'wal'] as const;
@@ -128,6 +126,17 @@ export class OpfsPageStore implements PageStore {
     return n === buf.length ? buf : buf.subarray(0, n);
   }
 
+  /** Reads straight from the access handle into `dst` (no buffer of its own, unlike `get`). */
+  readInto(key: string, offset: number, dst: Uint8Array): number {
+    const [file, part] = split(key);
+    if (part === 'size') return copyInto(this.get(key), offset, dst);
+    const f = this.#file(file);
+    if (!f.exists) return -1;
+    const span = chunkRead(part, offset, f.size, dst.length);
+    if (!span) return -1;
+    return span.n === 0 ? 0 : f.handle.read(dst.subarray(0, span.n), { at: span.at });
+  }
+
   put(key: string, bytes: Uint8Array): void {
     const [file, part] = split(key);
     const f = this.#file(file);
@@ -184,16 +193,4 @@ export class OpfsPageStore implements PageStore {
 /** Cuts what lies past the logical size (padding of a partly written last chunk). */
 function trim(f: OpenFile): void {
   if (f.handle.getSize() !== f.size) f.handle.truncate(f.size);
-}
-
-function split(key: string): [string, string] {
-  const i = key.indexOf('/');
-  if (i < 0) throw new Error(`malformed page key ${JSON.stringify(key)}`);
-  return [key.slice(0, i), key.slice(i + 1)];
-}
-
-function chunkIndex(part: string): number {
-  const n = Number(part);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`malformed chunk index ${JSON.stringify(part)}`);
-  return n;
 }

@@ -1,5 +1,7 @@
 /** The page-store hook: a synchronous key/value store of database pages a host provides, and the in-memory one. */
 
+import { CHUNK_BYTES } from './page-keys.js';
+
 /**
  * What the engine's SQLite VFS keeps its files in (core/src/vfs.rs): keys `<file>/<n>` hold chunk n
  * (8 KiB, the last one may be shorter) of `<file>` (`db` or `journal`), and `<file>/size` holds the
@@ -9,6 +11,13 @@
 export interface PageStore {
   /** The bytes stored at `key`, or undefined. */
   get(key: string): Uint8Array | undefined;
+  /**
+   * Optional: copies the bytes at `key`, from byte `offset` on, into `dst` (a view into wasm memory, valid
+   * only during the call) as far as both go; returns how many bytes it copied, or -1 when there is nothing
+   * at `key`. A page read that SQLite's cache misses calls it when present, else `get` and copies: stores
+   * that read from files implement it to read straight into the engine's page buffer.
+   */
+  readInto?(key: string, offset: number, dst: Uint8Array): number;
   /** Stores `bytes` at `key`. `bytes` is a view into wasm memory valid only during the call: copy to keep. */
   put(key: string, bytes: Uint8Array): void;
   delete(key: string): void;
@@ -23,9 +32,6 @@ export interface PageStore {
    */
   transaction?<T>(fn: () => T): T;
 }
-
-/** The VFS's chunk size (core/src/vfs.rs `CHUNK`): the length of every page the database file writes. */
-const CHUNK_BYTES = 8192;
 
 /**
  * Pages in a JavaScript Map: the storage behind `storage: 'memory'`. Living outside the wasm instance, it
