@@ -4,7 +4,7 @@
 //! total bytes). Every put is a `checkpoint` event (channel = thread id, key = checkpoint id).
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::feed::EventKind;
+use crate::feed::NewEvent;
 use crate::filter::{self, Condition};
 use crate::store::Store;
 use rusqlite::types::Value as SqlValue;
@@ -138,7 +138,7 @@ impl Store {
             if keep > 0 {
                 s.prune_thread(&c.thread_id, &c.checkpoint_ns, keep)?;
             }
-            s.emit(tx, seq, EventKind::Checkpoint, None, Some(&c.checkpoint_id), None, Some(&c.thread_id), None)?;
+            s.emit(tx, seq, NewEvent::checkpoint(&c.checkpoint_id, &c.thread_id))?;
             Ok(seq)
         })?;
         self.maybe_maintain();

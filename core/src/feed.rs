@@ -118,23 +118,39 @@ impl Feed {
     }
 }
 
+/// What `Store::emit` records of an event besides its seq and time.
+pub(crate) struct NewEvent<'a> {
+    kind: EventKind,
+    /// Encoded (`namespace::encode`).
+    ns: Option<&'a str>,
+    key: Option<&'a str>,
+    version: Option<u64>,
+    channel: Option<&'a str>,
+    payload: Option<&'a Value>,
+}
+
+impl<'a> NewEvent<'a> {
+    /// A memory's put, delete, eviction or expiry (`ns` encoded).
+    pub fn memory(kind: EventKind, ns: &'a str, key: &'a str, version: u64) -> Self {
+        NewEvent { kind, ns: Some(ns), key: Some(key), version: Some(version), channel: None, payload: None }
+    }
+    /// A checkpoint put: its id as the key, its thread as the channel.
+    pub fn checkpoint(checkpoint_id: &'a str, thread_id: &'a str) -> Self {
+        NewEvent { kind: EventKind::Checkpoint, ns: None, key: Some(checkpoint_id), version: None, channel: Some(thread_id), payload: None }
+    }
+    /// An application message.
+    pub fn notify(channel: &'a str, payload: &'a Value) -> Self {
+        NewEvent { kind: EventKind::Notify, ns: None, key: None, version: None, channel: Some(channel), payload: Some(payload) }
+    }
+}
+
 pub const MAX_NOTIFY_PAYLOAD_BYTES: usize = 64 * 1024;
 pub const MAX_CHANNEL_BYTES: usize = 256;
 
 impl Store {
     /// Appends an event to the feed inside the current write transaction.
-    pub(crate) fn emit(
-        &mut self,
-        tx: &mut Tx,
-        seq: u64,
-        kind: EventKind,
-        ns: Option<&str>,
-        key: Option<&str>,
-        version: Option<u64>,
-        channel: Option<&str>,
-        payload: Option<&Value>,
-    ) -> Result<()> {
-        let payload_text = payload.map(|p| p.to_string());
+    pub(crate) fn emit(&mut self, tx: &mut Tx, seq: u64, e: NewEvent) -> Result<()> {
+        let payload_text = e.payload.map(|p| p.to_string());
         self.conn
             .prepare_cached(
                 "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -142,22 +158,22 @@ impl Store {
             .execute(rusqlite::params![
                 seq as i64,
                 tx.now,
-                kind.as_str(),
-                ns,
-                key,
-                version.map(|v| v as i64),
-                channel,
+                e.kind.as_str(),
+                e.ns,
+                e.key,
+                e.version.map(|v| v as i64),
+                e.channel,
                 payload_text
             ])?;
         tx.events.push(Event {
             seq,
             ts: tx.now,
-            kind,
-            namespace: ns.map(namespace::decode),
-            key: key.map(str::to_string),
-            version,
-            channel: channel.map(str::to_string),
-            payload: payload.cloned(),
+            kind: e.kind,
+            namespace: e.ns.map(namespace::decode),
+            key: e.key.map(str::to_string),
+            version: e.version,
+            channel: e.channel.map(str::to_string),
+            payload: e.payload.cloned(),
         });
         Ok(())
     }
@@ -176,7 +192,7 @@ impl Store {
         }
         let seq = self.write_tx(|s, tx| {
             let seq = tx.next_seq();
-            s.emit(tx, seq, EventKind::Notify, None, None, None, Some(channel), Some(&payload))?;
+            s.emit(tx, seq, NewEvent::notify(channel, &payload))?;
             Ok(seq)
         })?;
         self.maybe_maintain();

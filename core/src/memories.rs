@@ -3,7 +3,7 @@
 //! (history) and appends an event.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::feed::EventKind;
+use crate::feed::{EventKind, NewEvent};
 use crate::memory_json::row_to_json;
 use crate::namespace;
 use crate::store::{IndexOp, Store, Tx};
@@ -183,7 +183,7 @@ impl Store {
             tx.usage.pinned_count -= 1;
         }
         self.recency.remove(&row.id);
-        self.emit(tx, seq, kind, Some(ns), Some(key), Some(row.version), None, None)?;
+        self.emit(tx, seq, NewEvent::memory(kind, ns, key, row.version))?;
         Ok(seq)
     }
 
@@ -324,7 +324,7 @@ impl Store {
             tx.usage.pinned_count += 1;
         }
         tx.touched.push(id);
-        self.emit(tx, seq, EventKind::Put, Some(&p.ns), Some(&p.key), Some(version), None, None)?;
+        self.emit(tx, seq, NewEvent::memory(EventKind::Put, &p.ns, &p.key, version))?;
         Ok(WriteAck { seq, version, evicted })
     }
 
@@ -510,7 +510,7 @@ fn encode_cursor(ns: &str, key: &str) -> String {
 
 fn decode_cursor(c: &str) -> Result<(String, String)> {
     let bad = || Error::invalid("malformed cursor");
-    if c.len() % 2 != 0 || c.len() > 4096 {
+    if !c.len().is_multiple_of(2) || c.len() > 4096 {
         return Err(bad());
     }
     let bytes = (0..c.len())

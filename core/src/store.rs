@@ -530,10 +530,11 @@ impl Store {
         if batch {
             self.advance_index();
         }
-        if self.cfg.index_snapshot_every > 0 && self.index_changes >= self.cfg.index_snapshot_every {
-            if self.snapshot_index().is_err() {
-                self.index_stale = true;
-            }
+        if self.cfg.index_snapshot_every > 0
+            && self.index_changes >= self.cfg.index_snapshot_every
+            && self.snapshot_index().is_err()
+        {
+            self.index_stale = true;
         }
     }
 

@@ -218,7 +218,7 @@ impl FileState {
                 for ci in keep..had {
                     store.delete(&chunk_key(prefix, ci))?;
                 }
-                if size % CHUNK != 0 {
+                if !size.is_multiple_of(CHUNK) {
                     let ci = size / CHUNK;
                     if let Some(mut chunk) = store.get(&chunk_key(prefix, ci))? {
                         let cut = (size % CHUNK) as usize;
