@@ -48,6 +48,7 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
         }
     }
     out.extend_from_slice(b",\"metadata\":");
+    let metadata_at = out.len();
     out.extend_from_slice(metadata);
     out.extend_from_slice(b",\"pinned\":");
     json(&mut out, &r.get::<_, bool>(7)?);
@@ -64,7 +65,10 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
     }
     out.push(b'}');
     // Escaped strings, numbers and stored text: UTF-8 unless the stored value or metadata is not.
-    let json = String::from_utf8(out).map_err(|e| rusqlite::Error::Utf8Error(3, e.utf8_error()))?;
+    let json = String::from_utf8(out).map_err(|e| {
+        let col = if e.utf8_error().valid_up_to() >= metadata_at { 6 } else { 3 };
+        rusqlite::Error::Utf8Error(col, e.utf8_error())
+    })?;
     Ok(RowJson { id: r.get(0)?, expires_at, json })
 }
 

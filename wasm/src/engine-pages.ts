@@ -32,7 +32,9 @@ export class EnginePages implements PageStore {
         this.failed = true;
         throw e;
       }
-      if (!Number.isInteger(n) || n < -1) throw new TypeError(`page store readInto(${key}) returned ${String(n)}, not a count or -1`);
+      if (!Number.isInteger(n) || n < -1 || n > len) {
+        throw new TypeError(`page store readInto(${key}) returned ${String(n)}, not a count of at most ${len} or -1`);
+      }
       return n;
     }
     const page = this.get(key);

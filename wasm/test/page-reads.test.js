@@ -87,6 +87,8 @@ describe('page reads', () => {
     const s = await openStore({ storage: { pages } });
     pages.override = () => /** @type {number} */ (/** @type {unknown} */ ('8192'));
     await assert.rejects(s.get(['r'], 'k3'), (e) => e instanceof EdgememError);
+    pages.override = () => 8193; // more than the page buffer holds
+    await assert.rejects(s.get(['r'], 'k3'), (e) => e instanceof EdgememError);
     pages.override = undefined;
     assert.deepEqual((await s.get(['r'], 'k3'))?.value, value(3));
     await s.close();
