@@ -1,6 +1,7 @@
 //! edgemem-wasm: a thin wasm-bindgen adapter over edgemem-core — conversions and errors only.
 //!
-//! Arguments and results cross as JSON strings in the engine's own serde shapes (snake_case), vectors as
+//! Arguments and results cross as JSON strings in the engine's own serde shapes (snake_case; a GET without
+//! options passes its namespace and key as plain strings, `getLive`), vectors as
 //! `Float32Array`, pages as `Uint8Array`; engine errors are thrown as `{ edgemem, code, message }` objects
 //! (`errors.rs`). The idiomatic API users import is the TypeScript layer in `wasm/src/*.ts`.
 
@@ -16,6 +17,9 @@ use host_pages::{HostPages, JsPageStore};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+
+/// Joins a namespace's segments in `getLive`'s argument (the TypeScript layer's `SEGMENT_SEPARATOR`).
+const SEGMENT_SEPARATOR: char = '\u{1f}';
 
 /// Runs the C/C++ static constructors when the instance starts (also on every re-instantiation).
 #[wasm_bindgen(start)]
@@ -215,6 +219,16 @@ impl WasmStore {
         let a: KeyArgs = parse(args_json, "get arguments")?;
         safe(self.s()?.seq())?;
         self.s()?.get_json(&a.namespace, &a.key, a.as_of, a.include_embedding).map_err(to_js)
+    }
+
+    /// GET without options, its arguments as plain strings (no JSON to build and parse): the namespace's
+    /// segments joined by U+001F, which no valid segment contains (the engine rejects control
+    /// characters), and the key. -> `Memory` JSON or `null`, as `get`.
+    #[wasm_bindgen(js_name = getLive)]
+    pub fn get_live(&mut self, namespace: &str, key: &str) -> Result<String, JsValue> {
+        let ns: Vec<String> = namespace.split(SEGMENT_SEPARATOR).map(str::to_owned).collect();
+        safe(self.s()?.seq())?;
+        self.s()?.get_json(&ns, key, None, false).map_err(to_js)
     }
 
     /// `{ namespace, key, if_version? }` -> the delete's seq.

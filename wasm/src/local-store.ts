@@ -66,6 +66,21 @@ export interface StoreSettings {
 /** `StoreSettings.idleFlushMs` when not given. */
 const IDLE_FLUSH_MS = 100;
 
+/** Joins a namespace's segments for `WasmStore.getLive`; no valid segment contains it (a control character). */
+const SEGMENT_SEPARATOR = '\u001f';
+
+/**
+ * A namespace `getLive` can take joined: a non-empty array of strings, none holding the separator.
+ * Anything else goes the JSON way, where the engine reports what is wrong with it.
+ */
+function isPlainNamespace(namespace: unknown): namespace is string[] {
+  if (!Array.isArray(namespace) || namespace.length === 0) return false;
+  for (const segment of namespace) {
+    if (typeof segment !== 'string' || segment.includes(SEGMENT_SEPARATOR)) return false;
+  }
+  return true;
+}
+
 function engineConfig(s: StoreSettings, atomic: boolean): string {
   const n = (v: number | undefined, what: string) => conv.optSafe(v, what);
   const r = s.retention;
@@ -320,6 +335,10 @@ export class LocalStore implements MemoryStore {
   }
 
   async get(namespace: Namespace, key: string, options?: GetOptions): Promise<Memory | null> {
+    if (options === undefined && typeof key === 'string' && isPlainNamespace(namespace)) {
+      const m = JSON.parse(this.#call((w) => w.getLive(namespace.join(SEGMENT_SEPARATOR), key)));
+      return m === null ? null : conv.toMemory(m);
+    }
     const args = argument('get', () => {
       const o = opts(options, 'get options');
       return JSON.stringify({

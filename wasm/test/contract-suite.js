@@ -402,6 +402,13 @@ export function contractSuite(name, factory) {
         await rejectsWith(s.get(['n'], 'k', { asOf: { seq: 2 ** 60 } }), 'INVALID_ARGUMENT');
         await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 1, ifVersion: 1.5 }), 'INVALID_ARGUMENT');
         await rejectsWith(s.changes(-1), 'INVALID_ARGUMENT');
+        // GET's namespace and key, with and without options (the local store passes them two ways)
+        /** @type {[string[], string][]} */
+        const badGets = [[[], 'k'], [[''], 'k'], [['a\u001fb'], 'k'], [['a\nb'], 'k'], [['n'], '']];
+        for (const [ns, key] of badGets) {
+          await rejectsWith(s.get(ns, key), 'INVALID_ARGUMENT');
+          await rejectsWith(s.get(ns, key, {}), 'INVALID_ARGUMENT');
+        }
       });
       it('NOT_FOUND', async () => {
         const s = await fresh();
