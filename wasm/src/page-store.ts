@@ -41,7 +41,9 @@ export interface PageStore {
  */
 export class MemoryPageStore implements PageStore {
   readonly #pages = new Map<string, Uint8Array>();
-  /** Writes of the running transaction (undefined value: deleted). */
+  /** Whether a transaction is running (its writes go to `#overlay`). */
+  #inTransaction = false;
+  /** Writes of the running transaction (undefined value: deleted), made at its first write. */
   #overlay: Map<string, Uint8Array | undefined> | undefined;
   /**
    * Whole-chunk (`CHUNK_BYTES`) buffers no longer referenced, reused by `put`. Without it every page
@@ -54,22 +56,27 @@ export class MemoryPageStore implements PageStore {
 
   get(key: string): Uint8Array | undefined {
     const o = this.#overlay;
-    if (o?.has(key)) return o.get(key);
+    if (o !== undefined) {
+      const v = o.get(key);
+      if (v !== undefined || o.has(key)) return v;
+    }
     return this.#pages.get(key);
   }
   put(key: string, bytes: Uint8Array): void {
     const copy = this.#copy(bytes);
-    if (this.#overlay) {
-      this.#release(this.#overlay.get(key));
-      this.#overlay.set(key, copy);
+    const o = this.#writes();
+    if (o) {
+      this.#release(o.get(key));
+      o.set(key, copy);
     } else {
       this.#set(key, copy);
     }
   }
   delete(key: string): void {
-    if (this.#overlay) {
-      this.#release(this.#overlay.get(key));
-      this.#overlay.set(key, undefined);
+    const o = this.#writes();
+    if (o) {
+      this.#release(o.get(key));
+      o.set(key, undefined);
     } else {
       this.#release(this.#pages.get(key));
       this.#pages.delete(key);
@@ -78,26 +85,39 @@ export class MemoryPageStore implements PageStore {
   sync(): void {}
 
   transaction<T>(fn: () => T): T {
-    if (this.#overlay) return fn(); // nested: part of the outer transaction
-    const overlay = new Map<string, Uint8Array | undefined>();
-    this.#overlay = overlay;
+    if (this.#inTransaction) return fn(); // nested: part of the outer transaction
+    this.#inTransaction = true;
     let committed = false;
     try {
       const result = fn();
-      for (const [k, v] of overlay) {
-        if (v === undefined) {
-          this.#release(this.#pages.get(k));
-          this.#pages.delete(k);
-        } else {
-          this.#set(k, v);
+      const overlay = this.#overlay;
+      if (overlay) {
+        for (const [k, v] of overlay) {
+          if (v === undefined) {
+            this.#release(this.#pages.get(k));
+            this.#pages.delete(k);
+          } else {
+            this.#set(k, v);
+          }
         }
       }
       committed = true;
       return result;
     } finally {
+      const overlay = this.#overlay;
       this.#overlay = undefined;
-      if (!committed) for (const v of overlay.values()) this.#release(v);
+      this.#inTransaction = false;
+      if (!committed && overlay) for (const v of overlay.values()) this.#release(v);
     }
+  }
+
+  /**
+   * The running transaction's writes, made at its first write (a call that only reads, such as a GET,
+   * allocates nothing here), or undefined outside a transaction.
+   */
+  #writes(): Map<string, Uint8Array | undefined> | undefined {
+    if (!this.#inTransaction) return undefined;
+    return (this.#overlay ??= new Map());
   }
 
   /** A private copy of `bytes` (which is a view into wasm memory), in a recycled buffer when one fits. */
