@@ -11,6 +11,7 @@ import type { PageStore } from './page-store.js';
  */
 export class EnginePages implements PageStore {
   readonly #pages: PageStore;
+  #memory: Uint8Array | undefined;
   failed = false;
 
   constructor(pages: PageStore) {
@@ -20,7 +21,8 @@ export class EnginePages implements PageStore {
   /**
    * Copies the page at `key` from byte `offset` on into wasm memory at `ptr` (at most `len` bytes);
    * returns how many bytes it copied, or -1 when there is no page. Through the host's own `readInto`
-   * when it has one (file stores read straight into the page buffer), else `get` and a copy.
+   * when it has one (file stores read straight into the page buffer), else `get` and a copy into
+   * the memory at `ptr`.
    */
   readPage(key: string, offset: number, memory: WebAssembly.Memory, ptr: number, len: number): number {
     const pages = this.#pages;
@@ -41,7 +43,18 @@ export class EnginePages implements PageStore {
     if (page !== undefined && page !== null && !(page instanceof Uint8Array)) {
       throw new TypeError(`page store get(${key}) returned something other than a Uint8Array`);
     }
-    return copyInto(page ?? undefined, offset, new Uint8Array(memory.buffer, ptr, len));
+    return copyInto(page ?? undefined, offset, this.#memoryView(memory), ptr, len);
+  }
+
+  /**
+   * A view of all of `memory`, kept while its buffer stays the same (a `memory.grow` replaces it): a page
+   * read copies into it at the page buffer's address instead of making a view per read.
+   */
+  #memoryView(memory: WebAssembly.Memory): Uint8Array {
+    const buffer = memory.buffer;
+    let view = this.#memory;
+    if (view === undefined || view.buffer !== buffer) view = this.#memory = new Uint8Array(buffer);
+    return view;
   }
 
   get(key: string): Uint8Array | undefined {

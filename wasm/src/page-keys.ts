@@ -29,10 +29,13 @@ export function chunkRead(part: string, offset: number, size: number, len: numbe
   return { at: start + offset, n: Math.max(0, Math.min(len, end - start - offset)) };
 }
 
-/** Copies `bytes[offset..]` into `dst` as far as both go: the count, or -1 when `bytes` is undefined. */
-export function copyInto(bytes: Uint8Array | undefined, offset: number, dst: Uint8Array): number {
+/**
+ * Copies `bytes[offset..]` into `dst` from index `at` on, at most `max` bytes (all of `dst` after `at` by
+ * default): the count, or -1 when `bytes` is undefined.
+ */
+export function copyInto(bytes: Uint8Array | undefined, offset: number, dst: Uint8Array, at = 0, max = dst.length - at): number {
   if (bytes === undefined) return -1;
-  const n = Math.max(0, Math.min(dst.length, bytes.length - offset));
-  if (n > 0) dst.set(offset === 0 && n === bytes.length ? bytes : bytes.subarray(offset, offset + n));
+  const n = Math.max(0, Math.min(max, bytes.length - offset));
+  if (n > 0) dst.set(offset === 0 && n === bytes.length ? bytes : bytes.subarray(offset, offset + n), at);
   return n;
 }

@@ -21,3 +21,6 @@ export { trapCount };
 export function trapAfterPageWrites(n: number): void {
   bindings.__trapAfterPageWrites(n);
 }
+
+/** How the engine calls a host page store (its `readPage` copies pages into wasm memory), for unit tests. */
+export { EnginePages } from './engine-pages.js';

@@ -1,6 +1,7 @@
 // @ts-check
 // How the engine reads pages from a host page store: through the store's own `readInto` when it has one
-// (the Node file store reads straight into the engine's page buffer), else `get` and a copy; what a
+// (the Node file store reads straight into the engine's page buffer), else `get` and a copy into wasm
+// memory (at the right address also after that memory grew); what a
 // broken `readInto` does to a call (an error, never a crash), and the file store's `readInto` returning
 // exactly what its `get` returns.
 import assert from 'node:assert/strict';
@@ -8,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { EdgememError, NodeFilePageStore, openStore } from 'edgemem';
+import { EdgememError, MemoryPageStore, NodeFilePageStore, openStore } from 'edgemem';
+import { EnginePages } from 'edgemem/testing';
 
 /** Pages in a Map with a `readInto`; counts which read path the engine took. */
 class ReadIntoPages {
@@ -67,6 +69,51 @@ describe('page reads', () => {
     assert.ok(pages.reads > 0, 'no page was read through readInto');
     assert.equal(pages.gets, 0);
     await s.close();
+  });
+
+  it('a store without readInto: every page read is a get, copied into wasm memory', async () => {
+    const map = await filled();
+    let gets = 0;
+    const pages = {
+      /** @param {string} k */
+      get: (k) => {
+        gets++;
+        return map.get(k);
+      },
+      /** @param {string} k @param {Uint8Array} b */
+      put: (k, b) => void map.set(k, b.slice()),
+      /** @param {string} k */
+      delete: (k) => void map.delete(k),
+      sync() {},
+    };
+    const s = await openStore({ storage: { pages } }); // a cold cache: the GETs read pages
+    for (let i = 0; i < 40; i++) assert.deepEqual((await s.get(['r'], `k${i}`))?.value, value(i));
+    assert.ok(gets > 2, `${gets} gets`);
+    await s.close();
+  });
+
+  it('EnginePages copies a page into wasm memory at the address asked, also after the memory grew', () => {
+    const memory = new WebAssembly.Memory({ initial: 1 });
+    const host = new MemoryPageStore();
+    host.put('db/0', new Uint8Array(8192).fill(7));
+    host.put('db/1', new Uint8Array(8192).fill(8));
+    host.put('db/size', new Uint8Array([0, 64, 0, 0, 0, 0, 0, 0]));
+    const pages = new EnginePages(host);
+    const at = (/** @type {number} */ ptr, /** @type {number} */ len) => new Uint8Array(memory.buffer, ptr, len);
+
+    assert.equal(pages.readPage('db/0', 0, memory, 100, 8192), 8192);
+    assert.ok(at(100, 8192).every((b) => b === 7));
+    assert.equal(at(99, 1)[0], 0);
+    assert.equal(at(100 + 8192, 1)[0], 0);
+    assert.equal(pages.readPage('db/0', 8000, memory, 0, 500), 192); // from an offset: as far as the page goes
+    assert.equal(pages.readPage('db/size', 0, memory, 20000, 8), 8);
+    assert.deepEqual([...at(20000, 8)], [0, 64, 0, 0, 0, 0, 0, 0]);
+    assert.equal(pages.readPage('db/9', 0, memory, 0, 8192), -1);
+
+    memory.grow(1); // replaces the buffer the first reads went into
+    assert.equal(pages.readPage('db/1', 0, memory, 65536 + 10, 8192), 8192);
+    assert.ok(at(65536 + 10, 8192).every((b) => b === 8));
+    assert.ok(at(100, 8192).every((b) => b === 7), 'growing kept the earlier contents');
   });
 
   it('a readInto that throws fails that call with an EdgememError; the store reads again afterwards', async () => {
