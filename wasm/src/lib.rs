@@ -182,7 +182,10 @@ impl WasmStore {
     /// Opens a store: in wasm memory when `pages` is undefined, else over that page store.
     pub fn open(config_json: &str, pages: Option<JsPageStore>) -> Result<WasmStore, JsValue> {
         let cfg = store_config(parse(config_json, "store options")?, pages)?;
-        let store = Store::open(cfg).map_err(to_js)?;
+        let mut store = Store::open(cfg).map_err(to_js)?;
+        // The engine's default wasm clock asks SQLite's VFS, whose host layer makes a JS Date object
+        // and reads it (two calls into JS and an object per read); Date.now() is one call, no object.
+        store.set_clock(Rc::new(|| js_sys::Date::now() as i64));
         safe(store.seq())?;
         Ok(WasmStore { store: Some(store) })
     }
