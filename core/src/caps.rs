@@ -96,6 +96,9 @@ impl Store {
     /// Removes expired memories (expire events), applies history / event / checkpoint
     /// retention and persists LRU recency. Returns how many memories expired.
     pub fn sweep(&mut self) -> Result<u64> {
+        if self.importing() {
+            return Ok(0); // retention and expiry wait for the import's end (import_stream.rs)
+        }
         self.flush_recency()?;
         let mut expired = 0;
         loop {

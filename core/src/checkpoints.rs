@@ -6,6 +6,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::NewEvent;
 use crate::filter::{self, Condition};
+use crate::namespace;
 use crate::store::Store;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension, Row};
@@ -26,7 +27,7 @@ impl CheckpointData {
             CheckpointData::Bytes(b) => ("bytes", b.clone()),
         })
     }
-    fn decode(kind: &str, data: Vec<u8>) -> Self {
+    pub(crate) fn decode(kind: &str, data: Vec<u8>) -> Self {
         match kind {
             "json" => CheckpointData::Json(serde_json::from_slice(&data).unwrap_or(Value::Null)),
             _ => CheckpointData::Bytes(data),
@@ -83,16 +84,25 @@ pub struct CheckpointListQuery {
     pub filter: Vec<Condition>,
 }
 
-fn check_id(s: &str, what: &str, allow_empty: bool) -> Result<()> {
+pub(crate) fn check_id(s: &str, what: &str, allow_empty: bool) -> Result<()> {
     if (!allow_empty && s.is_empty()) || s.len() > 256 || s.chars().any(char::is_control) {
         return Err(Error::invalid(format!("{what} must be {}..=256 bytes without control characters", if allow_empty { 0 } else { 1 })));
     }
     Ok(())
 }
 
-const CP_COLS: &str = "thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq";
+/// A thread id: an id, and not `.` or `..` (it is a path segment of the HTTP API: `namespace::is_dot_segment`).
+pub(crate) fn check_thread_id(s: &str) -> Result<()> {
+    check_id(s, "thread_id", false)?;
+    if namespace::is_dot_segment(s) {
+        return Err(Error::invalid("thread_id must not be '.' or '..'"));
+    }
+    Ok(())
+}
 
-fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
+pub(crate) const CP_COLS: &str = "thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq";
+
+pub(crate) fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
     let kind: String = r.get(4)?;
     let meta: String = r.get(6)?;
     Ok(Checkpoint {
@@ -111,7 +121,7 @@ fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
 impl Store {
     /// Stores a checkpoint (replacing one with the same id). Returns its seq.
     pub fn put_checkpoint(&mut self, c: CheckpointPut) -> Result<u64> {
-        check_id(&c.thread_id, "thread_id", false)?;
+        check_thread_id(&c.thread_id)?;
         check_id(&c.checkpoint_ns, "checkpoint_ns", true)?;
         check_id(&c.checkpoint_id, "checkpoint_id", false)?;
         if let Some(p) = &c.parent_id {
@@ -147,6 +157,7 @@ impl Store {
 
     /// The latest checkpoint of a thread (or the one with `checkpoint_id`), with pending writes.
     pub fn get_checkpoint(&self, thread_id: &str, checkpoint_ns: &str, checkpoint_id: Option<&str>) -> Result<Option<Checkpoint>> {
+        check_thread_id(thread_id)?;
         let found = match checkpoint_id {
             Some(id) => self
                 .conn
@@ -186,7 +197,7 @@ impl Store {
 
     /// Checkpoints of a thread, newest first.
     pub fn list_checkpoints(&self, q: &CheckpointListQuery) -> Result<Vec<Checkpoint>> {
-        check_id(&q.thread_id, "thread_id", false)?;
+        check_thread_id(&q.thread_id)?;
         let limit = q.limit.unwrap_or(100).clamp(1, 1000);
         let mut ps: Vec<SqlValue> = vec![SqlValue::Text(q.thread_id.clone())];
         let mut sql = format!("SELECT {CP_COLS} FROM checkpoints WHERE thread_id = ?1");
@@ -226,7 +237,7 @@ impl Store {
         task_id: &str,
         writes: Vec<(String, CheckpointData)>,
     ) -> Result<()> {
-        check_id(thread_id, "thread_id", false)?;
+        check_thread_id(thread_id)?;
         check_id(checkpoint_ns, "checkpoint_ns", true)?;
         check_id(checkpoint_id, "checkpoint_id", false)?;
         check_id(task_id, "task_id", false)?;
@@ -260,7 +271,7 @@ impl Store {
 
     /// Deletes every checkpoint and pending write of a thread. Returns how many checkpoints.
     pub fn delete_thread(&mut self, thread_id: &str) -> Result<u64> {
-        check_id(thread_id, "thread_id", false)?;
+        check_thread_id(thread_id)?;
         self.write_tx(|s, _tx| {
             let n = s.conn.execute("DELETE FROM checkpoints WHERE thread_id = ?1", [thread_id])?;
             s.conn.execute("DELETE FROM checkpoint_writes WHERE thread_id = ?1", [thread_id])?;

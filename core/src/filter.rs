@@ -46,6 +46,25 @@ fn scalar(v: &Value) -> Result<SqlValue> {
     })
 }
 
+/// The longest filterable field name, in bytes.
+pub const MAX_FIELD_BYTES: usize = 128;
+
+/// The SQL expression for `metadata[field]` (NULL when absent), pushing its parameter. Any field name a
+/// memory can hold is filterable: names the stored JSON holds verbatim (no `"`, `\` or control
+/// characters, which serde_json escapes) are looked up by a quoted JSON path — one `json_extract`, the
+/// fast path; the others by comparing `json_each`'s decoded keys, since a JSON path cannot quote them.
+fn field_expr(field: &str, col: &str, params: &mut Vec<SqlValue>) -> Result<String> {
+    if field.is_empty() || field.len() > MAX_FIELD_BYTES {
+        return Err(Error::invalid(format!("filter field must be 1..={MAX_FIELD_BYTES} bytes")));
+    }
+    if field.chars().any(|ch| ch == '"' || ch == '\\' || ch.is_control()) {
+        params.push(SqlValue::Text(field.to_string()));
+        return Ok(format!("(SELECT value FROM json_each({col}) WHERE key = ?{})", params.len()));
+    }
+    params.push(SqlValue::Text(format!("$.\"{field}\"")));
+    Ok(format!("json_extract({col}, ?{})", params.len()))
+}
+
 /// Appends `AND (...)` clauses for `conds` over the metadata column `col`, pushing params.
 pub fn compile(conds: &[Condition], col: &str, params: &mut Vec<SqlValue>) -> Result<String> {
     if conds.len() > MAX_CONDITIONS {
@@ -53,12 +72,7 @@ pub fn compile(conds: &[Condition], col: &str, params: &mut Vec<SqlValue>) -> Re
     }
     let mut sql = String::new();
     for c in conds {
-        if c.field.is_empty() || c.field.len() > 128 || c.field.chars().any(|ch| ch == '"' || ch.is_control()) {
-            return Err(Error::invalid("filter field must be 1..=128 characters without quotes"));
-        }
-        params.push(SqlValue::Text(format!("$.\"{}\"", c.field)));
-        let path = params.len();
-        let lhs = format!("json_extract({col}, ?{path})");
+        let lhs = field_expr(&c.field, col, params)?;
         let clause = match c.op {
             FilterOp::In => {
                 let Value::Array(items) = &c.value else { return Err(Error::invalid("`in` takes an array")) };

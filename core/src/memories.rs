@@ -121,7 +121,7 @@ impl Store {
         let value = serde_json::to_string(&p.value)?;
         let text = p.text.clone().or_else(|| p.value.as_str().map(str::to_string));
         if let Some(e) = &p.embedding {
-            validate(e, self.cfg.dims, self.cfg.metric)?;
+            validate(e, self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
         }
         let metadata = serde_json::to_string(&p.metadata.clone().unwrap_or_default())?;
         if let Some(ttl) = p.ttl_ms {

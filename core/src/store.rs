@@ -84,6 +84,8 @@ pub struct Store {
     /// per-term BM25 lists (`term_scores`) are checked against.
     pub(crate) fts_version: u64,
     pub(crate) term_scores: crate::search::term_scores::TermScores,
+    /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
+    pub(crate) import: Option<crate::import_stream::ImportState>,
     vfs_name: Option<String>,
 }
 
@@ -137,6 +139,7 @@ impl Store {
             df_cache: Default::default(),
             fts_version: 0,
             term_scores: Default::default(),
+            import: None,
             vfs_name,
         };
         match store.init() {
@@ -155,6 +158,7 @@ impl Store {
         schema::migrate(&mut self.conn)?;
         self.check_settings()?;
         self.load_counters()?;
+        self.load_import_state()?;
         self.load_lexical_buffer()?;
         self.open_index()?;
         Ok(())
@@ -451,6 +455,7 @@ impl Store {
     /// Runs `f` in one SQLite transaction. Seqs, events, index changes and usage take effect
     /// only if COMMIT succeeds; on any error everything rolls back.
     pub(crate) fn write_tx<T>(&mut self, f: impl FnOnce(&mut Store, &mut Tx) -> Result<T>) -> Result<T> {
+        self.check_not_importing()?;
         let now = self.now_ms().max(self.last_ts);
         // On wasm a full vector buffer is inserted by the next write, first thing (vector_index.rs).
         #[cfg(target_family = "wasm")]

@@ -56,6 +56,7 @@ pub struct VectorIndex {
     graph_lock: Arc<GraphLock>,
     dims: usize,
     metric: Metric,
+    scalar: ScalarKind,
     /// Vectors written but not yet handed to the graph (never also live in the graph or a batch).
     pending: HashMap<u64, Vec<f32>>,
     /// Ids whose graph (or batch) entry was replaced or deleted while a batch was being built:
@@ -92,8 +93,19 @@ fn cxx(e: impl std::fmt::Display) -> Error {
     Error::internal(format!("vector index: {e}"))
 }
 
-/// Checks a vector against the store's dims and metric.
-pub fn validate(v: &[f32], dims: usize, metric: Metric) -> Result<()> {
+/// The largest squared Euclidean norm a vector may have: every dot product, squared norm and squared
+/// L2 distance between two accepted vectors stays below 4e36, inside f32 (3.4e38), however the index
+/// accumulates it. Past it a score overflows to infinity or NaN.
+pub const MAX_NORM_SQ: f64 = 1e36;
+/// Under cosine, the smallest squared norm: below it the f32 squares of the components underflow and
+/// the vector's direction is lost (the index would divide by zero).
+pub const MIN_COSINE_NORM_SQ: f64 = 1e-30;
+/// The largest component an f16 index can hold (f16's max); past it a component becomes infinite.
+pub const MAX_F16_COMPONENT: f32 = 65504.0;
+
+/// Checks a vector against the store's dims, metric and index scalar kind: finite components, and a
+/// magnitude with which every score computed from it is finite (see `MAX_NORM_SQ`).
+pub fn validate(v: &[f32], dims: usize, metric: Metric, scalar: ScalarKind) -> Result<()> {
     if dims == 0 {
         return Err(Error::new(ErrorCode::DimensionMismatch, "this store has no vectors (dims = 0)"));
     }
@@ -108,6 +120,16 @@ pub fn validate(v: &[f32], dims: usize, metric: Metric) -> Result<()> {
     }
     if metric == Metric::Cosine && v.iter().all(|x| *x == 0.0) {
         return Err(Error::invalid("a zero vector has no direction (metric is cosine)"));
+    }
+    let norm_sq: f64 = v.iter().map(|x| (*x as f64) * (*x as f64)).sum();
+    if norm_sq > MAX_NORM_SQ {
+        return Err(Error::invalid(format!("vector norm {:.3e} is too large (at most 1e18): its scores would overflow", norm_sq.sqrt())));
+    }
+    if metric == Metric::Cosine && norm_sq < MIN_COSINE_NORM_SQ {
+        return Err(Error::invalid(format!("vector norm {:.3e} is too small (at least 1e-15 under cosine): its direction is lost", norm_sq.sqrt())));
+    }
+    if scalar == ScalarKind::F16 && v.iter().any(|x| x.abs() > MAX_F16_COMPONENT) {
+        return Err(Error::invalid(format!("vector component beyond {MAX_F16_COMPONENT} (the f16 index's range)")));
     }
     Ok(())
 }
@@ -186,6 +208,7 @@ impl VectorIndex {
             graph_lock: Arc::default(),
             dims,
             metric,
+            scalar,
             pending: HashMap::new(),
             stale: HashSet::new(),
             #[cfg(not(target_family = "wasm"))]
@@ -281,7 +304,7 @@ impl VectorIndex {
 
     /// Adds or replaces the vector stored under `id` (buffered; see the module doc).
     pub fn upsert(&mut self, id: u64, v: &[f32]) -> Result<()> {
-        validate(v, self.dims, self.metric)?;
+        validate(v, self.dims, self.metric, self.scalar)?;
         self.unlink(id)?;
         // Under cosine a pending vector is kept unit-length, so scoring it is one dot product.
         let kept = match self.metric {
@@ -482,7 +505,7 @@ impl VectorIndex {
         if !self.hides_nothing() {
             return self.filtered_search(q, k, |_| true);
         }
-        validate(q, self.dims, self.metric)?;
+        validate(q, self.dims, self.metric, self.scalar)?;
         let buffered = self.buffered_scores(q, |_| true);
         let kg = k.min(self.graph_len());
         let graph = if kg == 0 {
@@ -498,7 +521,7 @@ impl VectorIndex {
 
     /// Top `k` among the ids `allow` accepts (filtered HNSW traversal).
     pub fn filtered_search(&self, q: &[f32], k: usize, allow: impl Fn(u64) -> bool) -> Result<Vec<(u64, f64)>> {
-        validate(q, self.dims, self.metric)?;
+        validate(q, self.dims, self.metric, self.scalar)?;
         let buffered = self.buffered_scores(q, &allow);
         let kg = k.min(self.graph_len());
         let graph = if kg == 0 {

@@ -140,7 +140,7 @@ impl Store {
         let wants_lex = mode != SearchMode::Vector;
         let vector = if wants_vec {
             let v = q.vector.clone().ok_or_else(|| Error::invalid(format!("{mode:?} search needs `vector`")))?;
-            crate::vector_index::validate(&v, self.cfg.dims, self.cfg.metric)?;
+            crate::vector_index::validate(&v, self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
             Some(v)
         } else {
             None

@@ -7,6 +7,8 @@ mod common;
 mod errors;
 mod feed;
 mod history;
+mod hostile;
 mod memories;
 mod persistence;
 mod search;
+mod transfer;

@@ -1,0 +1,457 @@
+//! Streamed import of the NDJSON export (export_stream.rs), chunk by chunk, each chunk one SQLite
+//! transaction, so an import of any size goes in with bounded memory and no call past a host's limit.
+//!
+//! Every line is validated like the live API: namespaces, keys, sizes (PAYLOAD_TOO_LARGE past the
+//! store's memory and checkpoint limits), vectors, ids; seqs and versions within the export's seq;
+//! commit times that never run backwards (time-based AS OF depends on it); nothing twice (a
+//! duplicate memory, version, commit, checkpoint or pending write is INVALID_ARGUMENT); and the
+//! `end` line's counts equal what came, so a cut stream never passes for a whole one.
+//!
+//! While an import is in progress (between its `header` and `end` chunks, also across a reopen: the
+//! state is kept in `meta`), writes are refused with CONFLICT and retention waits. A chunk that fails
+//! abandons the import: the store is emptied again, so it never holds half an import. A new
+//! `header` on a store whose import was abandoned by its client starts over the same way.
+
+use crate::checkpoints::{check_id, check_thread_id, Checkpoint};
+use crate::error::{Error, ErrorCode, Result};
+use crate::export::ExportedVersion;
+use crate::export_stream::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
+use crate::feed::EventKind;
+use crate::namespace;
+use crate::store::Store;
+use crate::vector_index::{encode_vec, validate};
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+
+/// The `meta` row holding an unfinished import's state.
+const STATE_META: &str = "import_state";
+
+/// The largest seq an import may bring: every later seq stays exact as a JavaScript number (2^53-1),
+/// with 2^40 changes to spare; no real store comes near it.
+pub const MAX_IMPORT_SEQ: u64 = (1 << 53) - 1 - (1 << 40);
+
+/// An import between its header and its end line.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct ImportState {
+    /// The export's seq.
+    seq: u64,
+    counts: ExportCounts,
+    /// The last commit imported (seq, ts).
+    last_commit: Option<(u64, i64)>,
+}
+
+/// What an import chunk achieved.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportProgress {
+    /// The `end` line came: the store now holds the whole export.
+    pub done: bool,
+    pub versions: u64,
+    pub commits: u64,
+    pub checkpoints: u64,
+    pub writes: u64,
+}
+
+/// Vectors of live memories imported by a chunk, put in the index once it commits.
+type IndexAdds = Vec<(u64, Vec<f32>)>;
+
+fn duplicate(e: rusqlite::Error, what: impl FnOnce() -> String) -> Error {
+    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) {
+        Error::invalid(format!("export holds {} twice", what()))
+    } else {
+        e.into()
+    }
+}
+
+impl Store {
+    /// Loads the persisted state of an unfinished import (on open).
+    pub(crate) fn load_import_state(&mut self) -> Result<()> {
+        self.import = match crate::schema::meta_get(&self.conn, STATE_META)? {
+            Some(rusqlite::types::Value::Text(s)) => Some(serde_json::from_str(&s).map_err(|e| Error::internal(format!("import state: {e}")))?),
+            _ => None,
+        };
+        Ok(())
+    }
+
+    /// CONFLICT while an import is in progress (every write path checks it).
+    pub(crate) fn check_not_importing(&self) -> Result<()> {
+        if self.import.is_some() {
+            return Err(Error::new(ErrorCode::Conflict, "an import is in progress: writes wait until its last chunk (or a failed chunk) ends it"));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn importing(&self) -> bool {
+        self.import.is_some()
+    }
+
+    /// Imports a chunk of NDJSON export lines (whole lines; blank lines are skipped). The first chunk
+    /// starts with the `header`, the last ends with `end`; see the module doc.
+    pub fn import_ndjson(&mut self, ndjson: &str) -> Result<ImportProgress> {
+        let lines = ndjson.split('\n').enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| {
+            ExportLine::parse(l).map_err(|e| Error::invalid(format!("import line {} of this chunk: {e}", i + 1)))
+        });
+        self.import_lines(lines)
+    }
+
+    /// Imports export lines as one transaction (see `import_ndjson`).
+    pub(crate) fn import_lines(&mut self, lines: impl Iterator<Item = Result<ExportLine>>) -> Result<ImportProgress> {
+        let was_importing = self.import.is_some();
+        let mut state = self.import.clone();
+        let mut adds: IndexAdds = Vec::new();
+        let mut ended = None;
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let r = (|| {
+            for line in lines {
+                if ended.is_some() {
+                    return Err(Error::invalid("import lines after the `end` line"));
+                }
+                match line? {
+                    ExportLine::Header(h) => {
+                        self.import_header(&h.format, h.dims, &h.metric, h.seq)?;
+                        adds.clear();
+                        state = Some(ImportState { seq: h.seq, ..ImportState::default() });
+                    }
+                    other => {
+                        let st = state.as_mut().ok_or_else(|| Error::invalid("an import starts with its `header` line"))?;
+                        match other {
+                            ExportLine::Version(v) => self.import_version(st, &v, &mut adds)?,
+                            ExportLine::Commits(c) => self.import_commits(st, &c.items)?,
+                            ExportLine::Checkpoint(c) => self.import_checkpoint(st, &c)?,
+                            ExportLine::Write(w) => self.import_write(st, &w)?,
+                            ExportLine::End(end) => {
+                                self.import_end(st, &end)?;
+                                ended = Some((st.clone(), end));
+                            }
+                            ExportLine::Header(_) => unreachable!("matched above"),
+                        }
+                    }
+                }
+            }
+            match (&ended, &state) {
+                (Some(_), _) | (None, None) => {
+                    self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?;
+                }
+                (None, Some(st)) => crate::schema::meta_set(&self.conn, STATE_META, serde_json::to_string(st)?)?,
+            }
+            Ok(())
+        })()
+        .and_then(|()| Ok(self.conn.execute_batch("COMMIT")?));
+        if let Err(e) = r {
+            let _ = self.conn.execute_batch("ROLLBACK");
+            if was_importing {
+                // Best effort: the store held only the abandoned import's rows.
+                let _ = self.abandon_import();
+            }
+            return Err(e);
+        }
+        self.fts_version += 1; // the full-text index was written directly
+        let progress = state.as_ref().map_or_else(ImportProgress::default, |s| ImportProgress {
+            done: ended.is_some(),
+            versions: s.counts.versions,
+            commits: s.counts.commits,
+            checkpoints: s.counts.checkpoints,
+            writes: s.counts.writes,
+        });
+        self.import = if ended.is_some() { None } else { state };
+        if let Some(idx) = self.index.as_mut() {
+            for (id, v) in &adds {
+                if idx.upsert(*id, v).is_err() {
+                    self.index_stale = true;
+                }
+            }
+            if idx.flush().is_err() {
+                self.index_stale = true;
+            }
+        }
+        if let Some((st, end)) = ended {
+            self.seq = st.seq;
+            self.last_ts = st.last_commit.map_or(0, |c| c.1);
+            self.history_floor = end.history_floor;
+            self.feed.floor = st.seq;
+            self.recency.clear();
+            self.reload_usage()?;
+        }
+        Ok(progress)
+    }
+
+    /// Abandons an unfinished import (its client went away): the store is emptied again. False when
+    /// no import was in progress.
+    pub fn abort_import(&mut self) -> Result<bool> {
+        if self.import.is_none() {
+            return Ok(false);
+        }
+        self.abandon_import()?;
+        Ok(true)
+    }
+
+    /// Empties the store of an abandoned import's rows (its own transaction).
+    fn abandon_import(&mut self) -> Result<()> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let r = self.wipe_rows().and_then(|()| Ok(self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?));
+        match r {
+            Ok(_) => self.conn.execute_batch("COMMIT")?,
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                return Err(e);
+            }
+        }
+        self.import = None;
+        self.fts_version += 1;
+        self.reload_usage()?;
+        if self.cfg.dims > 0 {
+            self.rebuild_index()?;
+        }
+        Ok(())
+    }
+
+    /// Deletes every row an import writes (inside the caller's transaction).
+    fn wipe_rows(&self) -> Result<()> {
+        self.conn.execute_batch(
+            "DELETE FROM memories; DELETE FROM versions; DELETE FROM commits; DELETE FROM checkpoints;
+             DELETE FROM checkpoint_writes; DELETE FROM fts_pending; DELETE FROM index_snapshot;
+             INSERT INTO memories_fts (memories_fts) VALUES ('delete-all');",
+        )?;
+        Ok(())
+    }
+
+    fn import_header(&mut self, format: &str, dims: usize, metric: &str, seq: u64) -> Result<()> {
+        if format != STREAM_FORMAT {
+            return Err(Error::invalid(format!("unknown export format {format:?}")));
+        }
+        if self.import.is_some() {
+            self.wipe_rows()?; // an import abandoned by its client: start over
+        } else if self.seq != 0 || self.usage.count != 0 {
+            return Err(Error::new(ErrorCode::Conflict, "import needs an empty store"));
+        }
+        if dims != 0 && dims != self.cfg.dims {
+            return Err(Error::new(ErrorCode::DimensionMismatch, format!("export has dims {dims}, store has {}", self.cfg.dims)));
+        }
+        if dims > 0 && metric != self.cfg.metric.as_str() {
+            return Err(Error::invalid(format!("export uses metric {metric}, this store {}", self.cfg.metric.as_str())));
+        }
+        if seq > MAX_IMPORT_SEQ {
+            return Err(Error::invalid(format!("export seq {seq} leaves no room below 2^53-1 for further changes")));
+        }
+        Ok(())
+    }
+
+    fn import_version(&mut self, st: &mut ImportState, v: &ExportedVersion, adds: &mut IndexAdds) -> Result<()> {
+        let m = &v.memory;
+        let ns = namespace::encode(&m.namespace)?;
+        namespace::check_key(&m.key)?;
+        if let Some(e) = &m.embedding {
+            validate(e, self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
+        }
+        if m.seq == 0 || m.seq > st.seq {
+            return Err(Error::invalid(format!("export has a version of {:?} at seq {} outside 1..={}", m.key, m.seq, st.seq)));
+        }
+        // Each version of a key is a change with its own seq, so a version never exceeds its seq.
+        if m.version == 0 || m.version > m.seq {
+            return Err(Error::invalid(format!("export has version {} of {:?} at seq {}", m.version, m.key, m.seq)));
+        }
+        if v.seq_to.is_some_and(|t| t <= m.seq || t > st.seq) {
+            return Err(Error::invalid(format!("export has a version of {:?} with an impossible validity range", m.key)));
+        }
+        if v.end_kind.as_deref().is_some_and(|k| !matches!(EventKind::parse(k), Some(EventKind::Put | EventKind::Delete | EventKind::Expire | EventKind::Evict))) {
+            return Err(Error::invalid(format!("export has a version ended by {:?}, not a memory change", v.end_kind)));
+        }
+        let value = serde_json::to_string(&m.value)?;
+        let metadata = serde_json::to_string(&m.metadata)?;
+        // Accounted size recomputed from content (never trusted from the document); past the limit: 413.
+        let size = self.accounted_size(&ns, &m.key, &value, m.text.as_deref(), &metadata, m.embedding.as_ref().map_or(0, Vec::len))?;
+        let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
+        let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
+        let mut mem_id = 0;
+        if v.seq_to.is_none() {
+            self.conn
+                .prepare_cached(
+                    "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                )?
+                .execute(params![
+                    ns,
+                    m.key,
+                    value,
+                    m.text,
+                    embedding,
+                    metadata,
+                    m.pinned,
+                    m.expires_at,
+                    m.created_at,
+                    m.updated_at,
+                    m.version as i64,
+                    m.seq as i64,
+                    size as i64
+                ])
+                .map_err(|e| duplicate(e, || format!("a live version of {:?} in {:?}", m.key, m.namespace)))?;
+            mem_id = self.conn.last_insert_rowid();
+            if let Some(t) = &m.text {
+                self.conn.prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?.execute(params![mem_id, t])?;
+            }
+            if let Some(e) = &m.embedding {
+                adds.push((mem_id as u64, e.clone()));
+            }
+        }
+        self.conn
+            .prepare_cached(
+                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, seq_to, ended_at, end_kind, size)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            )?
+            .execute(params![
+                mem_id,
+                ns,
+                m.key,
+                value,
+                m.text,
+                embedding,
+                metadata,
+                m.pinned,
+                m.expires_at,
+                m.created_at,
+                m.updated_at,
+                m.version as i64,
+                m.seq as i64,
+                v.seq_to.map(|t| t as i64),
+                v.ended_at,
+                v.end_kind,
+                size as i64
+            ])
+            .map_err(|e| duplicate(e, what))?;
+        st.counts.versions += 1;
+        Ok(())
+    }
+
+    fn import_commits(&mut self, st: &mut ImportState, items: &[(u64, i64)]) -> Result<()> {
+        let mut insert = self.conn.prepare_cached("INSERT INTO commits (seq, ts) VALUES (?1, ?2)")?;
+        for &(seq, ts) in items {
+            if seq == 0 || seq > st.seq {
+                return Err(Error::invalid(format!("export has a commit at seq {seq} outside 1..={}", st.seq)));
+            }
+            if let Some((last_seq, last_ts)) = st.last_commit {
+                if seq == last_seq {
+                    return Err(Error::invalid(format!("export holds the commit at seq {seq} twice")));
+                }
+                if seq < last_seq {
+                    return Err(Error::invalid(format!("export's commits are out of order: seq {seq} after {last_seq}")));
+                }
+                if ts < last_ts {
+                    return Err(Error::invalid(format!("export's commit times run backwards at seq {seq} ({ts} after {last_ts})")));
+                }
+            }
+            if ts < 0 {
+                return Err(Error::invalid(format!("export has a commit time before 1970 at seq {seq}")));
+            }
+            insert.execute(params![seq as i64, ts]).map_err(|e| duplicate(e, || format!("the commit at seq {seq}")))?;
+            st.last_commit = Some((seq, ts));
+            st.counts.commits += 1;
+        }
+        Ok(())
+    }
+
+    fn check_checkpoint_bytes(&self, size: usize, what: &str) -> Result<()> {
+        if size > self.cfg.max_checkpoint_bytes {
+            return Err(Error::new(ErrorCode::PayloadTooLarge, format!("{what} is {size} bytes, limit {}", self.cfg.max_checkpoint_bytes)));
+        }
+        Ok(())
+    }
+
+    fn import_checkpoint(&mut self, st: &mut ImportState, c: &Checkpoint) -> Result<()> {
+        check_thread_id(&c.thread_id)?;
+        check_id(&c.checkpoint_ns, "checkpoint_ns", true)?;
+        check_id(&c.checkpoint_id, "checkpoint_id", false)?;
+        if let Some(p) = &c.parent_id {
+            check_id(p, "parent_id", false)?;
+        }
+        if c.seq == 0 || c.seq > st.seq {
+            return Err(Error::invalid(format!("export has checkpoint {:?} at seq {} outside 1..={}", c.checkpoint_id, c.seq, st.seq)));
+        }
+        let (kind, data) = c.data.encode()?;
+        let meta = serde_json::to_string(&c.metadata)?;
+        let size = data.len() + meta.len();
+        self.check_checkpoint_bytes(size, "checkpoint")?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, size)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?
+            .execute(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, kind, data, meta, c.created_at, c.seq as i64, size as i64])
+            .map_err(|e| duplicate(e, || format!("checkpoint {:?} of thread {:?}", c.checkpoint_id, c.thread_id)))?;
+        st.counts.checkpoints += 1;
+        // The one-document format (export.rs) carries pending writes inside their checkpoint.
+        for w in &c.pending_writes {
+            let w = ExportedWrite {
+                thread_id: c.thread_id.clone(),
+                checkpoint_ns: c.checkpoint_ns.clone(),
+                checkpoint_id: c.checkpoint_id.clone(),
+                task_id: w.task_id.clone(),
+                idx: w.idx,
+                channel: w.channel.clone(),
+                value: w.value.clone(),
+            };
+            self.import_write(st, &w)?;
+        }
+        Ok(())
+    }
+
+    fn import_write(&mut self, st: &mut ImportState, w: &ExportedWrite) -> Result<()> {
+        check_id(&w.task_id, "task_id", false)?;
+        check_id(&w.channel, "channel", false)?;
+        let exists: bool = self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3)")?
+            .query_row(params![w.thread_id, w.checkpoint_ns, w.checkpoint_id], |r| r.get(0))?;
+        if !exists {
+            return Err(Error::invalid(format!("export has a pending write for checkpoint {:?}, which it does not hold", w.checkpoint_id)));
+        }
+        let (kind, value) = w.value.encode()?;
+        self.check_checkpoint_bytes(value.len(), "pending write")?;
+        self.conn
+            .prepare_cached(
+                "INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, value)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?
+            .execute(params![w.thread_id, w.checkpoint_ns, w.checkpoint_id, w.task_id, w.idx, w.channel, kind, value])
+            .map_err(|e| duplicate(e, || format!("pending write {} of task {:?} for checkpoint {:?}", w.idx, w.task_id, w.checkpoint_id)))?;
+        st.counts.writes += 1;
+        Ok(())
+    }
+
+    fn import_end(&mut self, st: &ImportState, end: &ExportCounts) -> Result<()> {
+        let c = &st.counts;
+        let (want, got) = ((end.versions, end.commits, end.checkpoints, end.writes), (c.versions, c.commits, c.checkpoints, c.writes));
+        if want != got {
+            return Err(Error::invalid(format!(
+                "export is incomplete or altered: its end line counts (versions, commits, checkpoints, writes) {want:?}, the import got {got:?}"
+            )));
+        }
+        if end.history_floor > st.seq {
+            return Err(Error::invalid(format!("export's history floor {} is beyond its seq {}", end.history_floor, st.seq)));
+        }
+        self.check_imported_caps()?;
+        let c = &self.conn;
+        crate::schema::meta_set(c, "history_floor", end.history_floor as i64)?;
+        crate::schema::meta_set(c, "events_floor", st.seq as i64)?;
+        crate::schema::meta_set(c, "seq_floor", st.seq as i64)?;
+        Ok(())
+    }
+}
+
+/// The lines of a one-document export (`ExportDoc`), for `import`.
+pub(crate) fn document_lines(doc: &crate::export::ExportDoc) -> Vec<ExportLine> {
+    let mut lines = Vec::with_capacity(doc.versions.len() + doc.checkpoints.len() + 3);
+    lines.push(ExportLine::Header(ExportHeader { format: STREAM_FORMAT.into(), dims: doc.dims, metric: doc.metric.clone(), seq: doc.seq }));
+    lines.extend(doc.versions.iter().cloned().map(ExportLine::Version));
+    for chunk in doc.commits.chunks(1000) {
+        lines.push(ExportLine::Commits(ExportCommits { items: chunk.to_vec() }));
+    }
+    lines.extend(doc.checkpoints.iter().cloned().map(ExportLine::Checkpoint));
+    let writes = doc.checkpoints.iter().map(|c| c.pending_writes.len() as u64).sum();
+    lines.push(ExportLine::End(ExportCounts {
+        history_floor: doc.history_floor,
+        versions: doc.versions.len() as u64,
+        commits: doc.commits.len() as u64,
+        checkpoints: doc.checkpoints.len() as u64,
+        writes,
+    }));
+    lines
+}
