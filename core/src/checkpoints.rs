@@ -6,6 +6,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::NewEvent;
 use crate::filter::{self, Condition};
+use crate::page_bytes::PageBudget;
 use crate::namespace;
 use crate::store::Store;
 use rusqlite::types::Value as SqlValue;
@@ -27,6 +28,14 @@ impl CheckpointData {
             CheckpointData::Bytes(b) => ("bytes", b.clone()),
         })
     }
+    /// Bytes as stored (JSON text or raw bytes).
+    pub(crate) fn stored_len(&self) -> usize {
+        match self {
+            CheckpointData::Json(v) => serde_json::to_string(v).map_or(0, |s| s.len()),
+            CheckpointData::Bytes(b) => b.len(),
+        }
+    }
+
     pub(crate) fn decode(kind: &str, data: Vec<u8>) -> Self {
         match kind {
             "json" => CheckpointData::Json(serde_json::from_slice(&data).unwrap_or(Value::Null)),
@@ -69,6 +78,14 @@ pub struct Checkpoint {
     pub pending_writes: Vec<PendingWrite>,
 }
 
+/// A page of a thread's checkpoints, newest first (see `Store::list_checkpoints_page`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointPage {
+    pub checkpoints: Vec<Checkpoint>,
+    /// Pass as `before` for the next page; None when this page ends the list.
+    pub next_before: Option<String>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointListQuery {
     pub thread_id: String,
@@ -83,6 +100,9 @@ pub struct CheckpointListQuery {
     #[serde(default)]
     pub filter: Vec<Condition>,
 }
+
+/// All pending writes of one checkpoint hold at most this many times `max_checkpoint_bytes`.
+pub const MAX_PENDING_WRITES_FACTOR: usize = 4;
 
 pub(crate) fn check_id(s: &str, what: &str, allow_empty: bool) -> Result<()> {
     if (!allow_empty && s.is_empty()) || s.len() > 256 || s.chars().any(char::is_control) {
@@ -197,10 +217,16 @@ impl Store {
 
     /// Checkpoints of a thread, newest first.
     pub fn list_checkpoints(&self, q: &CheckpointListQuery) -> Result<Vec<Checkpoint>> {
+        Ok(self.list_checkpoints_page(q)?.checkpoints)
+    }
+
+    /// `list_checkpoints` as a page that also ends once it holds about `MAX_PAGE_BYTES` of
+    /// checkpoints and pending writes (page_bytes.rs); `next_before` continues it (as `before`).
+    pub fn list_checkpoints_page(&self, q: &CheckpointListQuery) -> Result<CheckpointPage> {
         check_thread_id(&q.thread_id)?;
         let limit = q.limit.unwrap_or(100).clamp(1, 1000);
         let mut ps: Vec<SqlValue> = vec![SqlValue::Text(q.thread_id.clone())];
-        let mut sql = format!("SELECT {CP_COLS} FROM checkpoints WHERE thread_id = ?1");
+        let mut sql = format!("SELECT {CP_COLS}, size FROM checkpoints WHERE thread_id = ?1");
         if let Some(ns) = &q.checkpoint_ns {
             ps.push(SqlValue::Text(ns.clone()));
             sql.push_str(&format!(" AND checkpoint_ns = ?{}", ps.len()));
@@ -217,15 +243,25 @@ impl Store {
         }
         sql.push_str(&filter::compile(&q.filter, "metadata", &mut ps)?);
         sql.push_str(&format!(" ORDER BY seq DESC LIMIT {limit}"));
-        let mut out: Vec<Checkpoint> = {
-            let mut st = self.conn.prepare_cached(&sql)?;
-            let rows = st.query_map(params_from_iter(ps.iter()), row_to_checkpoint)?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        for c in out.iter_mut() {
-            c.pending_writes = self.pending_writes(c)?;
+        let mut st = self.conn.prepare_cached(&sql)?;
+        let mut rows = st.query(params_from_iter(ps.iter()))?;
+        let mut budget = PageBudget::new();
+        let mut checkpoints = Vec::new();
+        let mut full = false;
+        while let Some(r) = rows.next()? {
+            let mut c = row_to_checkpoint(r)?;
+            let size: i64 = r.get(9)?;
+            c.pending_writes = self.pending_writes(&c)?;
+            let writes: usize = c.pending_writes.iter().map(|w| w.value.stored_len()).sum();
+            // Bytes travel as base64 in JSON: a third more.
+            full = budget.take((size as usize + writes) * 4 / 3);
+            checkpoints.push(c);
+            if full {
+                break;
+            }
         }
-        Ok(out)
+        let next_before = if full || checkpoints.len() == limit { checkpoints.last().map(|c| c.checkpoint_id.clone()) } else { None };
+        Ok(CheckpointPage { checkpoints, next_before })
     }
 
     /// Stores a task's pending writes for a checkpoint (idx = position, replacing earlier ones).
@@ -254,6 +290,18 @@ impl Store {
         }
         if total > self.cfg.max_checkpoint_bytes {
             return Err(Error::new(ErrorCode::PayloadTooLarge, format!("writes are {total} bytes, limit {}", self.cfg.max_checkpoint_bytes)));
+        }
+        // A checkpoint is read with all its pending writes: every task's together stay bounded too.
+        let others: i64 = self.conn.prepare_cached(
+            "SELECT COALESCE(SUM(length(value)), 0) FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3 AND task_id != ?4",
+        )?
+        .query_row(params![thread_id, checkpoint_ns, checkpoint_id, task_id], |r| r.get(0))?;
+        let cap = self.cfg.max_checkpoint_bytes.saturating_mul(MAX_PENDING_WRITES_FACTOR);
+        if others as usize + total > cap {
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("the checkpoint's pending writes would hold {} bytes, limit {cap} ({MAX_PENDING_WRITES_FACTOR} checkpoints' worth)", others as usize + total),
+            ));
         }
         let r = self.write_tx(|s, _tx| {
             let mut st = s.conn.prepare_cached(

@@ -5,6 +5,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::namespace;
+use crate::page_bytes::PageBudget;
 use crate::store::{Store, Tx};
 use crate::time_index::{last_seq_by_time, Bound};
 use serde::{Deserialize, Serialize};
@@ -202,6 +203,13 @@ impl Store {
     /// Events with seq > `after` that match `filter`, oldest first, at most `limit` (≤ 10,000).
     /// RESUME_GAP (with `oldest_seq`) when events after `after` were already pruned.
     pub fn changes(&self, after: u64, filter: &EventFilter, limit: usize) -> Result<Vec<Event>> {
+        Ok(self.changes_page(after, filter, limit)?.events)
+    }
+
+    /// `changes`, as a page that also ends once it holds about `MAX_PAGE_BYTES` of events
+    /// (page_bytes.rs); `more` says it ended early (by count or size) and the caller should go on
+    /// after its last event. Without `more`, every matching event up to the head was returned.
+    pub fn changes_page(&self, after: u64, filter: &EventFilter, limit: usize) -> Result<ChangesPage> {
         if after < self.feed.floor {
             let mut e = Error::new(
                 ErrorCode::ResumeGap,
@@ -211,31 +219,33 @@ impl Store {
             return Err(e);
         }
         let limit = limit.clamp(1, 10_000);
-        let mut out = Vec::new();
+        let mut events = Vec::new();
+        let mut budget = PageBudget::new();
         let mut cursor = after;
         // Filter in Rust over pages of events, so a selective filter still fills `limit`.
         loop {
-            let page: Vec<Event> = {
+            let page: Vec<(Event, usize)> = {
                 let mut st = self.conn.prepare_cached(
-                    "SELECT seq, ts, kind, ns, key, version, channel, payload FROM events WHERE seq > ?1 ORDER BY seq LIMIT 512",
+                    "SELECT seq, ts, kind, ns, key, version, channel, payload, COALESCE(length(payload), 0) FROM events WHERE seq > ?1 ORDER BY seq LIMIT 512",
                 )?;
-                let rows = st.query_map([cursor as i64], row_to_event)?;
+                let rows = st.query_map([cursor as i64], |r| Ok((row_to_event(r)?, r.get::<_, i64>(8)? as usize)))?;
                 rows.collect::<rusqlite::Result<_>>()?
             };
             if page.is_empty() {
                 break;
             }
-            cursor = page.last().map(|e| e.seq).unwrap_or(cursor);
-            for e in page {
+            cursor = page.last().map(|(e, _)| e.seq).unwrap_or(cursor);
+            for (e, bytes) in page {
                 if filter.matches(&e) {
-                    out.push(e);
-                    if out.len() >= limit {
-                        return Ok(out);
+                    let full = budget.take(bytes);
+                    events.push(e);
+                    if full || events.len() >= limit {
+                        return Ok(ChangesPage { events, more: true });
                     }
                 }
             }
         }
-        Ok(out)
+        Ok(ChangesPage { events, more: false })
     }
 
     /// The seq of the oldest event still retained (the feed's window starts there).
@@ -298,4 +308,12 @@ fn row_to_event(r: &rusqlite::Row) -> rusqlite::Result<Event> {
         channel: r.get(6)?,
         payload: payload.and_then(|p| serde_json::from_str(&p).ok()),
     })
+}
+
+/// A page of the change feed (see `Store::changes_page`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChangesPage {
+    pub events: Vec<Event>,
+    /// The page ended at its limit or its size: more events may follow its last one.
+    pub more: bool,
 }

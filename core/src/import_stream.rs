@@ -12,7 +12,7 @@
 //! abandons the import: the store is emptied again, so it never holds half an import. A new
 //! `header` on a store whose import was abandoned by its client starts over the same way.
 
-use crate::checkpoints::{check_id, check_thread_id, Checkpoint};
+use crate::checkpoints::{check_id, check_thread_id, Checkpoint, MAX_PENDING_WRITES_FACTOR};
 use crate::error::{Error, ErrorCode, Result};
 use crate::export::ExportedVersion;
 use crate::export_stream::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
@@ -405,6 +405,14 @@ impl Store {
         }
         let (kind, value) = w.value.encode()?;
         self.check_checkpoint_bytes(value.len(), "pending write")?;
+        let held: i64 = self
+            .conn
+            .prepare_cached("SELECT COALESCE(SUM(length(value)), 0) FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3")?
+            .query_row(params![w.thread_id, w.checkpoint_ns, w.checkpoint_id], |r| r.get(0))?;
+        let cap = self.cfg.max_checkpoint_bytes.saturating_mul(MAX_PENDING_WRITES_FACTOR);
+        if held as usize + value.len() > cap {
+            return Err(Error::new(ErrorCode::PayloadTooLarge, format!("checkpoint {:?}'s pending writes exceed {cap} bytes", w.checkpoint_id)));
+        }
         self.conn
             .prepare_cached(
                 "INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, value)

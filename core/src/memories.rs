@@ -6,10 +6,12 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{EventKind, NewEvent};
 use crate::memory_json::row_to_json;
 use crate::namespace;
+use crate::page_bytes::{vector_json_bytes, PageBudget};
 use crate::store::{IndexOp, Store, Tx};
 use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
 use crate::vector_index::{decode_vec, encode_vec, validate};
 use rusqlite::{params, OptionalExtension, Row};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// `MEM_COLS` as a literal, for SQL built with `concat!`.
@@ -467,18 +469,27 @@ impl Store {
                  AND (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
             ),
         };
-        let rows: Vec<(i64, Memory)> = {
+        // Rows are read one by one and the page ends early once it is MAX_PAGE_BYTES (page_bytes.rs).
+        let vector_bytes = if q.include_embeddings { vector_json_bytes(self.cfg.dims) } else { 0 };
+        let mut budget = PageBudget::new();
+        let mut full = false;
+        let mut rows: Vec<(i64, Memory)> = Vec::new();
+        {
             let mut st = self.conn.prepare_cached(&sql)?;
-            let mapped = if let Some(s) = seq {
-                st.query_map(params![prefix, end, cns, ckey, limit as i64, s as i64], |r| row_to_memory(r, q.include_embeddings))?
-                    .collect::<rusqlite::Result<Vec<_>>>()?
-            } else {
-                st.query_map(params![prefix, end, cns, ckey, limit as i64], |r| row_to_memory(r, q.include_embeddings))?
-                    .collect::<rusqlite::Result<Vec<_>>>()?
+            let mut cursor = match seq {
+                Some(s) => st.query(params![prefix, end, cns, ckey, limit as i64, s as i64])?,
+                None => st.query(params![prefix, end, cns, ckey, limit as i64])?,
             };
-            mapped
-        };
-        let next_cursor = if rows.len() == limit {
+            while let Some(r) = cursor.next()? {
+                let row = row_to_memory(r, q.include_embeddings)?;
+                full = budget.take(row.1.size as usize + vector_bytes);
+                rows.push(row);
+                if full {
+                    break;
+                }
+            }
+        }
+        let next_cursor = if rows.len() == limit || full {
             rows.last().map(|(_, m)| encode_cursor(&namespace::encode(&m.namespace).unwrap_or_default(), &m.key))
         } else {
             None
@@ -489,14 +500,53 @@ impl Store {
 
     /// Every version of a key that history still holds, oldest first (the live one last).
     pub fn history(&mut self, ns: &[String], key: &str) -> Result<Vec<Memory>> {
+        let mut out = Vec::new();
+        let mut after = 0;
+        loop {
+            let page = self.history_page(ns, key, after, HISTORY_PAGE_MAX)?;
+            out.extend(page.versions);
+            match page.next_after_seq {
+                Some(next) => after = next,
+                None => return Ok(out),
+            }
+        }
+    }
+
+    /// A page of a key's history: versions that began after seq `after_seq`, oldest first, at most
+    /// `limit` (1..=1000) and about `MAX_PAGE_BYTES`; `next_after_seq` continues it (None: the end).
+    pub fn history_page(&mut self, ns: &[String], key: &str, after_seq: u64, limit: usize) -> Result<HistoryPage> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
-        let mut st = self
-            .conn
-            .prepare_cached(&format!("SELECT {VER_COLS} FROM versions WHERE ns = ?1 AND key = ?2 ORDER BY seq_from"))?;
-        let rows = st.query_map(params![ns, key], |r| row_to_memory(r, false).map(|(_, m)| m))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let limit = limit.clamp(1, HISTORY_PAGE_MAX);
+        let mut st = self.conn.prepare_cached(&format!(
+            "SELECT {VER_COLS} FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from > ?3 ORDER BY seq_from LIMIT ?4"
+        ))?;
+        let mut rows = st.query(params![ns, key, after_seq.min(i64::MAX as u64) as i64, limit as i64])?;
+        let mut budget = PageBudget::new();
+        let mut versions = Vec::new();
+        let mut full = false;
+        while let Some(r) = rows.next()? {
+            let m = row_to_memory(r, false)?.1;
+            full = budget.take(m.size as usize);
+            versions.push(m);
+            if full {
+                break;
+            }
+        }
+        let next_after_seq = if full || versions.len() == limit { versions.last().map(|m| m.seq) } else { None };
+        Ok(HistoryPage { versions, next_after_seq })
     }
+}
+
+/// Versions per page of `history_page`.
+pub const HISTORY_PAGE_MAX: usize = 1000;
+
+/// A page of a key's history (see `Store::history_page`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPage {
+    pub versions: Vec<Memory>,
+    /// Pass as `after_seq` for the next page; None when this page ends the history.
+    pub next_after_seq: Option<u64>,
 }
 
 pub(crate) fn history_pruned(seq: u64, floor: u64) -> Error {

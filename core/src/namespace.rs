@@ -52,8 +52,17 @@ pub fn segments(joined: &str) -> impl Iterator<Item = &str> {
     joined.split(SEP).filter(|s| !s.is_empty())
 }
 
+/// `.` and `..`: a URL cannot carry them as a path segment (it resolves them away as dot segments), so the
+/// HTTP API could never address them; keys and checkpoint thread ids refuse them on every surface.
+pub fn is_dot_segment(s: &str) -> bool {
+    s == "." || s == ".."
+}
+
 pub fn check_key(key: &str) -> Result<()> {
     check_segment(key, "key")?;
+    if is_dot_segment(key) {
+        return Err(Error::invalid("key must not be '.' or '..'"));
+    }
     if key.len() > MAX_KEY_BYTES {
         return Err(Error::invalid(format!("key longer than {MAX_KEY_BYTES} bytes")));
     }
@@ -86,5 +95,15 @@ mod tests {
         assert!(inside.as_str() >= p.as_str() && inside.as_str() < end.as_str());
         assert!(!(outside.as_str() >= p.as_str() && outside.as_str() < end.as_str()));
         assert_eq!(decode(&inside), vec!["user", "42", "prefs"]);
+    }
+
+    #[test]
+    fn dot_keys_are_refused() {
+        for k in [".", ".."] {
+            assert_eq!(check_key(k).unwrap_err().code, crate::error::ErrorCode::InvalidArgument, "{k}");
+        }
+        for k in ["...", "a.", ".a", "%2E", "a/b"] {
+            assert!(check_key(k).is_ok(), "{k}");
+        }
     }
 }

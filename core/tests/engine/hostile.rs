@@ -3,6 +3,9 @@
 //! succeeds or fails with a caller's code (never INTERNAL), every score is finite, and any field name a
 //! memory can hold is filterable.
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use crate::common::*;
 use edgemem_core::{
     Condition, ErrorCode, FilterOp, MemoryPut, Metric, ScalarKind, SearchMode, SearchQuery, Store, StoreConfig,

@@ -9,6 +9,7 @@ mod feed;
 mod history;
 mod hostile;
 mod memories;
+mod pages;
 mod persistence;
 mod search;
 mod transfer;

@@ -2,6 +2,9 @@
 //! while writes go on between chunks, and an import validated like the live API — duplicates, sizes,
 //! commit times, cut streams — with coded errors that leave the store empty.
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use crate::common::*;
 use edgemem_core::{
     CheckpointData, CheckpointPut, ErrorCode, ExportLine, MemoryPut, SearchQuery, Store, StoreConfig,
