@@ -4,6 +4,9 @@
  * no CORS), and the dev-only token endpoint (server/dev-token.ts), in both `vite` (dev) and `vite preview`.
  *
  * EDGEMEM_WORKER_URL: where the Worker runs (default http://127.0.0.1:8787, what `npm start` uses).
+ *
+ * Both servers keep Vite's defaults `allowedHosts` (localhost and IP addresses: another Host header gets 403, so a
+ * page cannot reach them by DNS rebinding — scripts/test-start checks it) and `cors` (localhost origins only).
  */
 import { defineConfig } from 'vite';
 import { devToken, workerUrl } from './server/dev-token.js';

@@ -94,6 +94,25 @@ export function argument<T>(what: string, build: () => T): T {
   }
 }
 
+/** A lone UTF-16 surrogate (the `u` flag matches surrogate pairs as one code point, so only lone ones match). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const nativeWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
+/** Whether `s` holds no lone UTF-16 surrogate (`String.prototype.isWellFormed`, where the runtime has it). */
+export function isWellFormed(s: string): boolean {
+  return nativeWellFormed ? nativeWellFormed.call(s) : !LONE_SURROGATE.test(s);
+}
+
+/**
+ * A string argument that crosses into the engine or a URL as text: one holding a lone UTF-16 surrogate cannot
+ * be stored faithfully (UTF-8, wasm-bindgen and URLs replace it with U+FFFD), so it is INVALID_ARGUMENT on every
+ * surface. (Strings inside JSON arguments need no check here: the engine's JSON parser refuses `\ud800`.)
+ */
+export function wellFormed(s: string, what: string): string {
+  if (!isWellFormed(s)) throw invalid(`${what} holds a lone UTF-16 surrogate, which cannot be stored as UTF-8`);
+  return s;
+}
+
 /** An options argument: undefined is `{}`; anything but a plain object is INVALID_ARGUMENT. */
 export function options<T extends object>(o: T | undefined, what: string): Partial<T> {
   if (o === undefined) return {};

@@ -9,7 +9,7 @@ mod errors;
 mod host_pages;
 
 use edgemem_core::{
-    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ExportDoc, ListQuery, MemoryPut,
+    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ListQuery, MemoryPut,
     Metric, Retention, ScalarKind, SearchQuery, Storage, Store, StoreConfig, Sync,
 };
 use errors::{invalid, parse, safe, seq_arg, to_js};
@@ -118,6 +118,16 @@ fn store_config(c: OpenConfig, pages: Option<JsPageStore>) -> Result<StoreConfig
         cfg.storage = Storage::Pages { store: Rc::new(HostPages(p)), atomic: c.atomic };
     }
     Ok(cfg)
+}
+
+#[derive(Deserialize)]
+struct HistoryArgs {
+    namespace: Vec<String>,
+    key: String,
+    #[serde(default)]
+    after_seq: Option<u64>,
+    #[serde(default)]
+    limit: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -248,10 +258,11 @@ impl WasmStore {
         self.out(&page)
     }
 
-    /// `{ namespace, key }` -> `Memory[]` JSON, oldest first.
+    /// `{ namespace, key, after_seq?, limit? }` -> `HistoryPage` JSON (versions oldest first).
     pub fn history(&mut self, args_json: &str) -> Result<String, JsValue> {
-        let a: KeyArgs = parse(args_json, "history arguments")?;
-        let h = self.s()?.history(&a.namespace, &a.key).map_err(to_js)?;
+        let a: HistoryArgs = parse(args_json, "history arguments")?;
+        let limit = a.limit.unwrap_or(edgemem_core::HISTORY_PAGE_MAX);
+        let h = self.s()?.history_page(&a.namespace, &a.key, a.after_seq.unwrap_or(0), limit).map_err(to_js)?;
         self.out(&h)
     }
 
@@ -280,11 +291,11 @@ impl WasmStore {
         self.out(&c)
     }
 
-    /// `CheckpointListQuery` JSON -> `Checkpoint[]` JSON, newest first.
+    /// `CheckpointListQuery` JSON -> `CheckpointPage` JSON (newest first).
     #[wasm_bindgen(js_name = listCheckpoints)]
     pub fn list_checkpoints(&mut self, query_json: &str) -> Result<String, JsValue> {
         let q: CheckpointListQuery = parse(query_json, "checkpoint list query")?;
-        let cs = self.s()?.list_checkpoints(&q).map_err(to_js)?;
+        let cs = self.s()?.list_checkpoints_page(&q).map_err(to_js)?;
         self.out(&cs)
     }
 
@@ -307,11 +318,11 @@ impl WasmStore {
         safe(self.s()?.notify(channel, payload).map_err(to_js)?)
     }
 
-    /// Events after `after` matching `EventFilter` JSON -> `Event[]` JSON (RESUME_GAP carries oldestSeq).
+    /// Events after `after` matching `EventFilter` JSON -> `ChangesPage` JSON (RESUME_GAP carries oldestSeq).
     pub fn changes(&mut self, after: f64, filter_json: &str, limit: u32) -> Result<String, JsValue> {
         let after = seq_arg(after, "after")?;
         let f: EventFilter = parse(filter_json, "event filter")?;
-        let events = self.s()?.changes(after, &f, limit as usize).map_err(to_js)?;
+        let events = self.s()?.changes_page(after, &f, limit as usize).map_err(to_js)?;
         self.out(&events)
     }
 
@@ -338,21 +349,24 @@ impl WasmStore {
         self.out(&st)
     }
 
-    /// `ExportDoc` JSON.
-    pub fn export(&mut self) -> Result<String, JsValue> {
-        let doc = self.s()?.export().map_err(to_js)?;
-        self.out(&doc)
+    /// The next chunk of a streamed (NDJSON) export; `cursor` undefined starts one.
+    #[wasm_bindgen(js_name = exportChunk)]
+    pub fn export_chunk(&mut self, cursor: Option<String>, max_bytes: u32) -> Result<ExportChunkOut, JsValue> {
+        let c = self.s()?.export_chunk(cursor.as_deref(), max_bytes as usize).map_err(to_js)?;
+        Ok(ExportChunkOut { ndjson: c.ndjson, cursor: c.cursor })
     }
 
-    /// Imports an `ExportDoc` JSON into this (empty) store.
-    pub fn import(&mut self, doc_json: &str) -> Result<(), JsValue> {
-        let doc: ExportDoc = parse(doc_json, "export document")?;
-        // Headroom of 2^40 changes after an import keeps every later seq exact as a JS number (the
-        // `out` check is the backstop); no real store comes near it.
-        if doc.seq > errors::MAX_SAFE_INTEGER - (1 << 40) {
-            return Err(invalid("the export's seq leaves no room below 2^53-1 for further changes"));
-        }
-        self.s()?.import(&doc).map_err(to_js)
+    /// Imports a chunk of NDJSON export lines; `ImportProgress` JSON.
+    #[wasm_bindgen(js_name = importChunk)]
+    pub fn import_chunk(&mut self, ndjson: &str) -> Result<String, JsValue> {
+        let p = self.s()?.import_ndjson(ndjson).map_err(to_js)?;
+        self.out(&p)
+    }
+
+    /// Abandons an unfinished streamed import (the store is emptied again); false when none was.
+    #[wasm_bindgen(js_name = importAbort)]
+    pub fn import_abort(&mut self) -> Result<bool, JsValue> {
+        self.s()?.abort_import().map_err(to_js)
     }
 
     /// Idle-time work: buffered writes indexed, the index snapshotted (see `Store::maintain`).
@@ -383,4 +397,11 @@ impl WasmStore {
             None => Ok(()),
         }
     }
+}
+
+/// One chunk of a streamed export: whole NDJSON lines and the cursor of the next (undefined after the last).
+#[wasm_bindgen(getter_with_clone)]
+pub struct ExportChunkOut {
+    pub ndjson: String,
+    pub cursor: Option<String>,
 }

@@ -2,13 +2,23 @@
 
 import * as conv from './conversions.js';
 import { EnginePages } from './engine-pages.js';
-import { EdgememError, argument, checkPositive, checkSafe, invalid, options as opts, safeOut, toEdgememError } from './errors.js';
+import { EdgememError, argument, checkPositive, checkSafe, invalid, isWellFormed, options as opts, safeOut, toEdgememError, wellFormed } from './errors.js';
 import type { PageStore } from './page-store.js';
 import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
+import { allHistory, someCheckpoints } from './paging.js';
+import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 import type {
   ChangeEvent,
   ChangesOptions,
+  ChangesPage,
   Checkpoint,
+  CheckpointPage,
+  HistoryOptions,
+  HistoryPage,
+  ChunkedTransfer,
+  ExportStreamOptions,
+  ImportProgress,
+  NdjsonSource,
   CheckpointInput,
   DeleteOptions,
   EventFilter,
@@ -65,18 +75,21 @@ export interface StoreSettings {
 
 /** `StoreSettings.idleFlushMs` when not given. */
 const IDLE_FLUSH_MS = 100;
+/** NDJSON text per chunk of `exportStream` when the caller names no size (the engine's default too). */
+const DEFAULT_EXPORT_CHUNK_BYTES = 4 << 20;
 
 /** Joins a namespace's segments for `WasmStore.getLive`; no valid segment contains it (a control character). */
 const SEGMENT_SEPARATOR = '\u001f';
 
 /**
- * A namespace `getLive` can take joined: a non-empty array of strings, none holding the separator.
- * Anything else goes the JSON way, where the engine reports what is wrong with it.
+ * A namespace `getLive` can take joined: a non-empty array of strings, none holding the separator or a lone
+ * surrogate (a plain string argument would turn it into U+FFFD and read another memory). Anything else goes
+ * the JSON way, where the engine reports what is wrong with it.
  */
 function isPlainNamespace(namespace: unknown): namespace is string[] {
   if (!Array.isArray(namespace) || namespace.length === 0) return false;
   for (const segment of namespace) {
-    if (typeof segment !== 'string' || segment.includes(SEGMENT_SEPARATOR)) return false;
+    if (typeof segment !== 'string' || segment.includes(SEGMENT_SEPARATOR) || !isWellFormed(segment)) return false;
   }
   return true;
 }
@@ -118,7 +131,7 @@ interface Sub {
  * A store in this process's wasm instance, its pages in `pages` (outside the instance). Calls are
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
-export class LocalStore implements MemoryStore {
+export class LocalStore implements MemoryStore, ChunkedTransfer {
   readonly #pages: PageStore;
   /** `#pages` as the engine calls them. */
   readonly #engine: EnginePages;
@@ -335,7 +348,7 @@ export class LocalStore implements MemoryStore {
   }
 
   async get(namespace: Namespace, key: string, options?: GetOptions): Promise<Memory | null> {
-    if (options === undefined && typeof key === 'string' && isPlainNamespace(namespace)) {
+    if (options === undefined && typeof key === 'string' && isWellFormed(key) && isPlainNamespace(namespace)) {
       const m = JSON.parse(this.#call((w) => w.getLive(namespace.join(SEGMENT_SEPARATOR), key)));
       return m === null ? null : conv.toMemory(m);
     }
@@ -378,8 +391,21 @@ export class LocalStore implements MemoryStore {
   }
 
   async history(namespace: Namespace, key: string): Promise<Memory[]> {
-    const args = argument('history', () => JSON.stringify({ namespace, key }));
-    return (JSON.parse(this.#call((w) => w.history(args))) as unknown[]).map(conv.toMemory);
+    return allHistory((o) => this.historyPage(namespace, key, o));
+  }
+
+  async historyPage(namespace: Namespace, key: string, options?: HistoryOptions): Promise<HistoryPage> {
+    const o = opts(options, 'history options');
+    const args = argument('history', () =>
+      JSON.stringify({
+        namespace,
+        key,
+        after_seq: o.afterSeq === undefined ? undefined : checkSafe(o.afterSeq, 'afterSeq'),
+        limit: o.limit === undefined ? undefined : checkPositive(o.limit, 'limit'),
+      }),
+    );
+    const page = JSON.parse(this.#call((w) => w.history(args))) as { versions: unknown[]; next_after_seq: number | null };
+    return { versions: page.versions.map(conv.toMemory), nextAfterSeq: page.next_after_seq === null ? null : safeOut(page.next_after_seq, 'nextAfterSeq') };
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
@@ -429,6 +455,10 @@ export class LocalStore implements MemoryStore {
   }
 
   async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+    return someCheckpoints(options, (o) => this.listCheckpointsPage(o));
+  }
+
+  async listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage> {
     const q = argument('listCheckpoints', () => {
       if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
       return JSON.stringify({
@@ -439,7 +469,8 @@ export class LocalStore implements MemoryStore {
         filter: options.filter ?? [],
       });
     });
-    return (JSON.parse(this.#call((w) => w.listCheckpoints(q))) as unknown[]).map(conv.toCheckpoint);
+    const page = JSON.parse(this.#call((w) => w.listCheckpoints(q))) as { checkpoints: unknown[]; next_before: string | null };
+    return { checkpoints: page.checkpoints.map(conv.toCheckpoint), nextBefore: page.next_before };
   }
 
   async putWrites(input: PutWritesInput): Promise<void> {
@@ -462,11 +493,13 @@ export class LocalStore implements MemoryStore {
 
   async deleteThread(threadId: string): Promise<number> {
     if (typeof threadId !== 'string') throw invalid('threadId must be a string');
+    wellFormed(threadId, 'threadId');
     return this.#call((w) => w.deleteThread(threadId));
   }
 
   async notify(channel: string, payload: JsonValue): Promise<number> {
     if (typeof channel !== 'string') throw invalid('channel must be a string');
+    wellFormed(channel, 'channel');
     const json = argument('notify payload', () => JSON.stringify(payload ?? null));
     return this.#call((w) => w.notify(channel, json));
   }
@@ -497,12 +530,25 @@ export class LocalStore implements MemoryStore {
   }
 
   async changes(after: number, options?: ChangesOptions): Promise<ChangeEvent[]> {
+    const limit = checkPositive(opts(options, 'changes options').limit ?? 1000, 'limit');
+    const out: ChangeEvent[] = [];
+    let cursor = after;
+    for (;;) {
+      const page = await this.changesPage(cursor, { ...options, limit: limit - out.length });
+      out.push(...page.events);
+      if (!page.more || out.length >= limit || page.events.length === 0) return out;
+      cursor = page.events[page.events.length - 1]!.seq;
+    }
+  }
+
+  async changesPage(after: number, options?: ChangesOptions): Promise<ChangesPage> {
     const a = checkSafe(after, 'after');
     const o = opts(options, 'changes options');
     const filter = argument('changes filter', () => JSON.stringify(opts(o.filter, 'changes filter')));
     const limit = checkPositive(o.limit ?? 1000, 'limit');
     if (limit > 0xffffffff) throw invalid('limit is too large');
-    return (JSON.parse(this.#call((w) => w.changes(a, filter, limit))) as unknown[]).map(conv.toEvent);
+    const page = JSON.parse(this.#call((w) => w.changes(a, filter, limit))) as { events: unknown[]; more: boolean };
+    return { events: page.events.map(conv.toEvent), more: page.more };
   }
 
   async stats(): Promise<Stats> {
@@ -514,16 +560,63 @@ export class LocalStore implements MemoryStore {
   }
 
   async export(): Promise<ExportDoc> {
-    return JSON.parse(this.#call((w) => w.export())) as ExportDoc;
+    return documentFromLines(ndjsonLines(this.exportStream()));
   }
 
   async import(doc: ExportDoc): Promise<void> {
     if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
     checkSafe(doc.seq, 'doc.seq');
     conv.checkExportSeqs(doc);
-    const json = argument('import', () => JSON.stringify(doc));
-    this.#call((w) => w.import(json));
-    this.#wrote();
+    const lines = argument('import', () => [...documentLines(doc)].join('\n'));
+    await this.importStream(lines);
+  }
+
+  async *exportStream(options: ExportStreamOptions = {}): AsyncIterable<string> {
+    const bytes = options.chunkBytes ?? DEFAULT_EXPORT_CHUNK_BYTES;
+    checkPositive(bytes, 'chunkBytes');
+    let cursor: string | null = null;
+    do {
+      const chunk: { ndjson: string; cursor: string | null } = await this.exportChunk(cursor, bytes);
+      cursor = chunk.cursor;
+      yield chunk.ndjson;
+    } while (cursor !== null);
+  }
+
+  async importStream(source: NdjsonSource): Promise<ImportProgress> {
+    let progress: ImportProgress | undefined;
+    try {
+      for await (const chunk of lineChunks(ndjsonLines(source))) progress = await this.importChunk(chunk);
+    } catch (e) {
+      // The source failed (or a chunk did: the engine has already emptied the store).
+      await this.importAbort().catch(() => false);
+      throw toEdgememError(e);
+    }
+    if (!progress?.done) {
+      await this.importAbort();
+      throw invalid('the NDJSON export ended before its end line: nothing was imported');
+    }
+    return progress;
+  }
+
+  async exportChunk(cursor: string | null, maxBytes: number = DEFAULT_EXPORT_CHUNK_BYTES): Promise<{ ndjson: string; cursor: string | null }> {
+    if (cursor !== null && typeof cursor !== 'string') throw invalid('cursor must be a string or null');
+    checkPositive(maxBytes, 'maxBytes');
+    const out = this.#call((w) => w.exportChunk(cursor ?? undefined, Math.min(maxBytes, 0xffffffff)));
+    const chunk = { ndjson: out.ndjson, cursor: out.cursor ?? null };
+    out.free();
+    return chunk;
+  }
+
+  async importChunk(ndjson: string): Promise<ImportProgress> {
+    if (typeof ndjson !== 'string') throw invalid('importChunk takes NDJSON text');
+    wellFormed(ndjson, 'the NDJSON text');
+    const progress = JSON.parse(this.#call((w) => w.importChunk(ndjson))) as ImportProgress;
+    if (progress.done) this.#wrote();
+    return progress;
+  }
+
+  async importAbort(): Promise<boolean> {
+    return this.#call((w) => w.importAbort());
   }
 
   async sweep(): Promise<number> {

@@ -10,3 +10,4 @@ export type { AdminOptions, AgentInfo, AgentSettings, MintedToken, Scope } from 
 export type { ConnectOptions } from './remote-store.js';
 export type { ReconnectOptions, WebSocketConstructor, WebSocketLike } from './remote-feed.js';
 export type { FetchLike, TokenSource } from './remote-http.js';
+export { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';

@@ -10,7 +10,7 @@
  * failure (network, a restarting Worker) is retried until `unsubscribe()`.
  */
 
-import { EdgememError, ERROR_CODES, type ErrorCode } from './errors.js';
+import { EdgememError, ERROR_CODES, argument, type ErrorCode } from './errors.js';
 import { apiUrl, type HttpClient } from './remote-http.js';
 import { toEvent } from './remote-wire.js';
 import type { ClientMessage, ServerMessage } from './protocol.js';
@@ -92,6 +92,8 @@ export class RemoteSubscription implements Subscription {
     callback: (event: ChangeEvent) => void,
     onEnd: (sub: RemoteSubscription) => void,
   ): Promise<RemoteSubscription> {
+    // A filter JSON cannot carry (a cycle, nested too deep) fails here, not later inside a socket listener.
+    argument('subscribe filter', () => JSON.stringify(filter));
     const sub = new RemoteSubscription(ctx, filter, callback, onEnd);
     try {
       await sub.#connect();

@@ -1,6 +1,6 @@
 /** The remote client's HTTP transport: one JSON request to the edgemem Worker, its error body as an `EdgememError`. */
 
-import { EdgememError, ERROR_CODES, type ErrorCode } from './errors.js';
+import { EdgememError, ERROR_CODES, argument, wellFormed, type ErrorCode } from './errors.js';
 
 /** A bearer token, or a function returning a current one (called before every request and reconnect). */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -17,12 +17,15 @@ export interface HttpOptions {
   fetch?: FetchLike | undefined;
 }
 
-/** The URL of `path` (which starts with `/v1/`) under `base`, with `query` (undefined values are left out). */
+/**
+ * The URL of `path` (which starts with `/v1/`) under `base`, with `query` (undefined values are left out). A
+ * query string with a lone surrogate is INVALID_ARGUMENT: a URL would carry it as U+FFFD, another value.
+ */
 export function apiUrl(base: string, path: string, query?: Record<string, QueryValue>): string {
   const u = new URL(base.replace(/\/+$/, '') + path);
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined) continue;
-    for (const item of Array.isArray(v) ? v : [v]) u.searchParams.append(k, String(item));
+    for (const item of Array.isArray(v) ? v : [v]) u.searchParams.append(k, wellFormed(String(item), k));
   }
   return u.toString();
 }
@@ -81,12 +84,14 @@ export class HttpClient {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.token()}` };
     let body: string | undefined;
     if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
+      // (JSON.stringify throws on a cycle, a BigInt or a value nested too deep: the caller's input.)
+      body = argument(`${method} ${path}`, () => JSON.stringify(options.body));
       headers['content-type'] = 'application/json';
     }
+    const url = apiUrl(this.#base, path, options.query);
     let res: Response;
     try {
-      res = await this.#fetch(apiUrl(this.#base, path, options.query), { method, headers, body });
+      res = await this.#fetch(url, { method, headers, body });
     } catch (e) {
       throw new EdgememError('INTERNAL', `cannot reach the edgemem worker at ${this.#base}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
@@ -96,5 +101,22 @@ export class HttpClient {
     } catch (e) {
       throw new EdgememError('INTERNAL', `the worker answered ${method} ${path} with a body that is not JSON`, { cause: e });
     }
+  }
+
+  /**
+   * Sends one request with a streamed or raw body (`init.body`, its content type in `init.headers`) and
+   * resolves with the 2xx response itself (its body unread), rejects with an EdgememError otherwise.
+   */
+  async stream(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers, authorization: `Bearer ${await this.token()}` };
+    let res: Response;
+    try {
+      // duplex: a ReadableStream body is sent as it is read (Node's fetch asks for it; browsers ignore it).
+      res = await this.#fetch(apiUrl(this.#base, path), { method, headers, body: init.body, signal: init.signal, duplex: 'half' } as RequestInit);
+    } catch (e) {
+      throw new EdgememError('INTERNAL', `cannot reach the edgemem worker at ${this.#base}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+    if (!res.ok) throw await errorOf(res);
+    return res;
   }
 }

@@ -10,19 +10,27 @@
  */
 
 import { checkExportSeqs } from './conversions.js';
-import { EdgememError, checkSafe, invalid, safeOut } from './errors.js';
+import { allHistory, someCheckpoints } from './paging.js';
+import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
+import { EdgememError, argument, checkSafe, invalid, safeOut } from './errors.js';
 import { RemoteSubscription, type ReconnectOptions, type WebSocketConstructor } from './remote-feed.js';
 import { HttpClient, type FetchLike, type QueryValue, type TokenSource } from './remote-http.js';
 import * as wire from './remote-wire.js';
 import type {
   ChangeEvent,
   ChangesOptions,
+  ChangesPage,
   Checkpoint,
+  CheckpointPage,
+  HistoryOptions,
+  HistoryPage,
   CheckpointInput,
   DeleteOptions,
   EventFilter,
   ExportDoc,
   GetCheckpointOptions,
+  ImportProgress,
+  NdjsonSource,
   GetOptions,
   JsonValue,
   ListCheckpointsOptions,
@@ -159,8 +167,13 @@ export class RemoteStore implements MemoryStore {
   }
 
   async history(namespace: Namespace, key: string): Promise<Memory[]> {
-    const r = await this.#call<{ versions: unknown[] }>('GET', `${this.#memoryPath(key)}/history`, { query: { ns: wire.nsQuery(namespace) } });
-    return r.versions.map(wire.toMemory);
+    return allHistory((o) => this.historyPage(namespace, key, o));
+  }
+
+  async historyPage(namespace: Namespace, key: string, options: HistoryOptions = {}): Promise<HistoryPage> {
+    const query = { ns: wire.nsQuery(namespace), afterSeq: options.afterSeq, limit: options.limit };
+    const r = await this.#call<{ versions: unknown[]; nextAfterSeq: number | null }>('GET', `${this.#memoryPath(key)}/history`, { query });
+    return { versions: r.versions.map(wire.toMemory), nextAfterSeq: r.nextAfterSeq ?? null };
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
@@ -186,15 +199,20 @@ export class RemoteStore implements MemoryStore {
   }
 
   async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+    return someCheckpoints(options, (o) => this.listCheckpointsPage(o), 1000);
+  }
+
+  async listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage> {
     if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
     const query = {
       threadId: options.threadId,
       checkpointNs: options.checkpointNs,
       before: options.before,
       limit: options.limit,
-      filter: options.filter === undefined ? undefined : JSON.stringify(options.filter),
+      filter: options.filter === undefined ? undefined : argument('listCheckpoints filter', () => JSON.stringify(options.filter)),
     };
-    return (await this.#call<{ checkpoints: unknown[] }>('GET', '/checkpoints', { query })).checkpoints.map(wire.toCheckpoint);
+    const r = await this.#call<{ checkpoints: unknown[]; nextBefore: string | null }>('GET', '/checkpoints', { query });
+    return { checkpoints: r.checkpoints.map(wire.toCheckpoint), nextBefore: r.nextBefore ?? null };
   }
 
   async putWrites(input: PutWritesInput): Promise<void> {
@@ -237,22 +255,32 @@ export class RemoteStore implements MemoryStore {
   async changes(after: number, options: ChangesOptions = {}): Promise<ChangeEvent[]> {
     let cursor = checkSafe(after, 'after');
     const limit = checkSafe(options.limit ?? 1000, 'limit');
-    const f = options.filter ?? {};
-    const base = {
+    const out: ChangeEvent[] = [];
+    // The route pages at most 1000 events (and about 4 MiB); the local store's limit goes up to 10,000.
+    while (out.length < limit) {
+      const page = await this.#eventsPage(cursor, options.filter ?? {}, Math.min(1000, limit - out.length));
+      out.push(...page.events);
+      if (!page.more) break;
+      cursor = page.last;
+    }
+    return out;
+  }
+
+  async changesPage(after: number, options: ChangesOptions = {}): Promise<ChangesPage> {
+    const { events, more } = await this.#eventsPage(checkSafe(after, 'after'), options.filter ?? {}, Math.min(1000, checkSafe(options.limit ?? 1000, 'limit')));
+    return { events, more };
+  }
+
+  async #eventsPage(after: number, f: EventFilter, limit: number): Promise<ChangesPage & { last: number }> {
+    const query = {
       kind: f.kinds,
       prefix: f.namespaces?.map((ns) => wire.nsQuery(ns, 'filter.namespaces')),
       channel: f.channels,
+      after,
+      limit,
     };
-    const out: ChangeEvent[] = [];
-    // The route pages at most 1000 events; the local store's limit goes up to 10,000.
-    while (out.length < limit) {
-      const want = Math.min(1000, limit - out.length);
-      const r = await this.#call<{ events: unknown[]; last: number }>('GET', '/events', { query: { ...base, after: cursor, limit: want } });
-      out.push(...r.events.map(wire.toEvent));
-      if (r.events.length < want) break;
-      cursor = r.last;
-    }
-    return out;
+    const r = await this.#call<{ events: unknown[]; last: number; more: boolean }>('GET', '/events', { query });
+    return { events: r.events.map(wire.toEvent), last: r.last, more: r.more };
   }
 
   async stats(): Promise<Stats> {
@@ -265,14 +293,69 @@ export class RemoteStore implements MemoryStore {
   }
 
   async export(): Promise<ExportDoc> {
-    return this.#call<ExportDoc>('GET', '/export');
+    return documentFromLines(ndjsonLines(this.exportStream()));
   }
 
   async import(doc: ExportDoc): Promise<void> {
     if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
     checkSafe(doc.seq, 'doc.seq');
     checkExportSeqs(doc);
-    await this.#call('POST', '/import', { body: doc });
+    const lines = [...argument('import', () => [...documentLines(doc)])];
+    await this.importStream(lines.map((l) => `${l}\n`));
+  }
+
+  async *exportStream(): AsyncIterable<string> {
+    if (this.#closed) throw invalid('the store is closed');
+    const res = await this.#http.stream('GET', `${this.#agent}/export`);
+    if (!res.body) return;
+    const decoder = new TextDecoder();
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        const text = decoder.decode(value, { stream: true });
+        if (text) yield text;
+      }
+      const tail = decoder.decode();
+      if (tail) yield tail;
+    } catch (e) {
+      throw new EdgememError('INTERNAL', `the export stream broke off: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  async importStream(source: NdjsonSource): Promise<ImportProgress> {
+    if (this.#closed) throw invalid('the store is closed');
+    // Whole lines, re-chunked as they come: the Worker reads the body as a stream too.
+    const chunks = lineChunks(ndjsonLines(source));
+    const encoder = new TextEncoder();
+    let failed: unknown;
+    // A source that fails mid-way aborts the request (an errored body alone can leave it hanging); the
+    // Worker then abandons the import, as it does for any body that ends before its end line.
+    const abort = new AbortController();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(`${next.value}\n`));
+        } catch (e) {
+          failed = e;
+          abort.abort(e);
+          controller.error(e);
+        }
+      },
+    });
+    try {
+      const headers = { 'content-type': 'application/x-ndjson' };
+      const res = await this.#http.stream('POST', `${this.#agent}/import`, { headers, body, signal: abort.signal });
+      return (await res.json()) as ImportProgress;
+    } catch (e) {
+      // The source's own error (a bad line, a broken file) rather than the request's it caused.
+      throw failed === undefined ? e : failed instanceof EdgememError ? failed : new EdgememError('INVALID_ARGUMENT', String(failed));
+    }
   }
 
   async sweep(): Promise<number> {

@@ -3,7 +3,7 @@
  * strings, embeddings as arrays, checkpoint bytes as base64, and every seq/version checked on the way in.
  */
 
-import { checkSafe, invalid, safeOut } from './errors.js';
+import { checkSafe, invalid, safeOut, wellFormed } from './errors.js';
 import type { AsOf, ChangeEvent, Checkpoint, CheckpointData, Memory, Namespace, SearchHit, WriteAck } from './types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- response JSON has the Worker's documented shapes */
@@ -20,10 +20,14 @@ export function nsQuery(ns: Namespace | undefined, what = 'namespace'): string {
   return ns.join('/');
 }
 
-/** A non-empty string that goes into a URL path (an empty one would name another route). */
+/**
+ * A non-empty string that goes into a URL path (an empty one would name another route). `.` and `..` cannot
+ * be path segments (URLs resolve them away), and the engine refuses them as keys and thread ids too.
+ */
 export function pathPart(s: unknown, what: string): string {
   if (typeof s !== 'string' || s === '') throw invalid(`${what} must be a non-empty string`);
-  return encodeURIComponent(s);
+  if (s === '.' || s === '..') throw invalid(`${what} must not be '.' or '..'`);
+  return encodeURIComponent(wellFormed(s, what));
 }
 
 export function asOfQuery(a: AsOf | undefined): { asOfSeq?: number; asOfTime?: number } {

@@ -15,8 +15,15 @@ export type Namespace = string[];
  */
 export type AsOf = { seq: number } | { time: number };
 
+/**
+ * Every string a store takes (namespace segments, keys, text, ids, channels, and strings inside JSON values) must
+ * be well-formed UTF-16: one with a lone surrogate cannot be stored as UTF-8 and is INVALID_ARGUMENT. JSON values
+ * nested deeper than about 120 levels of arrays and objects are INVALID_ARGUMENT too (the engine's JSON parser
+ * stops at 128 levels, counting the few its own argument document wraps around the value).
+ */
 export interface MemoryInput {
   namespace: Namespace;
+  /** 1–512 bytes of UTF-8 without control characters, and not `.` or `..` (a URL cannot carry those). */
   key: string;
   value: JsonValue;
   /** Text indexed for lexical search. */
@@ -184,6 +191,27 @@ export interface ListCheckpointsOptions {
   filter?: Condition[];
 }
 
+/** A page of a thread's checkpoints, newest first: at most `limit` and about 4 MiB (with pending writes). */
+export interface CheckpointPage {
+  checkpoints: Checkpoint[];
+  /** Pass as `before` for the next page; null when this page ends the list. */
+  nextBefore: string | null;
+}
+
+export interface HistoryOptions {
+  /** Versions that began after this seq (default 0: from the oldest retained). */
+  afterSeq?: number;
+  /** At most this many versions (default and maximum 1000). */
+  limit?: number;
+}
+
+/** A page of a memory's history, oldest first: at most `limit` versions and about 4 MiB. */
+export interface HistoryPage {
+  versions: Memory[];
+  /** Pass as `afterSeq` for the next page; null when this page ends the history. */
+  nextAfterSeq: number | null;
+}
+
 export interface PutWritesInput {
   threadId: string;
   checkpointNs?: string;
@@ -225,6 +253,13 @@ export interface ChangesOptions {
   limit?: number;
 }
 
+/** A page of the change feed: at most `limit` events and about 4 MiB. */
+export interface ChangesPage {
+  events: ChangeEvent[];
+  /** The page ended at its limit or its size: ask again after its last event's seq. */
+  more: boolean;
+}
+
 export interface Subscription {
   unsubscribe(): Promise<void>;
 }
@@ -264,6 +299,46 @@ export interface ExportDoc {
   [field: string]: unknown;
 }
 
+/**
+ * Where a streamed import reads its NDJSON from: text or bytes, whole or in pieces of any size (a
+ * `ReadableStream` such as a fetch body or a file stream, an async iterable such as Node's
+ * `fs.createReadStream`, or an array of strings).
+ */
+export type NdjsonSource =
+  | string
+  | Uint8Array
+  | ReadableStream<Uint8Array | string>
+  | AsyncIterable<string | Uint8Array>
+  | Iterable<string | Uint8Array>;
+
+/** How far a streamed import got (counts of each kind of line imported). */
+export interface ImportProgress {
+  /** The export's `end` line came: the store holds all of it. */
+  done: boolean;
+  versions: number;
+  commits: number;
+  checkpoints: number;
+  writes: number;
+}
+
+export interface ExportStreamOptions {
+  /** About how much NDJSON text each yielded chunk holds (default 4 MiB; whole lines). */
+  chunkBytes?: number;
+}
+
+/**
+ * A local store's streamed export and import one chunk at a time: what `exportStream` / `importStream`
+ * are made of, for hosts that carry the stream across a boundary themselves (the Worker's Durable Object).
+ */
+export interface ChunkedTransfer {
+  /** The next chunk of NDJSON lines of the export and the cursor of the one after (null: that was the last). */
+  exportChunk(cursor: string | null, maxBytes?: number): Promise<{ ndjson: string; cursor: string | null }>;
+  /** Imports whole NDJSON lines; the first chunk starts with the header line, the last ends with the end line. */
+  importChunk(ndjson: string): Promise<ImportProgress>;
+  /** Abandons an unfinished import (the store is emptied again); false when none was in progress. */
+  importAbort(): Promise<boolean>;
+}
+
 /** Everything an edgemem store does. All methods reject with `EdgememError`. */
 export interface MemoryStore {
   put(memory: MemoryInput): Promise<WriteAck>;
@@ -276,11 +351,16 @@ export interface MemoryStore {
   /** Every retained version of a memory, oldest first (deletions end a version). */
   /** Versions carry no embeddings. */
   history(namespace: Namespace, key: string): Promise<Memory[]>;
+  /** One page of `history`, cut by count and by size (about 4 MiB), with where to go on. */
+  historyPage(namespace: Namespace, key: string, options?: HistoryOptions): Promise<HistoryPage>;
   search(query: SearchQuery): Promise<SearchHit[]>;
 
   putCheckpoint(checkpoint: CheckpointInput): Promise<number>;
   getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null>;
+  /** Up to `limit` checkpoints, newest first (however many pages that takes). */
   listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]>;
+  /** One page of `listCheckpoints`, cut by count and by size (about 4 MiB), with where to go on. */
+  listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage>;
   putWrites(input: PutWritesInput): Promise<void>;
   /** Returns how many checkpoints were deleted. */
   deleteThread(threadId: string): Promise<number>;
@@ -291,6 +371,8 @@ export interface MemoryStore {
   subscribe(filter: EventFilter, callback: (event: ChangeEvent) => unknown): Promise<Subscription>;
   /** Events with seq > `after`, oldest first. RESUME_GAP (with `oldestSeq`) when they were pruned. */
   changes(after: number, options?: ChangesOptions): Promise<ChangeEvent[]>;
+  /** One page of `changes`, cut by count and by size (about 4 MiB); `more` says to ask again. */
+  changesPage(after: number, options?: ChangesOptions): Promise<ChangesPage>;
 
   stats(): Promise<Stats>;
 
@@ -299,6 +381,17 @@ export interface MemoryStore {
   export(): Promise<ExportDoc>;
   /** Loads an export into an empty store. */
   import(doc: ExportDoc): Promise<void>;
+  /**
+   * The whole store as NDJSON (`edgemem-export/2`), in chunks of whole lines: any size, in bounded
+   * memory, consistent as of the seq when it began (later writes do not tear it). Write the chunks to
+   * a file or a response as they come.
+   */
+  exportStream(options?: ExportStreamOptions): AsyncIterable<string>;
+  /**
+   * Loads an NDJSON export into an empty store as it streams in. Validated like live writes; a stream
+   * that is cut short or fails a check leaves the store empty. Writes are refused (CONFLICT) until it ends.
+   */
+  importStream(source: NdjsonSource): Promise<ImportProgress>;
   /** Removes expired memories and applies retention now (it also runs every few hundred writes); returns how many expired. */
   sweep(): Promise<number>;
   /** Idle-time work: inserts buffered vectors into the HNSW graph. */

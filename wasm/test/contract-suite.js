@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { EdgememError } from 'edgemem';
+import { fidelityCases } from './contract-fidelity.js';
 
 /** @typedef {import('edgemem').MemoryStore} MemoryStore */
 /** @typedef {import('edgemem').StoreSettings} StoreSettings */
@@ -28,6 +29,24 @@ export async function rejectsWith(promise, code) {
   assert.equal(e.code, code, e.message);
   assert.equal(typeof e.message, 'string');
   return e;
+}
+
+/**
+ * Imports `doc` changed by each of `corruptions` into a fresh store: each import is INVALID_ARGUMENT and leaves
+ * the store empty.
+ * @param {() => Promise<MemoryStore>} fresh
+ * @param {import('edgemem').ExportDoc} doc
+ * @param {((d: any) => void)[]} corruptions
+ */
+export async function rejectsCorruptImports(fresh, doc, corruptions) {
+  for (const corrupt of corruptions) {
+    const bad = JSON.parse(JSON.stringify(doc));
+    corrupt(bad);
+    const b = await fresh();
+    await rejectsWith(b.import(bad), 'INVALID_ARGUMENT');
+    const stats = await b.stats();
+    assert.deepEqual([stats.memories, stats.seq], [0, 0]);
+  }
 }
 
 /**
@@ -391,6 +410,136 @@ export function contractSuite(name, factory) {
       assert.equal(next.seq, 5);
     });
 
+    it('streams export and import as NDJSON, in chunks of whole lines', async () => {
+      const a = await fresh({ dims: 2 });
+      for (let i = 0; i < 30; i++) {
+        await a.put({ namespace: ['s', String(i % 3)], key: `k${i % 10}`, value: { i }, text: `words ${i}`, embedding: [1, i + 1] });
+      }
+      await a.putCheckpoint({ threadId: 't', checkpointId: 'c', data: { step: 1 } });
+      await a.putWrites({ threadId: 't', checkpointId: 'c', taskId: 'task', writes: [['ch', 'v']] });
+      /** @type {string[]} */
+      const chunks = [];
+      for await (const chunk of a.exportStream({ chunkBytes: 256 })) chunks.push(chunk);
+      const text = chunks.join('');
+      const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines[0].kind, 'header');
+      assert.equal(lines[0].format, 'edgemem-export/2');
+      assert.equal(lines.at(-1).kind, 'end');
+      assert.deepEqual(
+        { versions: lines.at(-1).versions, checkpoints: lines.at(-1).checkpoints, writes: lines.at(-1).writes },
+        { versions: 30, checkpoints: 1, writes: 1 },
+      );
+      const b = await fresh({ dims: 2 });
+      // Bytes cut anywhere (inside lines and characters) are reassembled.
+      const bytes = new TextEncoder().encode(text);
+      const pieces = [];
+      for (let i = 0; i < bytes.length; i += 97) pieces.push(bytes.slice(i, i + 97));
+      const progress = await b.importStream(pieces);
+      assert.deepEqual(progress, { done: true, versions: 30, commits: 31, checkpoints: 1, writes: 1 });
+      assert.deepEqual(await b.export(), await a.export());
+      assert.deepEqual((await b.put({ namespace: ['s'], key: 'after', value: 1 })).seq, (await a.seq()) + 1);
+    });
+
+    it('an NDJSON import cut short, or with a bad line, is INVALID_ARGUMENT and leaves the store empty and writable', async () => {
+      const a = await fresh({ dims: 2 });
+      for (let i = 0; i < 5; i++) await a.put({ namespace: ['c'], key: `k${i}`, value: i, embedding: [1, i] });
+      let text = '';
+      for await (const chunk of a.exportStream()) text += chunk;
+      const lines = text.trim().split('\n');
+      const b = await fresh({ dims: 2 });
+      await rejectsWith(b.importStream(lines.slice(0, -1).join('\n')), 'INVALID_ARGUMENT');
+      await rejectsWith(b.importStream([...lines.slice(0, 3), '{"kind":"version","memory":', ...lines.slice(3)].join('\n')), 'INVALID_ARGUMENT');
+      const dup = [...lines.slice(0, 2), lines[1], ...lines.slice(2)];
+      await rejectsWith(b.importStream(dup.join('\n')), 'INVALID_ARGUMENT');
+      assert.equal((await b.stats()).memories, 0);
+      await b.put({ namespace: ['c'], key: 'mine', value: 1 });
+      await rejectsWith(b.importStream(text), 'CONFLICT');
+    });
+
+    it('an import is validated like live writes: duplicates, commit times, sizes', async () => {
+      const a = await fresh({ dims: 2 });
+      await a.put({ namespace: ['v'], key: 'k', value: 1, embedding: [1, 0] });
+      await a.put({ namespace: ['v'], key: 'k', value: 2, embedding: [0, 1] });
+      await a.putCheckpoint({ threadId: 't', checkpointId: 'c', data: { x: 1 } });
+      const doc = await a.export();
+      /** @type {((d: any) => void)[]} */
+      const corruptions = [
+        (d) => { d.versions.push(d.versions[0]); },
+        (d) => { d.checkpoints.push(d.checkpoints[0]); },
+        (d) => { d.commits.push(d.commits[0]); },
+        (d) => { d.commits[1][1] = d.commits[0][1] - 1000; },
+        (d) => { d.memories[0].embedding = [3e38, 3e38]; d.versions[1].memory.embedding = [3e38, 3e38]; },
+      ];
+      for (const corrupt of corruptions) {
+        const bad = JSON.parse(JSON.stringify(doc));
+        corrupt(bad);
+        const b = await fresh({ dims: 2 });
+        await rejectsWith(b.import(bad), 'INVALID_ARGUMENT');
+        assert.equal((await b.stats()).seq, 0);
+      }
+    });
+
+    it('vectors whose scores would overflow are INVALID_ARGUMENT; every score is finite', async () => {
+      const s = await fresh({ dims: 2 });
+      for (const embedding of [[3e38, 0], [3.4e38, 3.4e38], [1e-30, 0], [2e18, 1]]) {
+        await rejectsWith(s.put({ namespace: ['d'], key: 'k', value: 1, embedding }), 'INVALID_ARGUMENT');
+        await rejectsWith(s.search({ vector: embedding }), 'INVALID_ARGUMENT');
+      }
+      await s.put({ namespace: ['d'], key: 'big', value: 1, text: 'x', embedding: [1e17, 1e17] });
+      await s.put({ namespace: ['d'], key: 'small', value: 1, text: 'x', embedding: [1e-7, 0] });
+      for (const hit of await s.search({ vector: [1e17, -1e17], text: 'x' })) assert.ok(Number.isFinite(hit.score), JSON.stringify(hit));
+    });
+
+    it('filters on metadata fields a JSON path cannot quote', async () => {
+      const s = await fresh();
+      const fields = ['a\\b', 'quote"d', '\\', 'a.b', '$[0]', 'sp ace', 'é😀'];
+      for (const [i, f] of fields.entries()) await s.put({ namespace: ['m'], key: `k${i}`, value: i, text: 'common', metadata: { [f]: i } });
+      for (const [i, f] of fields.entries()) {
+        const hits = await s.search({ text: 'common', k: 50, filter: [{ field: f, op: 'eq', value: i }] });
+        assert.deepEqual(hits.map((h) => h.key), [`k${i}`], f);
+      }
+    });
+
+    it('pages of lists, history, the change feed and checkpoints end by size too, and say where to go on', async () => {
+      const s = await fresh();
+      const fill = 'x'.repeat(250_000);
+      const key = (/** @type {number} */ i) => `k${String(i).padStart(2, '0')}`;
+      for (let i = 0; i < 20; i++) await s.put({ namespace: ['big'], key: key(i), value: { i, fill } });
+      const first = await s.list({ prefix: ['big'], limit: 1000 });
+      assert.ok(first.items.length < 20 && first.nextCursor, `${first.items.length} items`);
+      /** @type {string[]} */
+      const keys = [];
+      /** @type {string | null | undefined} */
+      let cursor;
+      do {
+        const page = await s.list({ prefix: ['big'], limit: 1000, ...(cursor ? { cursor } : {}) });
+        keys.push(...page.items.map((m) => m.key));
+        cursor = page.nextCursor;
+      } while (cursor);
+      assert.deepEqual(keys, Array.from({ length: 20 }, (_, i) => key(i)));
+
+      for (let i = 0; i < 20; i++) await s.put({ namespace: ['h'], key: 'k', value: { i, fill } });
+      const hp = await s.historyPage(['h'], 'k');
+      assert.ok(hp.versions.length < 20 && hp.nextAfterSeq === hp.versions.at(-1)?.seq, `${hp.versions.length} versions`);
+      assert.deepEqual((await s.history(['h'], 'k')).map((m) => m.version), Array.from({ length: 20 }, (_, i) => i + 1));
+      const byCount = await s.historyPage(['h'], 'k', { afterSeq: hp.versions[0]?.seq ?? 0, limit: 2 });
+      assert.deepEqual(byCount.versions.map((m) => m.version), [2, 3]);
+
+      const after = await s.seq();
+      for (let i = 0; i < 80; i++) await s.notify('big', 'p'.repeat(60_000));
+      const cp = await s.changesPage(after, { limit: 1000 });
+      assert.ok(cp.more && cp.events.length < 80, `${cp.events.length} events`);
+      assert.equal((await s.changes(after, { limit: 1000 })).length, 80);
+
+      for (let i = 0; i < 10; i++) await s.putCheckpoint({ threadId: 'big', checkpointId: key(i), data: new Uint8Array(600_000).fill(i) });
+      const lp = await s.listCheckpointsPage({ threadId: 'big', limit: 1000 });
+      assert.ok(lp.checkpoints.length < 10 && lp.nextBefore === lp.checkpoints.at(-1)?.checkpointId, `${lp.checkpoints.length} checkpoints`);
+      const all = await s.listCheckpoints({ threadId: 'big', limit: 1000 });
+      assert.deepEqual(all.map((c) => c.checkpointId), Array.from({ length: 10 }, (_, i) => key(9 - i)));
+    });
+
+    fidelityCases(fresh);
+
     describe('errors are EdgememErrors with stable codes', () => {
       it('INVALID_ARGUMENT', async () => {
         const s = await fresh();
@@ -452,20 +601,12 @@ export function contractSuite(name, factory) {
         const a = await fresh();
         await a.put({ namespace: ['n'], key: 'k', value: 1 });
         const doc = await a.export();
-        /** @type {((d: any) => void)[]} */
-        const corruptions = [
+        await rejectsCorruptImports(fresh, doc, [
           (d) => { d.seq = 2 ** 53; },
           (d) => { d.memories[0].version = 2 ** 60; d.versions[0].memory.version = 2 ** 60; },
           (d) => { d.memories[0].seq = 2 ** 53 + 2; },
           (d) => { d.commits[0][0] = 2 ** 64; },
-        ];
-        for (const corrupt of corruptions) {
-          const bad = JSON.parse(JSON.stringify(doc));
-          corrupt(bad);
-          const b = await fresh();
-          await rejectsWith(b.import(bad), 'INVALID_ARGUMENT');
-          assert.equal((await b.stats()).memories, 0);
-        }
+        ]);
       });
       it('a closed store refuses calls', async () => {
         const s = await factory();

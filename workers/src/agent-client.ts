@@ -26,3 +26,8 @@ export async function pollAgent(env: Env, agent: string, ...args: Parameters<Age
   const stub = agentStub(env, agent) as unknown as Pick<AgentMemory, 'events'>;
   return stub.events(...args);
 }
+
+/** The Durable Object's streamed export and import calls (AgentMemory.exportChunk / importChunk / importAbort). */
+export function transferStub(env: Env, agent: string): Pick<AgentMemory, 'exportChunk' | 'importChunk' | 'importAbort'> {
+  return agentStub(env, agent) as unknown as Pick<AgentMemory, 'exportChunk' | 'importChunk' | 'importAbort'>;
+}

@@ -15,7 +15,7 @@
  *   hourly while age-based retention has something to prune (see `alarm`).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { openStore, type ChangeEvent, type EventFilter, type MemoryStore } from 'edgemem';
+import { openStore, type ChangeEvent, type ChunkedTransfer, type EventFilter, type ImportProgress, type MemoryStore } from 'edgemem';
 import { DurableObjectPageStore } from './do-page-store.js';
 import type { Env } from './env.js';
 import { ApiError, toWire, type WireError } from './http-errors.js';
@@ -47,33 +47,35 @@ const IDLE_RETENTION_MS = 3600 * 1000;
 /** Keys of the engine's pages in the KV (do-page-store.ts). */
 const PAGE_PREFIX = 'p:';
 
-/** The store methods the Worker may call. */
+/**
+ * The store methods the Worker may call. Whole-store and unbounded reads are not among them (`export`,
+ * `import`, `history`, `changes` and `listCheckpoints` without pages): a call's result must fit in one
+ * RPC (32 MiB), so the routes use the paged and chunked forms.
+ */
 export type StoreMethod =
   | 'put'
   | 'putBatch'
   | 'get'
   | 'delete'
   | 'list'
-  | 'history'
+  | 'historyPage'
   | 'search'
   | 'putCheckpoint'
   | 'getCheckpoint'
-  | 'listCheckpoints'
+  | 'listCheckpointsPage'
   | 'putWrites'
   | 'deleteThread'
   | 'notify'
-  | 'changes'
+  | 'changesPage'
   | 'stats'
-  | 'export'
-  | 'import'
   | 'sweep'
   | 'maintain';
 
 const METHODS = new Set<string>([
-  'put', 'putBatch', 'get', 'delete', 'list', 'history', 'search', 'putCheckpoint', 'getCheckpoint',
-  'listCheckpoints', 'putWrites', 'deleteThread', 'notify', 'changes', 'stats', 'export', 'import', 'sweep', 'maintain',
+  'put', 'putBatch', 'get', 'delete', 'list', 'historyPage', 'search', 'putCheckpoint', 'getCheckpoint',
+  'listCheckpointsPage', 'putWrites', 'deleteThread', 'notify', 'changesPage', 'stats', 'sweep', 'maintain',
 ]);
-const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify', 'import']);
+const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify']);
 
 /** A call's result as it crosses the RPC boundary (errors as values keep their code). */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: WireError };
@@ -207,13 +209,45 @@ export class AgentMemory extends DurableObject<Env> {
    * events, so nothing committed in between is skipped), so a filtered poller whose filter matched nothing
    * still advances and is not sent RESUME_GAP later for events it never needed.
    */
-  async events(after: number, opts: { filter?: EventFilter; limit: number }): Promise<Outcome<{ events: ChangeEvent[]; last: number }>> {
+  async events(after: number, opts: { filter?: EventFilter; limit: number }): Promise<Outcome<{ events: ChangeEvent[]; last: number; more: boolean }>> {
     try {
       const store = await this.#open();
       const head = await store.seq();
-      const events = await store.changes(after, opts);
+      const { events, more } = await store.changesPage(after, opts);
       const tail = events.length ? events[events.length - 1]!.seq : after;
-      return { ok: true, value: { events, last: events.length >= opts.limit ? tail : Math.max(tail, head, after) } };
+      return { ok: true, value: { events, last: more ? tail : Math.max(tail, head, after), more } };
+    } catch (e) {
+      return { ok: false, error: toWire(e) };
+    }
+  }
+
+  /** One chunk of the agent's streamed export (routes/admin.ts streams them into the response). */
+  async exportChunk(cursor: string | null): Promise<Outcome<{ ndjson: string; cursor: string | null }>> {
+    try {
+      const store = (await this.#open()) as MemoryStore & ChunkedTransfer;
+      return { ok: true, value: await store.exportChunk(cursor, LIMITS.exportChunkBytes) };
+    } catch (e) {
+      return { ok: false, error: toWire(e) };
+    }
+  }
+
+  /** Imports one chunk of NDJSON lines (routes/admin.ts feeds the request body through it). */
+  async importChunk(ndjson: string): Promise<Outcome<ImportProgress>> {
+    try {
+      const store = (await this.#open()) as MemoryStore & ChunkedTransfer;
+      const value = await store.importChunk(ndjson);
+      await this.#wrote();
+      return { ok: true, value };
+    } catch (e) {
+      return { ok: false, error: toWire(e) };
+    }
+  }
+
+  /** Abandons an unfinished import (its request ended early): the store is emptied again. */
+  async importAbort(): Promise<Outcome<boolean>> {
+    try {
+      const store = (await this.#open()) as MemoryStore & ChunkedTransfer;
+      return { ok: true, value: await store.importAbort() };
     } catch (e) {
       return { ok: false, error: toWire(e) };
     }

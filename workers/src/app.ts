@@ -1,5 +1,6 @@
 /**
- * The Worker's HTTP API v1 (Hono + @hono/zod-openapi): authentication per route, validation from the
+ * The Worker's HTTP API v1 (Hono + @hono/zod-openapi): checks on every request first (its URL's encoding, its
+ * Host in local dev: request-checks.ts), authentication per route, validation from the
  * schemas, every error as `{ error: { code, message } }` with the code's status (http-errors.ts), and the
  * OpenAPI document — generated from the same route definitions — at `/v1/openapi.json`.
  */
@@ -8,6 +9,7 @@ import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
 import { ApiError, errorResponse } from './http-errors.js';
 import { issuesMessage } from './validation.js';
+import { requestChecks } from './request-checks.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerCheckpointRoutes } from './routes/checkpoints.js';
@@ -50,6 +52,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
     }
     return errorResponse(e);
   });
+  app.use(requestChecks());
   app.notFound((c) => errorResponse(new ApiError('NOT_FOUND', `no route ${c.req.method} ${new URL(c.req.url).pathname}`)));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });

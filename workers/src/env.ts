@@ -21,6 +21,11 @@ export interface Env {
   EDGEMEM_EVENTS_MAX_AGE_MS?: string;
   /** Delay of the maintenance alarm after a write (TTL sweep, retention, index snapshot), ms. Default 300,000. */
   EDGEMEM_ALARM_MS?: string;
+  /**
+   * Local development only (scripts/start passes it to `wrangler dev`): comma-separated host names, e.g.
+   * `127.0.0.1,localhost`; a request whose Host names another is FORBIDDEN (request-checks.ts). Unset: every host.
+   */
+  ALLOWED_HOSTS?: string;
 }
 
 /** An optional non-negative integer variable, or `fallback`. A malformed one is a deployment error. */

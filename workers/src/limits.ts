@@ -9,8 +9,12 @@ export const LIMITS = {
   bodyBytes: 1 << 20,
   /** Request body of `POST /memories/batch`, bytes. */
   batchBodyBytes: 8 << 20,
-  /** Request body of `POST /import`, bytes. */
-  importBodyBytes: 32 << 20,
+  /** One line of a `POST /import` NDJSON body, characters (the body itself has no limit: it streams). */
+  importLineChars: 16 << 20,
+  /** NDJSON text the Worker hands its Durable Object per import call (whole lines; a longer line goes alone). */
+  importChunkChars: 1 << 20,
+  /** NDJSON text per Durable Object call of a `GET /export` stream: well inside a call's 32 MiB. */
+  exportChunkBytes: 4 << 20,
   /** One memory (value + text + metadata as the engine counts it), bytes. */
   memoryBytes: 256 << 10,
   /** One checkpoint (data + metadata), bytes. */
@@ -44,4 +48,11 @@ export const LIMITS = {
   wsMessageBytes: 16 << 10,
   /** Namespace prefixes / kinds / channels in one event filter. */
   filterItems: 32,
+  /**
+   * JSON nesting (arrays and objects inside one another) of a body, a WebSocket message or a JSON query
+   * parameter, checked before parsing (json-depth.ts). The engine's JSON parser (serde_json) refuses documents
+   * nested 128 levels or more, and a body wraps a value in at most one level more than the engine's document
+   * for it does (a batch's `memories`), so no body the engine would take is refused here.
+   */
+  jsonDepth: 128,
 } as const;

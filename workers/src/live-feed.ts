@@ -74,13 +74,21 @@ export class LiveFeed {
   /**
    * Subscribes `ws` (replacing its subscription): replays events after `since` (if given), sends
    * `subscribed`, then goes live. Events committed while replaying are held and sent after it, deduplicated
-   * by seq. RESUME_GAP (and any other error) is sent as an `error` message and leaves no subscription.
+   * by seq. RESUME_GAP (and any other error, a filter the engine refuses included) is sent as an `error` message
+   * and leaves no subscription.
    */
   async subscribe(store: MemoryStore, ws: WebSocket, filter: EventFilter, since: number | undefined): Promise<void> {
     await this.unsubscribe(ws);
     const { expiresAt } = attachmentOf(ws);
     const cursor: Cursor = { last: since ?? -1, replaying: true, held: [], expiresAt };
-    const sub = await live(store, ws, filter, cursor);
+    let sub: Subscription;
+    try {
+      sub = await live(store, ws, filter, cursor);
+    } catch (e) {
+      // A filter the engine refuses (e.g. a channel with a lone surrogate) is answered, not left hanging.
+      send(ws, { type: 'error', seq: await headSeq(store), error: toWire(e) });
+      return;
+    }
     let sent = 0;
     try {
       if (since !== undefined) {

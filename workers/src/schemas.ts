@@ -25,8 +25,18 @@ export const AgentParams = z.object({
   agent: AgentId.openapi({ param: { name: 'agent', in: 'path' }, example: 'agent-1' }),
 });
 
+/**
+ * A memory key. `.` and `..` are refused (as the engine does): a URL cannot carry them as a path segment
+ * (they are dot segments, resolved away before the Worker sees the path).
+ */
+export const Key = z
+  .string()
+  .min(1)
+  .max(LIMITS.keyChars)
+  .refine((k) => k !== '.' && k !== '..', { message: "keys must not be '.' or '..'" });
+
 export const KeyParams = AgentParams.extend({
-  key: z.string().min(1).max(LIMITS.keyChars).openapi({ param: { name: 'key', in: 'path' }, example: 'coffee' }),
+  key: Key.openapi({ param: { name: 'key', in: 'path' }, example: 'coffee' }),
 });
 
 export const Segment = z.string().min(1).max(LIMITS.segmentChars).refine((s) => !s.includes('/'), {
@@ -46,8 +56,15 @@ export function splitNamespace(ns: string | undefined): string[] {
   return NamespaceBody.parse(segs);
 }
 
-const Json = z.unknown().openapi({ description: 'any JSON value' });
-const JsonObject = z.record(z.string(), z.unknown());
+/** Any JSON value, required where it appears (zod's `unknown` alone would be documented as optional). */
+const Json = z.unknown().nonoptional().openapi({ description: 'any JSON value' });
+/**
+ * A JSON object (metadata), passed on as parsed. Not `z.record`: it rebuilds the object key by key and drops
+ * a `__proto__` key, which the local store keeps like any other key.
+ */
+const JsonObject = z
+  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected a JSON object' })
+  .openapi({ type: 'object', additionalProperties: {} });
 
 export const AsOf = z
   .union([z.object({ seq: uint() }).strict(), z.object({ time: uint() }).strict()])
@@ -76,7 +93,7 @@ export const MemoryPutBody = MemoryFields.openapi('MemoryPut');
 export const BatchBody = z
   .object({
     memories: z
-      .array(MemoryFields.extend({ namespace: NamespaceBody.min(1), key: z.string().min(1).max(LIMITS.keyChars) }))
+      .array(MemoryFields.extend({ namespace: NamespaceBody.min(1), key: Key }))
       .min(1)
       .max(LIMITS.batchItems),
   })
@@ -230,9 +247,15 @@ export const NotifyBody = z.object({ channel: Id, payload: Json }).openapi('Noti
 
 export const Stats = z.record(z.string(), z.union([z.number(), z.string(), z.null()])).openapi('Stats');
 
-export const ExportDoc = z
-  .looseObject({ format: z.string(), seq: uint() })
-  .openapi('ExportDoc', { description: 'the engine\'s export document (format "edgemem-export/1")' });
+export const ImportProgress = z
+  .object({
+    done: z.boolean(),
+    versions: uint(),
+    commits: uint(),
+    checkpoints: uint(),
+    writes: uint(),
+  })
+  .openapi('ImportProgress', { description: 'how many lines of each kind were imported' });
 
 export const Scope = z.enum(['read', 'write', 'subscribe']);
 

@@ -1,6 +1,7 @@
 /** Validation of client WebSocket messages (protocol.ts) with the same schemas and limits as the HTTP API. */
 import { z } from '@hono/zod-openapi';
-import type { WireError } from './http-errors.js';
+import { ApiError, type WireError } from './http-errors.js';
+import { checkJsonDepth } from './json-depth.js';
 import type { ClientMessage } from 'edgemem/protocol';
 import { EventFilter, uint } from './schemas.js';
 import { issuesMessage } from './validation.js';
@@ -15,9 +16,10 @@ export function parseClientMessage(raw: string | ArrayBuffer): { ok: true; value
   const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
   let json: unknown;
   try {
+    checkJsonDepth(text, 'the message');
     json = JSON.parse(text);
-  } catch {
-    return { ok: false, error: { code: 'INVALID_ARGUMENT', message: 'messages must be JSON' } };
+  } catch (e) {
+    return { ok: false, error: e instanceof ApiError ? e.wire : { code: 'INVALID_ARGUMENT', message: 'messages must be JSON' } };
   }
   const r = ClientMessageSchema.safeParse(json);
   if (!r.success) return { ok: false, error: { code: 'INVALID_ARGUMENT', message: issuesMessage(r.error) } };

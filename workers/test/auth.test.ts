@@ -37,12 +37,12 @@ describe('auth', () => {
 
   for (const r of ROUTES.filter((x) => x.scope !== 'public')) {
     it(`${r.method} ${r.path} (${r.scope})`, async () => {
-      const call = (tok: string | null) => api(r.method, r.url(a), { token: tok, body: r.body, headers: r.headers });
+      const call = (tok: string | null) => api(r.method, r.url(a), { token: tok, body: r.body, raw: r.raw, headers: r.headers });
       expectError(await call(null), 401, 'UNAUTHORIZED');
       expectError(await call('garbage'), 401, 'UNAUTHORIZED');
       expectError(await call(forged), 401, 'UNAUTHORIZED');
       expectError(await call(expired), 401, 'UNAUTHORIZED');
-      expectError(await api(r.method, r.url(a), { token: null, body: r.body, headers: { ...r.headers, authorization: 'Basic abc' } }), 401, 'UNAUTHORIZED');
+      expectError(await api(r.method, r.url(a), { token: null, body: r.body, raw: r.raw, headers: { ...r.headers, authorization: 'Basic abc' } }), 401, 'UNAUTHORIZED');
       if (r.scope === 'admin') {
         expectError(await call(await token(a, ALL)), 403, 'FORBIDDEN');
         return;

@@ -23,14 +23,16 @@ describe('feed', () => {
     const page = await api('GET', `/v1/agents/${a}/events?after=2&limit=2`);
     expect(page.body.events.map((e: any) => e.seq)).toEqual([3, 4]);
     expect(page.body.last).toBe(4);
+    expect(page.body.more).toBe(true);
+    expect(all.body.more).toBe(false);
     const none = await api('GET', `/v1/agents/${a}/events?after=5`);
-    expect(none.body).toEqual({ events: [], last: 5 });
+    expect(none.body).toEqual({ events: [], last: 5, more: false });
 
     const chat = await api('GET', `/v1/agents/${a}/events?kind=notify&channel=chat`);
     expect(chat.body.events.map((e: any) => e.seq)).toEqual([3]);
     // A page that is not full moves the cursor to the head, even when the filter matched nothing.
     expect(chat.body.last).toBe(5);
-    expect((await api('GET', `/v1/agents/${a}/events?after=1&channel=nobody&kind=notify`)).body).toEqual({ events: [], last: 5 });
+    expect((await api('GET', `/v1/agents/${a}/events?after=1&channel=nobody&kind=notify`)).body).toEqual({ events: [], last: 5, more: false });
     const prefix = await api('GET', `/v1/agents/${a}/events?kind=put&kind=delete&prefix=x`);
     expect(prefix.body.events.map((e: any) => e.seq)).toEqual([1, 5]);
     expectError(await api('GET', `/v1/agents/${a}/events?kind=bogus`), 400, 'INVALID_ARGUMENT');
@@ -49,5 +51,18 @@ describe('feed', () => {
     const resumed = await api('GET', `/v1/agents/${a}/events?after=${r.body.error.oldestSeq - 1}&limit=1000`);
     expect(resumed.status).toBe(200);
     expect(resumed.body.last).toBe(81);
+  });
+
+  it('a page of big events ends by size; its cursor is its last event, so polling skips nothing', async () => {
+    const a = agentId();
+    const payload = 'p'.repeat(60_000);
+    for (let i = 0; i < 80; i++) expect((await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'c', payload } })).status).toBe(200);
+    const first = await api('GET', `/v1/agents/${a}/events?after=0&limit=1000`);
+    expect(first.body.more).toBe(true);
+    expect(first.body.events.length).toBeLessThan(80);
+    expect(first.body.last).toBe(first.body.events.at(-1).seq);
+    const rest = await api('GET', `/v1/agents/${a}/events?after=${first.body.last}&limit=1000`);
+    expect(rest.body.more).toBe(false);
+    expect(first.body.events.length + rest.body.events.length).toBe(80);
   });
 });

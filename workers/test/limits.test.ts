@@ -48,6 +48,11 @@ describe('limits and malformed input', () => {
     expectError(await api('GET', '/v1/agents/-bad/stats'), 400, 'INVALID_ARGUMENT');
     expectError(await api('GET', '/v1/nothing'), 404, 'NOT_FOUND');
     expectError(await api('GET', `/v1/agents/${a}/ws`), 400, 'INVALID_ARGUMENT');
+    // A handshake without its key or with another protocol version: coded, not the runtime's plain-text 400.
+    const upgrade = { upgrade: 'websocket', connection: 'Upgrade' };
+    expectError(await api('GET', `/v1/agents/${a}/ws`, { headers: { ...upgrade, 'sec-websocket-version': '13' } }), 400, 'INVALID_ARGUMENT');
+    const key = { 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+    expectError(await api('GET', `/v1/agents/${a}/ws`, { headers: { ...upgrade, ...key, 'sec-websocket-version': '99' } }), 400, 'INVALID_ARGUMENT');
   });
 
   it('error bodies have exactly { error: { code, message } }', async () => {

@@ -7,6 +7,8 @@ export interface RouteCase {
   /** A concrete URL for agent `a`. */
   url: (a: string) => string;
   body?: unknown;
+  /** A body sent as it is (with its content type in `headers`), for routes that take no JSON. */
+  raw?: string;
   headers?: Record<string, string>;
 }
 
@@ -44,7 +46,8 @@ export const ROUTES: RouteCase[] = [
   { method: 'GET', path: '/v1/agents/{agent}/export', scope: 'read', url: (a) => `/v1/agents/${a}/export` },
   {
     method: 'POST', path: '/v1/agents/{agent}/import', scope: 'write', url: (a) => `/v1/agents/${a}/import`,
-    body: { format: 'edgemem-export/1', seq: 0 },
+    raw: '{"kind":"header","format":"edgemem-export/2","dims":0,"metric":"cosine","seq":0}\n{"kind":"end","history_floor":0,"versions":0,"commits":0,"checkpoints":0,"writes":0}\n',
+    headers: { 'content-type': 'application/x-ndjson' },
   },
   { method: 'POST', path: '/v1/agents/{agent}/sweep', scope: 'write', url: (a) => `/v1/agents/${a}/sweep` },
   { method: 'POST', path: '/v1/agents/{agent}/maintain', scope: 'write', url: (a) => `/v1/agents/${a}/maintain` },

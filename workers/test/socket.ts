@@ -24,7 +24,7 @@ export class TestSocket {
 
   static async open(agent: string, token = ADMIN): Promise<TestSocket> {
     const res = await exports.default.fetch(
-      new Request(`${BASE}/v1/agents/${agent}/ws`, { headers: { upgrade: 'websocket', authorization: `Bearer ${token}` } }),
+      new Request(`${BASE}/v1/agents/${agent}/ws`, { headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', authorization: `Bearer ${token}` } }),
     );
     if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade failed: ${res.status} ${await res.text()}`);
     res.webSocket.accept();

@@ -1,11 +1,15 @@
-/** Per-agent administration: stats, export and import of the whole store, sweep and maintain on demand. */
+/**
+ * Per-agent administration: stats, export and import of the whole store as NDJSON streams (any size: the
+ * Durable Object is called chunk by chunk, each call well inside its per-call limit), sweep and maintain on demand.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { ExportDoc as ExportDocT } from 'edgemem';
-import { callAgent } from '../agent-client.js';
+import { lineChunks, ndjsonLines, type ImportProgress as ImportProgressT } from 'edgemem';
+import { callAgent, transferStub, unwrap } from '../agent-client.js';
+import { ApiError } from '../http-errors.js';
 import { requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
-import { AgentParams, ExportDoc, Stats, uint } from '../schemas.js';
-import { CONFLICT, ERRORS, WRITE_ERRORS, jsonBody, limitBody, ok, type App } from './common.js';
+import { AgentParams, ImportProgress, Stats, uint } from '../schemas.js';
+import { CONFLICT, ERRORS, WRITE_ERRORS, ok, type App } from './common.js';
 
 const stats = createRoute({
   method: 'get',
@@ -16,22 +20,32 @@ const stats = createRoute({
   responses: { 200: ok(Stats, 'the stats'), ...ERRORS },
 });
 
+const NDJSON = 'application/x-ndjson';
+
 const exportRoute = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/export',
-  summary: 'The whole store (current state, history, checkpoints) as one JSON document',
+  summary: 'The whole store (current state, history, checkpoints) as an NDJSON stream (edgemem-export/2)',
+  description:
+    'One JSON object per line: `header` (format, dims, metric, seq), then `version` lines (every retained version; ' +
+    'live ones have `seq_to: null`), `commits` (seq/time pairs), `checkpoint` and `write` lines, and last `end` with ' +
+    'the count of each kind. Consistent as of the header\'s seq. A response without its `end` line was cut short.',
   middleware: [requires('read')] as const,
   request: { params: AgentParams },
-  responses: { 200: ok(ExportDoc, 'the export document'), ...ERRORS },
+  responses: { 200: { description: 'the export, streamed', content: { [NDJSON]: { schema: z.string() } } }, ...ERRORS },
 });
 
 const importRoute = createRoute({
   method: 'post',
   path: '/v1/agents/{agent}/import',
-  summary: 'Load an export document into an empty store',
-  middleware: [requires('write'), limitBody(LIMITS.importBodyBytes)] as const,
-  request: { params: AgentParams, body: jsonBody(ExportDoc) },
-  responses: { 200: ok(z.object({ ok: z.literal(true) }), 'imported'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS },
+  summary: 'Load an NDJSON export (as GET /export gives) into an empty store, streamed',
+  description:
+    'The body streams in (no size limit; a line may hold up to 16 Mi characters). Every line is validated like the ' +
+    'live API. A body that fails a check or ends before its `end` line leaves the store empty. Writes get CONFLICT ' +
+    'while an import runs.',
+  middleware: [requires('write')] as const,
+  request: { params: AgentParams, body: { required: true, content: { [NDJSON]: { schema: z.string() } } } },
+  responses: { 200: ok(ImportProgress, 'imported'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS },
 });
 
 const sweep = createRoute({
@@ -68,11 +82,54 @@ export function registerAdminRoutes(app: App): void {
   });
 
   app.openapi(exportRoute, async (c) => {
-    return c.json(await callAgent(c.env, c.req.valid('param').agent, 'export'), 200);
+    const stub = transferStub(c.env, c.req.valid('param').agent);
+    // The first chunk before the response starts, so its errors still get their status.
+    const first = unwrap(await stub.exportChunk(null));
+    let cursor = first.cursor;
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(first.ndjson));
+        if (cursor === null) controller.close();
+      },
+      async pull(controller) {
+        if (cursor === null) return;
+        const r = await stub.exportChunk(cursor);
+        if (!r.ok) {
+          // Cut short: the missing `end` line tells the reader.
+          controller.error(new Error(`${r.error.code}: ${r.error.message}`));
+          return;
+        }
+        controller.enqueue(encoder.encode(r.value.ndjson));
+        cursor = r.value.cursor;
+        if (cursor === null) controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': NDJSON } }) as never;
   });
 
   app.openapi(importRoute, async (c) => {
-    await callAgent(c.env, c.req.valid('param').agent, 'import', c.req.valid('json') as ExportDocT);
-    return c.json({ ok: true as const }, 200);
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/(x-ndjson|jsonl|x-jsonlines)\b/i.test(type)) {
+      throw new ApiError('INVALID_ARGUMENT', `POST /import takes NDJSON (Content-Type: ${NDJSON}), as GET /export gives; got ${JSON.stringify(type)}`);
+    }
+    const body = c.req.raw.body;
+    if (!body) throw new ApiError('INVALID_ARGUMENT', 'POST /import needs a body: the NDJSON export');
+    const stub = transferStub(c.env, c.req.valid('param').agent);
+    let progress: ImportProgressT | undefined;
+    try {
+      for await (const chunk of lineChunks(ndjsonLines(body, LIMITS.importLineChars), LIMITS.importChunkChars)) {
+        progress = unwrap(await stub.importChunk(chunk));
+      }
+    } catch (e) {
+      // A failed chunk has already emptied the store; a failed body (a line too long, cut, not UTF-8) has not.
+      await stub.importAbort().catch(() => undefined);
+      throw e;
+    }
+    if (!progress?.done) {
+      await stub.importAbort().catch(() => undefined);
+      throw new ApiError('INVALID_ARGUMENT', 'the NDJSON body ended before its `end` line: nothing was imported');
+    }
+    return c.json(progress, 200);
   });
 }

@@ -4,6 +4,7 @@ import type { Condition } from 'edgemem';
 import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
+import { checkJsonDepth } from '../json-depth.js';
 import { LIMITS } from '../limits.js';
 import { issuesMessage } from '../validation.js';
 import { AgentParams, Checkpoint, CheckpointPutBody, Filter, WritesBody, uint } from '../schemas.js';
@@ -41,7 +42,7 @@ const getCheckpoint = createRoute({
 const listCheckpoints = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/checkpoints',
-  summary: "A thread's checkpoints, newest first",
+  summary: "A thread's checkpoints, newest first, in pages cut by count and by size (about 4 MiB)",
   middleware: [requires('read')] as const,
   request: {
     params: AgentParams,
@@ -53,7 +54,13 @@ const listCheckpoints = createRoute({
       filter: z.string().max(8192).optional().openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
     }),
   },
-  responses: { 200: ok(z.object({ checkpoints: z.array(Checkpoint) }), 'newest first'), ...ERRORS },
+  responses: {
+    200: ok(
+      z.object({ checkpoints: z.array(Checkpoint), nextBefore: z.string().nullable() }),
+      'newest first; `nextBefore`: pass it as `before` for the next page (null: this page ends the list)',
+    ),
+    ...ERRORS,
+  },
 });
 
 const putWrites = createRoute({
@@ -76,6 +83,7 @@ const deleteThread = createRoute({
 
 function parseFilter(raw: string | undefined): Condition[] | undefined {
   if (raw === undefined) return undefined;
+  checkJsonDepth(raw, 'filter');
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -105,8 +113,8 @@ export function registerCheckpointRoutes(app: App): void {
   app.openapi(listCheckpoints, async (c) => {
     const { agent } = c.req.valid('param');
     const { filter, ...q } = c.req.valid('query');
-    const list = await callAgent(c.env, agent, 'listCheckpoints', defined({ ...q, filter: parseFilter(filter) }));
-    return c.json({ checkpoints: list.map(checkpointOut) }, 200);
+    const page = await callAgent(c.env, agent, 'listCheckpointsPage', defined({ ...q, filter: parseFilter(filter) }));
+    return c.json({ checkpoints: page.checkpoints.map(checkpointOut), nextBefore: page.nextBefore }, 200);
   });
 
   app.openapi(putWrites, async (c) => {

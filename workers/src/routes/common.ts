@@ -1,10 +1,12 @@
-/** Shared pieces of the route definitions: the app type, JSON bodies and responses, body limits, AS OF. */
+/** Shared pieces of the route definitions: the app type, JSON bodies and responses, body limits (size, JSON depth), AS OF. */
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AsOf } from 'edgemem';
 import type { AuthVars } from '../auth.js';
 import type { Env } from '../env.js';
 import { ApiError, errorResponse } from '../http-errors.js';
+import { checkJsonDepth } from '../json-depth.js';
 import { ErrorBody } from '../schemas.js';
 
 export type AppEnv = { Bindings: Env } & AuthVars;
@@ -37,12 +39,21 @@ export const WRITE_ERRORS = {
   507: err('QUOTA_EXCEEDED: pinned data alone would exceed the agent\'s caps'),
 } as const;
 
-/** Body size limit middleware answering PAYLOAD_TOO_LARGE. */
-export function limitBody(maxSize: number) {
-  return bodyLimit({
+/**
+ * The limits of a route's body, checked before it is parsed: its size (PAYLOAD_TOO_LARGE) and, for a JSON body,
+ * its nesting depth (INVALID_ARGUMENT, json-depth.ts). Every route that takes a body uses it.
+ */
+export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
+  const size = bodyLimit({
     maxSize,
     onError: () => errorResponse(new ApiError('PAYLOAD_TOO_LARGE', `request bodies are limited to ${maxSize} bytes here`)),
   });
+  return (c, next) =>
+    size(c, async () => {
+      // The text is cached: the route's JSON validator parses it from there.
+      if (/json/i.test(c.req.header('content-type') ?? '')) checkJsonDepth(await c.req.text(), 'the body');
+      await next();
+    });
 }
 
 /** `asOfSeq` / `asOfTime` query parameters as an AsOf (at most one). */

@@ -36,7 +36,11 @@ const events = createRoute({
     }),
   },
   responses: {
-    200: ok(z.object({ events: z.array(ChangeEvent), last: uint() }), '`last`: the seq to pass as `after` next time (the head when the page is not full, even if no event matched)'),
+    200: ok(
+      z.object({ events: z.array(ChangeEvent), last: uint(), more: z.boolean() }),
+      '`last`: the seq to pass as `after` next time (the head when the page is not full, even if no event matched); ' +
+        '`more`: the page ended at its limit or its size (about 4 MiB), so more events may follow at once',
+    ),
     ...ERRORS,
     ...GONE,
   },

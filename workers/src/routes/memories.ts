@@ -88,10 +88,22 @@ const batchPut = createRoute({
 const history = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/memories/{key}/history',
-  summary: 'Every retained version of a memory, oldest first',
+  summary: 'The retained versions of a memory, oldest first, in pages cut by count and by size (about 4 MiB)',
   middleware: [requires('read')] as const,
-  request: { params: KeyParams, query: NsQuery },
-  responses: { 200: ok(z.object({ versions: z.array(Memory) }), 'the versions'), ...ERRORS },
+  request: {
+    params: KeyParams,
+    query: NsQuery.extend({
+      afterSeq: uintQuery().optional().openapi({ description: 'versions that began after this seq (default 0)' }),
+      limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
+    }),
+  },
+  responses: {
+    200: ok(
+      z.object({ versions: z.array(Memory), nextAfterSeq: uint().nullable() }),
+      'the versions; `nextAfterSeq`: pass it as `afterSeq` for the next page (null: this page ends the history)',
+    ),
+    ...ERRORS,
+  },
 });
 
 export function registerMemoryRoutes(app: App): void {
@@ -146,7 +158,8 @@ export function registerMemoryRoutes(app: App): void {
 
   app.openapi(history, async (c) => {
     const { agent, key } = c.req.valid('param');
-    const versions = await callAgent(c.env, agent, 'history', splitNamespace(c.req.valid('query').ns), key);
-    return c.json({ versions: versions.map(memoryOut) }, 200);
+    const q = c.req.valid('query');
+    const page = await callAgent(c.env, agent, 'historyPage', splitNamespace(q.ns), key, defined({ afterSeq: q.afterSeq, limit: q.limit }));
+    return c.json({ versions: page.versions.map(memoryOut), nextAfterSeq: page.nextAfterSeq }, 200);
   });
 }

@@ -27,6 +27,14 @@ export function registerWebSocketRoute(app: App): void {
     if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
       throw new ApiError('INVALID_ARGUMENT', 'this route needs a WebSocket upgrade (Upgrade: websocket)');
     }
+    // The handshake's own headers (RFC 6455 §4.2.1), checked here so a bad one gets a coded error, not the
+    // runtime's plain-text 400.
+    if (c.req.header('sec-websocket-version')?.trim() !== '13') {
+      throw new ApiError('INVALID_ARGUMENT', 'a WebSocket upgrade needs Sec-WebSocket-Version: 13');
+    }
+    if (!/^[A-Za-z0-9+/]{22}==$/.test(c.req.header('sec-websocket-key')?.trim() ?? '')) {
+      throw new ApiError('INVALID_ARGUMENT', 'a WebSocket upgrade needs a Sec-WebSocket-Key (16 random bytes, base64)');
+    }
     const { agent } = c.req.valid('param');
     // The object learns when the token expires from the Worker only (a client's own header is replaced).
     const principal = c.get('principal');
