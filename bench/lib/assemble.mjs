@@ -5,7 +5,8 @@
  * latency.{native,wasmtime,wasm,miniflare}.{put,get,checkpoint_put,search,notify}.{p50,p95,p99,n}, floor,
  * reactive.{push,poll}, temporal.{correct,ratio}, caps.{peak_bytes,cap_bytes,final_bytes,pinned_evicted},
  * scaling[].{agents,steps_per_s,p95,p99,failures}, cold_start.first_search_ms, recall.hybrid.{r1,r5,r10},
- * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs).
+ * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs),
+ * robustness.{fuzz_requests,fuzz_5xx,kills,acked,lost}.
  */
 import { peers } from './peers.mjs';
 import { usToMs } from './stats.mjs';
@@ -36,6 +37,28 @@ function recall(e5, minilm) {
   const modes = (o) => Object.fromEntries(Object.entries(o.modes).map(([m, v]) => [m, v['cat1-4']]));
   const m = modes(e5);
   return { vectors: 'e5', categories: '1-4', k: 10, hybrid: m.hybrid, vector: m.vector, lexical: m.lexical, cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])), minilm: minilm ? modes(minilm) : null };
+}
+
+/**
+ * The robustness suite: the fuzz run's request and 5xx counts, and the crash runs' kills, acknowledged and lost
+ * writes summed over the file store and wrangler dev (a part whose job failed is null and left out of the sums).
+ */
+function robustness(fuzz, file, wrangler) {
+  if (!fuzz && !file && !wrangler) return null;
+  const crashes = [file, wrangler].filter(Boolean);
+  const sum = (k) => (crashes.length ? crashes.reduce((n, c) => n + c[k], 0) : null);
+  const crash = (c) => (c ? { kills: c.kills, acked: c.acked, lost: c.lost, integrity_failures: c.integrity_failures, by_mode: c.by_mode, recovery_kills_mid_open: c.recovery_kills_mid_open, problems: c.problems.slice(0, 10), seed: c.seed, seconds: c.seconds } : null);
+  return {
+    fuzz_requests: fuzz ? fuzz.requests : null,
+    fuzz_5xx: fuzz ? fuzz.fivexx : null,
+    kills: sum('kills'),
+    acked: sum('acked'),
+    lost: sum('lost'),
+    integrity_failures: sum('integrity_failures'),
+    fuzz: fuzz ? { failures: fuzz.failures, classes: fuzz.classes, seed: fuzz.seed, seconds: fuzz.seconds, statuses: fuzz.statuses, ws: fuzz.ws ?? null } : null,
+    crash_file: crash(file),
+    crash_wrangler: crash(wrangler),
+  };
 }
 
 /**
@@ -70,6 +93,7 @@ export function assemble(out, suites) {
     cold_start: on('cold_start', cold ? { ...cold, first_search_runs_ms: cold.first_search_ms, first_search_ms: median(cold.first_search_ms), n: cold.first_search_ms.length, target_ms: 150, memories: mf.memories } : null),
     recall: on('recall', recall(out.recall_e5, out.recall_minilm)),
     size: on('size', out.size),
+    robustness: on('robustness', robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler)),
   };
   return { ...doc, peers: peers(out, doc, suites) };
 }

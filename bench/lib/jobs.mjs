@@ -3,10 +3,11 @@
  * full and the `--quick` run. A suite is what a person selects (`--suite latency,reactive`); a job is a process
  * (the native latency run feeds both `latency` and `temporal`; the Miniflare latency run feeds `latency` and
  * `cold_start`). Peers (bench/peers/) run beside the edgemem host they are compared with. Full parameters keep
- * the whole run within ~12 minutes on a 2-core machine, quick ones within ~3.
+ * the whole run within ~12 minutes on a 2-core machine, quick ones within ~3 — plus the robustness suite (~7 min
+ * full, measured 396 s on the 2-core VM; ~40 s quick).
  */
 
-export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'size'];
+export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'size', 'robustness'];
 
 const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
 
@@ -74,6 +75,20 @@ export function jobs({ data, root }) {
     {
       id: 'size', suites: ['size'], env: MINIFLARE_ENV,
       cmd: (quick) => [node, [`${root}/bench/miniflare/size.mjs`, '--data', data, '--json', '--configs', quick ? '2000:f32,5000:i8' : '10000:f32,100000:i8']],
+    },
+    // Robustness (bench/robustness/): HTTP fuzzing from the OpenAPI document, and SIGKILLs of a Node process
+    // writing through the file store and of the Worker under wrangler dev (150 + 60 ≥ 200 kills in the full run).
+    {
+      id: 'robustness_fuzz', suites: ['robustness'], env: MINIFLARE_ENV,
+      cmd: (quick) => [node, [`${root}/bench/robustness/fuzz.mjs`, '--json', '--requests', quick ? '10000' : '100000', '--ws-messages', quick ? '1000' : '5000']],
+    },
+    {
+      id: 'robustness_crash_file', suites: ['robustness'],
+      cmd: (quick) => [node, [`${root}/bench/robustness/crash-file-store.mjs`, '--json', '--kills', quick ? '15' : '150']],
+    },
+    {
+      id: 'robustness_crash_wrangler', suites: ['robustness'], env: MINIFLARE_ENV,
+      cmd: (quick) => [node, [`${root}/bench/robustness/crash-wrangler.mjs`, '--json', '--kills', quick ? '6' : '60']],
     },
   ];
 }

@@ -1,8 +1,8 @@
 /**
  * bench/results/latest.md: the tables of one run from its results document (bench/lib/assemble.mjs) — latency
  * per op and host beside the EvolutionDB seed p99 and the Miniflare floor, push vs poll, AS OF, caps, scaling,
- * cold start, recall, size, the peers (peers.mjs) — with the charts linked, the machine and versions, and any job
- * that failed.
+ * cold start, recall, size, the peers (peers.mjs), robustness (fuzzing, crash durability) — with the charts linked,
+ * the machine and versions, and any job that failed.
  */
 import { fmtMs, mib, table } from './format.mjs';
 import { peersMarkdown } from './peers.mjs';
@@ -84,6 +84,20 @@ export function markdown(r) {
     out.push(table(['Durable Object holding', 'workerd RSS Δ after loading', 'Δ reopened cold', 'engine wasm heap after loading', 'reopened', 'db', 'index', 'load time (HTTP)'], s.do_memory.map((d) => [`${d.memories} × ${d.dims} ${d.scalar}`, mib(d.after_load.delta_bytes), mib(d.reopened.delta_bytes), mib(d.engine_heap?.after_load_wasm_bytes), mib(d.engine_heap?.reopened_wasm_bytes), mib(d.db_bytes), mib(d.index_bytes), `${d.load_s.toFixed(0)} s`])), '');
     out.push('Δ = RSS of the workerd process with the agent open minus with only an empty agent open (same process); "reopened cold": workerd restarted over the same state, the agent opened by one stats call and one search. Engine wasm heap: the wasm linear memory of the same store built, then reopened (stats + one search), by the npm package in fresh Node processes — the engine\'s share of an isolate. Cloudflare\'s isolate limit is 128 MB.', '');
   }
+  if (r.robustness) out.push(robustnessMarkdown(r.robustness));
   out.push(`Job durations: ${Object.entries(r.durations_s).map(([k, v]) => `${k} ${v.toFixed(0)} s`).join(', ')}.`, '');
+  return out.join('\n');
+}
+
+/** The robustness suite: fuzzing and crash durability, with each fuzz failure class and its replay command. */
+function robustnessMarkdown(x) {
+  const fz = x.fuzz;
+  const crashRow = (name, c) => (c ? [name, c.kills, Object.entries(c.by_mode).map(([m, n]) => `${m} ${n}`).join(', '), c.acked, c.lost, c.integrity_failures, `${c.seconds.toFixed(0)} s`] : [name, '–', '', '', '', '', 'failed']);
+  const out = ['## Robustness', ''];
+  out.push(fz ? `HTTP fuzzing (fast-check, from /v1/openapi.json): ${fz.seconds ? `${x.fuzz_requests} requests in ${fz.seconds.toFixed(0)} s` : `${x.fuzz_requests} requests`}, **${x.fuzz_5xx} 5xx**, ${fz.failures} failures of the property (a coded 4xx or success, no hang, agents still answering) in ${fz.classes.length} classes; seed ${fz.seed}.` : 'HTTP fuzzing: the job failed.', '');
+  if (fz?.classes.length) out.push(table(['failure class', 'count', 'replay'], fz.classes.map((c) => [c.what.replace(/\|/g, '\\|'), c.count, `\`${c.replay}\``])), '');
+  if (fz?.ws) out.push(`WebSocket feed: ${fz.ws.messages} generated client messages, ${fz.ws.failures} failures (every reply a protocol message, no INTERNAL, the socket open, a pong after each; a fresh subscription still gets a write).`, '');
+  out.push(table(['SIGKILL of', 'kills', 'when', 'acknowledged writes', 'lost', 'integrity failures', 'time'], [crashRow('Node process writing through the file store', x.crash_file), crashRow('the Worker under wrangler dev (process group)', x.crash_wrangler)]), '');
+  out.push(`In all: ${x.kills} kills, ${x.acked} acknowledged writes, **${x.lost} lost**. Each acknowledged write is read back AS OF its seq after the restart (seq, version and content); SQLite's integrity check runs on every crash image (and, for the Worker, on the engine database rebuilt from the Durable Object's pages).`, '');
   return out.join('\n');
 }
