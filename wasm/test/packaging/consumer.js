@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Throwaway consumer projects for the packaging tests: a fixture copied into the run's temp dir with the
- * packed tarball installed from disk (offline). scripts/test-packaging packs the package and sets
+ * packed tarball installed from disk (dependencies from npm's cache first). scripts/test-packaging packs the package and sets
  * EDGEMEM_TARBALL and EDGEMEM_PACKAGING_DIR.
  */
 import { execFileSync } from 'node:child_process';
@@ -54,7 +54,7 @@ export function installConsumer(name) {
   const dir = join(workDir(), name);
   if (existsSync(dir)) throw new Error(`${dir} exists: one consumer per fixture and run`);
   cpSync(join(here, 'fixtures', name), dir, { recursive: true });
-  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball()], {
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball()], {
     cwd: dir,
   });
   return dir;

@@ -3,7 +3,7 @@
 // (and README/LICENSE when present) — nothing else — and every shipped import and export target resolves.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join, posix, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { repoRoot, run, tarball, workDir } from './consumer.js';
 
@@ -19,9 +19,10 @@ function shipped() {
     .sort();
 }
 
-/** What must ship: one compiled module and declaration per TypeScript source, the wasm-bindgen output. */
+/** What must ship: one compiled module and declaration per TypeScript source (subfolders too: cli/), the wasm-bindgen output. */
 function expected() {
-  const modules = readdirSync(join(pkgDir, 'src'))
+  const modules = readdirSync(join(pkgDir, 'src'), { recursive: true, encoding: 'utf8' })
+    .map((f) => f.split(sep).join('/'))
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     .flatMap((f) => [`dist/${f.replace(/\.ts$/, '.js')}`, `dist/${f.replace(/\.ts$/, '.d.ts')}`]);
   const docs = readdirSync(pkgDir).filter((f) => /^(README|LICEN[CS]E)(\.md)?$/i.test(f));
@@ -63,6 +64,14 @@ describe('the packed tarball', () => {
     const targets = exportTargets(pkg.exports).map((t) => posix.normalize(t));
     assert.ok(targets.includes('dist/workerd.js'), 'a workerd entry');
     for (const t of targets) assert.ok(files.includes(t), `${t} (exports) is not in the tarball`);
+  });
+
+  it('ships the command line named by bin, runnable by node', () => {
+    const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+    const bin = posix.normalize(pkg.bin.edgemem);
+    assert.equal(bin, 'dist/cli/main.js');
+    assert.ok(files.includes(bin), `${bin} (bin) is not in the tarball`);
+    assert.match(readFileSync(join(unpacked, bin), 'utf8'), /^#!\/usr\/bin\/env node\n/);
   });
 
   it('resolves every relative import of the shipped modules and declarations inside the tarball', () => {

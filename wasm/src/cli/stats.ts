@@ -1,0 +1,12 @@
+/** `stats`: the store's counts, sizes, caps, latest seq and vector index state. */
+
+import type { Command } from 'commander';
+import { printRecord, show } from './output.js';
+import { targetOptions, withStore, type TargetOptions } from './target.js';
+
+export function statsCommand(program: Command): void {
+  targetOptions(program.command('stats').description("the store's counts, sizes, caps and latest seq")).action(async (o: TargetOptions) => {
+    const stats = await withStore(o, (store) => store.stats());
+    show(o.json, stats, () => printRecord({ ...stats }));
+  });
+}
