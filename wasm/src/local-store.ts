@@ -5,7 +5,7 @@ import { EnginePages } from './engine-pages.js';
 import { EdgememError, argument, checkPositive, checkSafe, invalid, isWellFormed, options as opts, safeOut, toEdgememError, wellFormed } from './errors.js';
 import type { PageStore } from './page-store.js';
 import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
-import { allHistory, someCheckpoints } from './paging.js';
+import { allChanges, allHistory, someCheckpoints } from './paging.js';
 import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 import type {
   ChangeEvent,
@@ -530,15 +530,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   }
 
   async changes(after: number, options?: ChangesOptions): Promise<ChangeEvent[]> {
-    const limit = checkPositive(opts(options, 'changes options').limit ?? 1000, 'limit');
-    const out: ChangeEvent[] = [];
-    let cursor = after;
-    for (;;) {
-      const page = await this.changesPage(cursor, { ...options, limit: limit - out.length });
-      out.push(...page.events);
-      if (!page.more || out.length >= limit || page.events.length === 0) return out;
-      cursor = page.events[page.events.length - 1]!.seq;
-    }
+    checkPositive(opts(options, 'changes options').limit ?? 1000, 'limit');
+    return allChanges(after, options, (a, o) => this.changesPage(a, o));
   }
 
   async changesPage(after: number, options?: ChangesOptions): Promise<ChangesPage> {

@@ -1,8 +1,9 @@
 /**
- * Whole results from pages: the loops `history` and `listCheckpoints` share on every store, local or remote,
- * over the paged reads that end by count and by size (`historyPage`, `listCheckpointsPage`).
+ * Whole results from pages: the loops `history`, `listCheckpoints` and `changes` share on every store (local,
+ * remote, or one of your own), over the paged reads that end by count and by size (`historyPage`,
+ * `listCheckpointsPage`, `changesPage`).
  */
-import type { Checkpoint, CheckpointPage, HistoryOptions, HistoryPage, ListCheckpointsOptions, Memory } from './types.js';
+import type { ChangeEvent, ChangesOptions, ChangesPage, Checkpoint, CheckpointPage, HistoryOptions, HistoryPage, ListCheckpointsOptions, Memory } from './types.js';
 
 /** Every version `page` gives, following `nextAfterSeq` to the end. */
 export async function allHistory(page: (options: HistoryOptions) => Promise<HistoryPage>): Promise<Memory[]> {
@@ -30,5 +31,22 @@ export async function someCheckpoints(
     out.push(...p.checkpoints);
     if (p.nextBefore === null || out.length >= limit) return out;
     before = p.nextBefore;
+  }
+}
+
+/** Up to `options.limit` (default 1000) events after `after` from `page`, following `more`. */
+export async function allChanges(
+  after: number,
+  options: ChangesOptions | undefined,
+  page: (after: number, options: ChangesOptions) => Promise<ChangesPage>,
+): Promise<ChangeEvent[]> {
+  const limit = options?.limit ?? 1000;
+  const out: ChangeEvent[] = [];
+  let cursor = after;
+  for (;;) {
+    const p = await page(cursor, { ...options, limit: limit - out.length });
+    out.push(...p.events);
+    if (!p.more || out.length >= limit || p.events.length === 0) return out;
+    cursor = p.events[p.events.length - 1]!.seq;
   }
 }

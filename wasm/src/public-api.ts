@@ -11,3 +11,4 @@ export type { ConnectOptions } from './remote-store.js';
 export type { ReconnectOptions, WebSocketConstructor, WebSocketLike } from './remote-feed.js';
 export type { FetchLike, TokenSource } from './remote-http.js';
 export { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
+export { allChanges, allHistory, someCheckpoints } from './paging.js';

@@ -16,6 +16,7 @@ import { registerCheckpointRoutes } from './routes/checkpoints.js';
 import type { AppEnv } from './routes/common.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerHealthRoute } from './routes/health.js';
+import { registerMcpRoute } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerTokenRoutes } from './routes/tokens.js';
@@ -65,6 +66,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerFeedRoutes(app);
   registerAdminRoutes(app);
   registerWebSocketRoute(app);
+  registerMcpRoute(app);
 
   app.doc31(OPENAPI_PATH, DOC_INFO);
   return app;

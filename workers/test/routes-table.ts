@@ -51,5 +51,11 @@ export const ROUTES: RouteCase[] = [
   },
   { method: 'POST', path: '/v1/agents/{agent}/sweep', scope: 'write', url: (a) => `/v1/agents/${a}/sweep` },
   { method: 'POST', path: '/v1/agents/{agent}/maintain', scope: 'write', url: (a) => `/v1/agents/${a}/maintain` },
+  {
+    method: 'POST', path: '/v1/agents/{agent}/mcp', scope: 'read', url: (a) => `/v1/agents/${a}/mcp`,
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+  },
+  { method: 'GET', path: '/v1/agents/{agent}/mcp', scope: 'read', url: (a) => `/v1/agents/${a}/mcp` },
+  { method: 'DELETE', path: '/v1/agents/{agent}/mcp', scope: 'read', url: (a) => `/v1/agents/${a}/mcp` },
   { method: 'GET', path: '/v1/agents/{agent}/ws', scope: 'subscribe', url: (a) => `/v1/agents/${a}/ws`, headers: WS_HEADERS },
 ];
