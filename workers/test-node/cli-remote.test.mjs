@@ -6,8 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createAgent } from 'edgemem';
-import { cli, cliFails, cliJson, startCli } from '../../wasm/test/cli-run.js';
+import { CLI, cli, cliFails, cliJson, startCli } from '../../wasm/test/cli-run.js';
 import { cliSuite } from '../../wasm/test/cli-suite.js';
 import { testWorker } from './test-worker.mjs';
 
@@ -74,5 +76,24 @@ describe('edgemem CLI: remote only', () => {
     assert.equal(out.status, 0, out.stderr);
     const events = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
     assert.deepEqual(events.map((e) => [e.seq, e.key]), [[1, 'old'], [2, 'new'], [4, 'newer']]);
+  });
+
+  it('mcp serves a remote agent over stdio: the SDK client writes the graph there, the CLI reads it back', async () => {
+    const t = await freshAgent();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...t.args], env: { ...getDefaultEnvironment(), ...t.env }, stderr: 'pipe' });
+    const client = new Client({ name: 'edgemem-cli-test', version: '0' });
+    await client.connect(transport);
+    try {
+      const entities = [{ name: 'Ada', entityType: 'person', observations: ['drinks green tea'] }];
+      const created = await client.callTool({ name: 'create_entities', arguments: { entities } });
+      assert.equal(created.isError, undefined);
+      const found = await client.callTool({ name: 'search_nodes', arguments: { query: 'green tea' } });
+      const text = /** @type {{ text: string }[]} */ (found.content)[0]?.text ?? '';
+      assert.deepEqual(JSON.parse(text).entities.map((/** @type {{ name: string }} */ e) => e.name), ['Ada']);
+    } finally {
+      await client.close();
+    }
+    const stats = await cliJson(['stats', ...t.args], { env: t.env });
+    assert.equal(stats.memories, 1);
   });
 });
