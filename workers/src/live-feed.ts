@@ -93,9 +93,10 @@ export class LiveFeed {
     try {
       if (since !== undefined) {
         for (;;) {
-          const page = await store.changes(cursor.last, { filter, limit: LIMITS.pageItems });
-          for (const event of page) push(ws, cursor, event);
-          if (page.length < LIMITS.pageItems) break;
+          // Pages bounded by count and size (about 4 MiB), so a replay of big events never holds them all.
+          const page = await store.changesPage(cursor.last, { filter, limit: LIMITS.pageItems });
+          for (const event of page.events) push(ws, cursor, event);
+          if (!page.more) break;
         }
       }
       const head = await store.seq();

@@ -66,6 +66,22 @@ const maintain = createRoute({
   responses: { 200: ok(z.object({ ok: z.literal(true) }), 'done'), ...ERRORS },
 });
 
+/** Reads and drops a request's body; PAYLOAD_TOO_LARGE past `max` bytes. */
+async function drain(request: Request, max: number): Promise<void> {
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel();
+      throw new ApiError('PAYLOAD_TOO_LARGE', `request bodies are limited to ${max} bytes here`);
+    }
+  }
+}
+
 export function registerAdminRoutes(app: App): void {
   app.openapi(sweep, async (c) => {
     return c.json({ expired: await callAgent(c.env, c.req.valid('param').agent, 'sweep') }, 200);
@@ -82,6 +98,9 @@ export function registerAdminRoutes(app: App): void {
   });
 
   app.openapi(exportRoute, async (c) => {
+    // A GET's body means nothing here, but one left unread while the answer streams makes the runtime reset the
+    // connection: read it first (up to the usual body limit).
+    await drain(c.req.raw, LIMITS.bodyBytes);
     const stub = transferStub(c.env, c.req.valid('param').agent);
     // The first chunk before the response starts, so its errors still get their status.
     const first = unwrap(await stub.exportChunk(null));
