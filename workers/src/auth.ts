@@ -13,7 +13,7 @@ import { ApiError } from './http-errors.js';
 
 export type Scope = 'read' | 'write' | 'subscribe';
 
-const ISSUER = 'edgemem';
+export const ISSUER = 'edgemem';
 const AUDIENCE = 'edgemem-agent';
 
 /** Who is calling: the admin, or a scoped token's agent and scopes. */
@@ -62,7 +62,7 @@ const keyFromAdmin = memo(async (admin) => {
  * The HMAC key of scoped tokens: TOKEN_SECRET, or one derived from ADMIN_TOKEN — imported once per isolate, not
  * per request.
  */
-async function signingKey(env: Env): Promise<CryptoKey> {
+export async function signingKey(env: Env): Promise<CryptoKey> {
   if (env.TOKEN_SECRET) return keyFromSecret(env.TOKEN_SECRET);
   if (!env.ADMIN_TOKEN) throw new ApiError('UNAUTHORIZED', 'this worker has no ADMIN_TOKEN or TOKEN_SECRET configured');
   return keyFromAdmin(env.ADMIN_TOKEN);

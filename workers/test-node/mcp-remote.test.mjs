@@ -44,7 +44,7 @@ async function connectMcp(agent, token) {
   });
   const client = new Client({ name: 'edgemem-test', version: '0' });
   await client.connect(transport);
-  return client;
+  return Object.assign(client, { http: transport });
 }
 
 /** @param {Client} client @param {string} name @param {Record<string, unknown>} args */
@@ -108,14 +108,38 @@ describe('the Worker serves MCP at /v1/agents/{agent}/mcp', () => {
     assert.equal((await res.json()).error.code, 'FORBIDDEN');
   });
 
-  it('a client goes on across a restart of the runtime: no session state is lost', async () => {
+  it('a session goes on across a restart of the runtime: its signed id is checked, nothing was in memory', async () => {
     const client = await connectMcp('mcp-c', ADMIN);
+    const session = client.http.sessionId;
+    assert.ok(session, 'initialize answered with an Mcp-Session-Id');
     await call(client, 'remember', { text: 'the launch code is in the blue folder', key: 'launch' });
     await server?.mf.dispose();
     server = await start();
     const recalled = await call(client, 'recall', { query: 'launch code' });
     assert.match(recalled.text, /blue folder/);
+    assert.equal(client.http.sessionId, session);
     await client.close();
+  });
+
+  it('a forged, or another agent\'s, session id is 404 NOT_FOUND (the client initializes again)', async () => {
+    const client = await connectMcp('mcp-d', ADMIN);
+    const session = /** @type {string} */ (client.http.sessionId);
+    await client.close();
+    const post = (/** @type {string} */ agent, /** @type {string} */ id) =>
+      fetch(new URL(`/v1/agents/${agent}/mcp`, server?.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json', 'mcp-session-id': id },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    assert.equal((await post('mcp-d', session)).status, 200);
+    for (const [agent, id] of [['mcp-e', session], ['mcp-d', `${session.slice(0, -2)}xx`], ['mcp-d', 'nope']]) {
+      const res = await post(/** @type {string} */ (agent), /** @type {string} */ (id));
+      assert.equal(res.status, 404);
+      assert.equal((await res.json()).error.code, 'NOT_FOUND');
+    }
+    // A session id is no bearer token.
+    const asToken = await fetch(new URL('/v1/agents/mcp-d/stats', server?.url), { headers: { authorization: `Bearer ${session}` } });
+    assert.equal(asToken.status, 401);
   });
 
   it('what is not MCP JSON-RPC gets the API coded 400; GET is 405 (no server stream)', async () => {

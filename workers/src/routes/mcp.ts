@@ -8,6 +8,9 @@
  *   so any Worker instance answers any request, and nothing is lost when the agent's object hibernates or
  *   is evicted between two requests. Hence no server-to-client stream (GET) and no resource subscriptions
  *   here: the WebSocket feed (`/ws`) pushes changes.
+ * - Sessions: `initialize` answers with an `Mcp-Session-Id`, a signed id (mcp/sessions.ts) that later requests
+ *   carry and that any instance can check — it survives hibernation, eviction and restarts; a forged, expired
+ *   or other agent's id is 404, so the client initializes again. Requests without one are served too.
  * - Answers are JSON (not SSE). Requests the transport would refuse with a JSON-RPC error and an HTTP error
  *   (no JSON, not JSON-RPC) get the API's coded 400 first, like every other route.
  */
@@ -19,8 +22,9 @@ import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
 import { AgentStore } from '../mcp/agent-store.js';
+import { checkSession, mintSession } from '../mcp/sessions.js';
 import { AgentParams, ErrorBody } from '../schemas.js';
-import { ERRORS, jsonBody, limitBody, type App } from './common.js';
+import { ERRORS, NOT_FOUND, jsonBody, limitBody, type App } from './common.js';
 
 /** A JSON-RPC message as the route documents it; the SDK's own schema checks it exactly (`checkMessages`). */
 const JsonRpcMessage = z.object({ jsonrpc: z.literal('2.0') }).passthrough();
@@ -59,6 +63,7 @@ const mcp = createRoute({
   responses: {
     200: { description: 'the JSON-RPC answer', content: { 'application/json': { schema: z.unknown() } } },
     202: { description: 'a notification or answer was accepted (no body)' },
+    ...NOT_FOUND,
     ...ERRORS,
   },
 });
@@ -88,6 +93,9 @@ export function registerMcpRoute(app: App): void {
     const { agent } = c.req.valid('param');
     const body = c.req.valid('json');
     checkMessages(body);
+    const initializing = (Array.isArray(body) ? body : [body]).some((m) => m.method === 'initialize');
+    const session = c.req.header('mcp-session-id');
+    if (session !== undefined && !initializing) await checkSession(c.env, agent, session);
     const principal = c.get('principal');
     const readOnly = !principal.admin && !principal.scopes.includes('write');
     const server = createMcpServer(new AgentStore(c.env, agent), { readOnly, subscriptions: false });
@@ -100,10 +108,17 @@ export function registerMcpRoute(app: App): void {
     // The body was parsed as JSON already (any JSON media type the route took): say so in the transport's terms.
     headers.set('content-type', 'application/json');
     const request = new Request(c.req.raw.url, { method: 'POST', headers });
+    let response: Response;
     try {
-      return (await transport.handleRequest(request, { parsedBody: body })) as never;
+      response = await transport.handleRequest(request, { parsedBody: body });
     } finally {
       await server.close();
     }
+    if (initializing && response.ok) {
+      const headers = new Headers(response.headers);
+      headers.set('mcp-session-id', await mintSession(c.env, agent));
+      response = new Response(response.body, { status: response.status, headers });
+    }
+    return response as never;
   });
 }
