@@ -20,7 +20,7 @@ use crate::feed::EventKind;
 use crate::namespace;
 use crate::store::Store;
 use crate::vector_index::{encode_vec, validate};
-use rusqlite::params;
+use rusqlite::{params, params_from_iter, ToSql};
 use serde::{Deserialize, Serialize};
 
 /// The `meta` row holding an unfinished import's state.
@@ -261,6 +261,10 @@ impl Store {
         let size = self.accounted_size(&ns, &m.key, &value, m.text.as_deref(), &metadata, m.embedding.as_ref().map_or(0, Vec::len))?;
         let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
         let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
+        // The columns a live row and a version row share, in this order.
+        let shared: [&dyn ToSql; 12] = [
+            &ns, &m.key, &value, &m.text, &embedding, &metadata, &m.pinned, &m.expires_at, &m.created_at, &m.updated_at, &(m.version as i64), &(m.seq as i64),
+        ];
         let mut mem_id = 0;
         if v.seq_to.is_none() {
             self.conn
@@ -268,21 +272,7 @@ impl Store {
                     "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                 )?
-                .execute(params![
-                    ns,
-                    m.key,
-                    value,
-                    m.text,
-                    embedding,
-                    metadata,
-                    m.pinned,
-                    m.expires_at,
-                    m.created_at,
-                    m.updated_at,
-                    m.version as i64,
-                    m.seq as i64,
-                    size as i64
-                ])
+                .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql])))
                 .map_err(|e| duplicate(e, || format!("a live version of {:?} in {:?}", m.key, m.namespace)))?;
             mem_id = self.conn.last_insert_rowid();
             if let Some(t) = &m.text {
@@ -292,30 +282,13 @@ impl Store {
                 adds.push((mem_id as u64, e.clone()));
             }
         }
+        let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
         self.conn
             .prepare_cached(
                 "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, seq_to, ended_at, end_kind, size)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             )?
-            .execute(params![
-                mem_id,
-                ns,
-                m.key,
-                value,
-                m.text,
-                embedding,
-                metadata,
-                m.pinned,
-                m.expires_at,
-                m.created_at,
-                m.updated_at,
-                m.version as i64,
-                m.seq as i64,
-                v.seq_to.map(|t| t as i64),
-                v.ended_at,
-                v.end_kind,
-                size as i64
-            ])
+            .execute(params_from_iter([&mem_id as &dyn ToSql].into_iter().chain(shared).chain(closing)))
             .map_err(|e| duplicate(e, what))?;
         st.counts.versions += 1;
         Ok(())
