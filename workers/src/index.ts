@@ -1,10 +1,13 @@
 /** The edgemem Worker: the HTTP API (app.ts) and the per-agent Durable Object class (agent-memory.ts). */
 import { createApp } from './app.js';
 import type { Env } from './env.js';
+import { registerDocsRoutes } from './routes/docs.js';
 
 export { AgentMemory } from './agent-memory.js';
 
 const app = createApp();
+// The document's viewer, outside createApp(): the OpenAPI document lists the API's own routes only.
+registerDocsRoutes(app);
 
 export default {
   fetch: (request, env, ctx) => app.fetch(request, env, ctx),

@@ -44,7 +44,11 @@ export async function startWorker(o) {
     modules: true,
     scriptPath: join(o.bundle, 'index.js'),
     modulesRoot: o.bundle,
-    modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
+    modulesRules: [
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+      // Swagger UI's files for /v1/docs, text modules in the bundle (wrangler.jsonc `rules`).
+      { type: 'Text', include: ['**/*swagger-ui-bundle.js', '**/*swagger-ui.css'] },
+    ],
     compatibilityDate: '2026-04-20',
     durableObjects: { AGENT_MEMORY: { className: 'AgentMemory', useSQLite: true } },
     bindings: o.bindings,
