@@ -1,0 +1,52 @@
+// @ts-check
+/**
+ * Troubleshooting covers every coded error: the codes the engine (core/src/error.rs), the package
+ * (wasm/src/errors.ts) and the Worker (workers/src/http-errors.ts) define are read from their sources, and each
+ * must have its `## CODE` entry in docs/troubleshooting.md with a meaning and an action — and no entry may name a
+ * code that no longer exists.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+const read = (/** @type {string} */ p) => readFileSync(new URL(`../../${p}`, import.meta.url), 'utf8');
+
+/** The quoted upper-case codes inside the array literal that follows `marker`. */
+function arrayCodes(/** @type {string} */ source, /** @type {string} */ marker) {
+  const start = source.indexOf(marker);
+  assert.ok(start >= 0, `${marker} not found`);
+  const body = source.slice(start, source.indexOf(']', start));
+  return [...body.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]);
+}
+
+const engine = [...read('core/src/error.rs').matchAll(/ErrorCode::\w+ => "([A-Z_]+)"/g)].map((m) => m[1]);
+const pkg = arrayCodes(read('wasm/src/errors.ts'), 'export const ERROR_CODES');
+const worker = arrayCodes(read('workers/src/http-errors.ts'), 'export const API_ERROR_CODES');
+const page = read('docs/troubleshooting.md');
+const entries = [...page.matchAll(/^## ([A-Z_]+)$/gm)].map((m) => m[1]);
+
+test('the sources define codes (the parsers found them)', () => {
+  assert.ok(engine.length >= 9, `engine codes: ${engine}`);
+  assert.ok(pkg.length >= 9, `package codes: ${pkg}`);
+  assert.ok(worker.length >= 9, `worker codes: ${worker}`);
+});
+
+test('every defined code has a troubleshooting entry', () => {
+  const missing = [...new Set([...engine, ...pkg, ...worker])].filter((c) => !entries.includes(c));
+  assert.deepEqual(missing, [], `add a "## CODE" entry to docs/troubleshooting.md for: ${missing.join(', ')}`);
+});
+
+test('every entry names a code that exists, once', () => {
+  const known = new Set([...engine, ...pkg, ...worker]);
+  assert.deepEqual(entries.filter((c) => !known.has(c)), []);
+  assert.equal(new Set(entries).size, entries.length, 'a code has two entries');
+});
+
+test('every entry says what it means and what to do', () => {
+  const sections = page.split(/^## /m).slice(1);
+  for (const s of sections) {
+    const code = s.slice(0, s.indexOf('\n'));
+    assert.match(s, /\*\*What it means:\*\*/, `${code}: no "What it means"`);
+    assert.match(s, /\*\*What to do:\*\*/, `${code}: no "What to do"`);
+  }
+});
