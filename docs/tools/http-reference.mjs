@@ -65,7 +65,10 @@ function typeOf(/** @type {any} */ s) {
   if (s.enum) return s.enum.map((/** @type {unknown} */ v) => `\`${JSON.stringify(v)}\``).join(' \\| ');
   if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
   const t = Array.isArray(s.type) ? s.type.join(' \\| ') : s.type;
-  if (t === 'array') return `${typeOf(s.items)}[]`;
+  if (t === 'array') {
+    const item = typeOf(s.items);
+    return item.includes(' \\| ') ? `(${item})[]` : `${item}[]`;
+  }
   if (t === 'object' && s.properties) return `{ ${Object.keys(s.properties).join(', ')} }`;
   if (t === 'object') return 'object';
   return t ?? 'any';
