@@ -97,13 +97,33 @@ function historyReadme(/** @type {{ file: string, doc: any }[]} */ all) {
   return out.join('\n');
 }
 
+/** One line on the newest run that ran the robustness suite: fuzzing and crash durability, or ''. */
+function robustnessLine(/** @type {{ file: string, doc: any }[]} */ all, /** @type {string} */ linkPrefix) {
+  const run = [...all].reverse().find((x) => x.doc.robustness);
+  if (!run) return '';
+  const { doc: r, file } = run;
+  const x = r.robustness;
+  return (
+    `Robustness (${r.started_at.slice(0, 10)}, commit \`${r.versions.git_commit?.slice(0, 7)}\`): ${x.fuzz_requests} fuzzed HTTP ` +
+    `requests generated from the OpenAPI document, ${x.fuzz_5xx} answered 5xx; ${x.kills} SIGKILLs of a writing process ` +
+    `(the file store, and the Worker under wrangler dev), ${x.acked} acknowledged writes, ${x.lost} lost ` +
+    `([its results document](${linkPrefix}runs/${file})).`
+  );
+}
+
 /** The root README with its headline block replaced (it must hold both markers). */
 function readmeWithHeadline(/** @type {string} */ readme, /** @type {{ file: string, doc: any }[]} */ all) {
   const a = readme.indexOf(START);
   const b = readme.indexOf(END);
   if (a < 0 || b < a) throw new Error(`README.md has no ${START} … ${END} block`);
   const head = newestWithLatency(all);
-  const body = head ? `${headline(head.doc)}\n\n${provenance(head, 'bench/history/', 'bench/README.md')}` : 'No benchmark run is kept yet: `npm run bench`, then `node bench/report/history.mjs add`.';
+  const parts = [
+    head
+      ? `${headline(head.doc)}\n\n${provenance(head, 'bench/history/', 'bench/README.md')}`
+      : 'No kept run has measured latency yet: `npm run bench` on a quiet machine, then `npm run bench:record`.',
+    robustnessLine(all, 'bench/history/'),
+  ];
+  const body = parts.filter(Boolean).join('\n\n');
   return `${readme.slice(0, a)}${START}\n${body}\n${readme.slice(b)}`;
 }
 
