@@ -1,0 +1,5 @@
+/**
+ * The `edgemem/testing` entry of the package, for the API reference (TypeDoc names the module after this file's tag).
+ * @module edgemem/testing
+ */
+export * from '../../../wasm/src/testing.js';
