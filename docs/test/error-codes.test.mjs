@@ -2,7 +2,8 @@
 /**
  * Troubleshooting covers every coded error: the codes the engine (core/src/error.rs), the package
  * (wasm/src/errors.ts) and the Worker (workers/src/http-errors.ts) define are read from their sources, and each
- * must have its `## CODE` entry in docs/troubleshooting.md with a meaning and an action — and no entry may name a
+ * must have its `## CODE` entry in docs/troubleshooting.md with a meaning, an action, and the HTTP status
+ * (workers/src/http-errors.ts) and CLI exit code (wasm/src/cli/exit-codes.ts) it really has — and no entry may name a
  * code that no longer exists.
  */
 import assert from 'node:assert/strict';
@@ -48,5 +49,26 @@ test('every entry says what it means and what to do', () => {
     const code = s.slice(0, s.indexOf('\n'));
     assert.match(s, /\*\*What it means:\*\*/, `${code}: no "What it means"`);
     assert.match(s, /\*\*What to do:\*\*/, `${code}: no "What to do"`);
+  }
+});
+
+/** `CODE: number` pairs inside the object literal that follows `marker`. */
+function recordNumbers(/** @type {string} */ source, /** @type {string} */ marker) {
+  const start = source.indexOf(marker);
+  assert.ok(start >= 0, `${marker} not found`);
+  const body = source.slice(start, source.indexOf('}', start));
+  return Object.fromEntries([...body.matchAll(/([A-Z_]+): (\d+)/g)].map((m) => [m[1], Number(m[2])]));
+}
+
+test('each entry states the HTTP status and the CLI exit code the code really has', () => {
+  const status = recordNumbers(read('workers/src/http-errors.ts'), 'export const STATUS');
+  const exits = recordNumbers(read('wasm/src/cli/exit-codes.ts'), 'export const EXIT_CODES');
+  assert.ok(Object.keys(status).length >= 9 && Object.keys(exits).length >= 9, 'the status or exit maps were not found');
+  for (const s of page.split(/^## /m).slice(1)) {
+    const code = s.slice(0, s.indexOf('\n'));
+    const line = /^HTTP (\d+) · CLI exit (\d+)/m.exec(s);
+    assert.ok(line, `${code}: no "HTTP <status> · CLI exit <n>" line`);
+    assert.equal(Number(line[1]), status[code], `${code}: HTTP status`);
+    assert.equal(Number(line[2]), exits[code], `${code}: CLI exit code`);
   }
 });
