@@ -74,6 +74,7 @@ export default defineConfig({
             { text: 'Stats, export, import', link: '/reference/http/admin' },
             { text: 'MCP endpoint', link: '/reference/http/mcp' },
             { text: 'Schemas', link: '/reference/http/schemas' },
+            { text: 'Limits', link: '/reference/limits' },
           ],
         },
         { text: 'TypeScript API', link: '/reference/api/', items: apiSidebar() },
