@@ -38,7 +38,7 @@ mod vfs;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm_rt;
 
-pub use checkpoints::{Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite};
+pub use checkpoints::{ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite};
 pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
 pub use error::{Error, ErrorCode, Result};
 pub use export::{ExportDoc, ExportedVersion};

@@ -4,6 +4,7 @@ import { checkSafe, invalid, safeOut } from './errors.js';
 import type {
   AsOf,
   ChangeEvent,
+  ChannelBlob,
   Checkpoint,
   CheckpointData,
   FusionOptions,
@@ -146,6 +147,8 @@ export function toCheckpoint(c: Raw): Checkpoint {
     pendingWrites: (c.pending_writes as Raw[]).map(
       (w): PendingWrite => ({ taskId: w.task_id, idx: w.idx, channel: w.channel, value: toData(w.value) }),
     ),
+    channelVersions: (c.channel_versions ?? {}) as Record<string, string>,
+    blobs: ((c.blobs ?? []) as Raw[]).map((b): ChannelBlob => ({ channel: b.channel, version: b.version, data: toData(b.data) })),
   };
 }
 

@@ -440,6 +440,11 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         parent_id: c.parentId ?? null,
         data: conv.dataArg(c.data),
         metadata: c.metadata ?? {},
+        channel_versions: c.channelVersions ?? {},
+        blobs: (c.blobs ?? []).map((b) => {
+          if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
+          return { channel: b.channel, version: b.version, data: conv.dataArg(b.data) };
+        }),
       });
     });
     return this.#call((w) => w.putCheckpoint(json));
@@ -454,13 +459,14 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     return c === null ? null : conv.toCheckpoint(c);
   }
 
-  async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+  async listCheckpoints(options: ListCheckpointsOptions = {}): Promise<Checkpoint[]> {
+    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
     return someCheckpoints(options, (o) => this.listCheckpointsPage(o));
   }
 
-  async listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage> {
+  async listCheckpointsPage(options: ListCheckpointsOptions = {}): Promise<CheckpointPage> {
     const q = argument('listCheckpoints', () => {
-      if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
+      if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
       return JSON.stringify({
         thread_id: options.threadId,
         checkpoint_ns: options.checkpointNs,

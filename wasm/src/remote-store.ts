@@ -184,8 +184,9 @@ export class RemoteStore implements MemoryStore {
 
   async putCheckpoint(c: CheckpointInput): Promise<number> {
     if (typeof c !== 'object' || c === null) throw invalid('a checkpoint must be an object');
-    const { data, ...rest } = c;
-    return (await this.#call<{ seq: number }>('POST', '/checkpoints', { body: { ...rest, ...wire.dataOut(data) } })).seq;
+    const { data, blobs, ...rest } = c;
+    const body = { ...rest, ...wire.dataOut(data), blobs: blobs?.map(({ data: d, ...b }) => ({ ...b, ...wire.dataOut(d) })) };
+    return (await this.#call<{ seq: number }>('POST', '/checkpoints', { body })).seq;
   }
 
   async getCheckpoint(threadId: string, options: GetCheckpointOptions = {}): Promise<Checkpoint | null> {
@@ -198,12 +199,13 @@ export class RemoteStore implements MemoryStore {
     }
   }
 
-  async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+  async listCheckpoints(options: ListCheckpointsOptions = {}): Promise<Checkpoint[]> {
+    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
     return someCheckpoints(options, (o) => this.listCheckpointsPage(o), 1000);
   }
 
-  async listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage> {
-    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
+  async listCheckpointsPage(options: ListCheckpointsOptions = {}): Promise<CheckpointPage> {
+    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
     const query = {
       threadId: options.threadId,
       checkpointNs: options.checkpointNs,

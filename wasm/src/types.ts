@@ -147,6 +147,13 @@ export interface SearchHit {
 /** Checkpoint payloads: JSON, or opaque bytes (e.g. a serializer's output). */
 export type CheckpointData = JsonValue | Uint8Array;
 
+/** One channel's value at one version: stored once per (thread, checkpointNs, channel, version). */
+export interface ChannelBlob {
+  channel: string;
+  version: string;
+  data: CheckpointData;
+}
+
 export interface CheckpointInput {
   threadId: string;
   checkpointNs?: string;
@@ -154,6 +161,10 @@ export interface CheckpointInput {
   parentId?: string | null;
   data: CheckpointData;
   metadata?: JsonObject;
+  /** The version of each channel the checkpoint holds (channel -> version); reads resolve them to `blobs`. */
+  channelVersions?: Record<string, string>;
+  /** Blobs of the versions this checkpoint made; a (channel, version) already stored is kept as it is. */
+  blobs?: ChannelBlob[];
 }
 
 export interface PendingWrite {
@@ -173,6 +184,9 @@ export interface Checkpoint {
   createdAt: number;
   seq: number;
   pendingWrites: PendingWrite[];
+  channelVersions: Record<string, string>;
+  /** The stored blobs its `channelVersions` name (a version without a blob is left out). */
+  blobs: ChannelBlob[];
 }
 
 export interface GetCheckpointOptions {
@@ -182,10 +196,11 @@ export interface GetCheckpointOptions {
 }
 
 export interface ListCheckpointsOptions {
-  threadId: string;
+  /** Default: every thread. */
+  threadId?: string;
   /** Default: every checkpoint namespace of the thread. */
   checkpointNs?: string;
-  /** Only checkpoints older than this checkpoint id. */
+  /** Only checkpoints committed before the one with this id (of the thread, else of any thread). */
   before?: string;
   limit?: number;
   filter?: Condition[];
@@ -217,7 +232,11 @@ export interface PutWritesInput {
   checkpointNs?: string;
   checkpointId: string;
   taskId: string;
-  /** `[channel, value]` pairs, stored at their index. */
+  /**
+   * `[channel, value]` pairs, stored at their index; a task's write already at that index is kept, except on
+   * LangGraph's special channels (`__error__`, `__scheduled__`, `__interrupt__`, `__resume__`), which take a
+   * fixed negative index and replace.
+   */
   writes: [string, CheckpointData][];
 }
 
@@ -358,9 +377,9 @@ export interface MemoryStore {
   putCheckpoint(checkpoint: CheckpointInput): Promise<number>;
   getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null>;
   /** Up to `limit` checkpoints, newest first (however many pages that takes). */
-  listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]>;
+  listCheckpoints(options?: ListCheckpointsOptions): Promise<Checkpoint[]>;
   /** One page of `listCheckpoints`, cut by count and by size (about 4 MiB), with where to go on. */
-  listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage>;
+  listCheckpointsPage(options?: ListCheckpointsOptions): Promise<CheckpointPage>;
   putWrites(input: PutWritesInput): Promise<void>;
   /** Returns how many checkpoints were deleted. */
   deleteThread(threadId: string): Promise<number>;

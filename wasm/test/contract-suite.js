@@ -316,6 +316,42 @@ export function contractSuite(name, factory) {
       assert.equal((await s.getCheckpoint('t2'))?.data, null);
     });
 
+    it('stores checkpoint channel values once per version, lists across threads, and keeps a task\'s first writes', async () => {
+      const s = await fresh();
+      const raw = Uint8Array.from([1, 2, 255]);
+      await s.putCheckpoint({
+        threadId: 'a', checkpointId: 'a1', data: {}, metadata: { source: 'input' },
+        channelVersions: { messages: '1', raw: '1' },
+        blobs: [{ channel: 'messages', version: '1', data: ['hi'] }, { channel: 'raw', version: '1', data: raw }],
+      });
+      await s.putCheckpoint({ threadId: 'b', checkpointId: 'b1', data: {}, metadata: { source: 'input' } });
+      // a2 makes only `step`; `messages` and `raw` are a1's blobs, named again.
+      await s.putCheckpoint({
+        threadId: 'a', checkpointId: 'a2', parentId: 'a1', data: {}, metadata: { source: 'loop' },
+        channelVersions: { messages: '1', raw: '1', step: '2' }, blobs: [{ channel: 'step', version: '2', data: 2 }],
+      });
+      const a2 = await s.getCheckpoint('a');
+      assert.deepEqual(a2?.channelVersions, { messages: '1', raw: '1', step: '2' });
+      assert.deepEqual(a2?.blobs, [
+        { channel: 'messages', version: '1', data: ['hi'] },
+        { channel: 'raw', version: '1', data: raw },
+        { channel: 'step', version: '2', data: 2 },
+      ]);
+      assert.deepEqual((await s.listCheckpoints()).map((c) => c.checkpointId), ['a2', 'b1', 'a1']);
+      assert.deepEqual((await s.listCheckpoints({ before: 'a2', limit: 1 })).map((c) => c.checkpointId), ['b1']);
+      assert.deepEqual((await s.listCheckpoints({ threadId: 'a', before: 'b1' })).map((c) => c.checkpointId), ['a1']);
+      const inputs = await s.listCheckpoints({ filter: [{ field: 'source', op: 'eq', value: 'input' }] });
+      assert.deepEqual(inputs.map((c) => c.checkpointId), ['b1', 'a1']);
+      await rejectsWith(s.putCheckpoint({ threadId: 'a', checkpointId: 'x', data: {}, blobs: [{ channel: '', version: '1', data: 1 }] }), 'INVALID_ARGUMENT');
+
+      await s.putWrites({ threadId: 'a', checkpointId: 'a2', taskId: 't', writes: [['x', 1], ['__interrupt__', 'ask']] });
+      await s.putWrites({ threadId: 'a', checkpointId: 'a2', taskId: 't', writes: [['x', 2], ['__interrupt__', 'again']] });
+      assert.deepEqual(
+        (await s.getCheckpoint('a'))?.pendingWrites.map((w) => [w.idx, w.channel, w.value]),
+        [[-3, '__interrupt__', 'again'], [0, 'x', 1]],
+      );
+    });
+
     it('notifies subscribers until they unsubscribe', async () => {
       const s = await fresh();
       /** @type {import('edgemem').ChangeEvent[]} */

@@ -180,6 +180,9 @@ const DataFields = {
   dataBase64: z.string().max(Math.ceil(LIMITS.checkpointBytes / 3) * 4).optional(),
 };
 
+/** A checkpoint's channel versions: channel -> version, both ids. */
+const ChannelVersions = z.record(Id, Id).openapi({ description: 'the version of each channel the checkpoint holds' });
+
 export const CheckpointPutBody = z
   .object({
     threadId: Id,
@@ -188,6 +191,12 @@ export const CheckpointPutBody = z
     parentId: Id.nullable().optional(),
     metadata: JsonObject.optional(),
     ...DataFields,
+    channelVersions: ChannelVersions.optional(),
+    blobs: z
+      .array(z.object({ channel: Id, version: Id, ...DataFields }).strict())
+      .max(LIMITS.writesPerCall)
+      .optional()
+      .openapi({ description: 'values of the channel versions this checkpoint made, stored once per version' }),
   })
   .openapi('CheckpointPut');
 
@@ -216,6 +225,8 @@ export const Checkpoint = z
     seq: z.number(),
     pendingWrites: z.array(z.object({ taskId: z.string(), idx: z.number(), channel: z.string(), ...DataOut })),
     ...DataOut,
+    channelVersions: z.record(z.string(), z.string()),
+    blobs: z.array(z.object({ channel: z.string(), version: z.string(), ...DataOut })),
   })
   .openapi('Checkpoint');
 

@@ -42,14 +42,19 @@ const getCheckpoint = createRoute({
 const listCheckpoints = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/checkpoints',
-  summary: "A thread's checkpoints, newest first, in pages cut by count and by size (about 4 MiB)",
+  summary: "Checkpoints of a thread (or of every thread), newest first, in pages cut by count and by size (about 4 MiB)",
   middleware: [requires('read')] as const,
   request: {
     params: AgentParams,
     query: z.object({
-      threadId: z.string().min(1).max(LIMITS.idChars),
+      threadId: z.string().min(1).max(LIMITS.idChars).optional().openapi({ description: 'default: every thread' }),
       checkpointNs: z.string().max(LIMITS.idChars).optional(),
-      before: z.string().min(1).max(LIMITS.idChars).optional(),
+      before: z
+        .string()
+        .min(1)
+        .max(LIMITS.idChars)
+        .optional()
+        .openapi({ description: 'only checkpoints committed before this one (of the thread, else of any thread)' }),
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
       filter: z.string().max(8192).optional().openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
     }),
@@ -98,8 +103,13 @@ function parseFilter(raw: string | undefined): Condition[] | undefined {
 export function registerCheckpointRoutes(app: App): void {
   app.openapi(putCheckpoint, async (c) => {
     const { agent } = c.req.valid('param');
-    const { data, dataBase64, ...b } = c.req.valid('json');
-    const seq = await callAgent(c.env, agent, 'putCheckpoint', defined({ ...b, data: dataIn({ data, dataBase64 }, 'checkpoint') }) as never);
+    const { data, dataBase64, blobs, ...b } = c.req.valid('json');
+    const input = {
+      ...b,
+      data: dataIn({ data, dataBase64 }, 'checkpoint'),
+      blobs: blobs?.map(({ data: d, dataBase64: b64, ...blob }, i) => ({ ...blob, data: dataIn({ data: d, dataBase64: b64 }, `blobs.${i}`) })),
+    };
+    const seq = await callAgent(c.env, agent, 'putCheckpoint', defined(input) as never);
     return c.json({ seq }, 200);
   });
 
