@@ -20,6 +20,7 @@ mod memdb;
 mod memories;
 mod memory_json;
 mod namespace;
+mod namespace_list;
 mod page_bytes;
 mod page_cache;
 mod page_store;
@@ -53,4 +54,5 @@ pub use search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery}
 pub use stats::Stats;
 pub use store::Store;
 pub use memories::{HistoryPage, HISTORY_PAGE_MAX};
+pub use namespace_list::NamespaceQuery;
 pub use types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};

@@ -92,6 +92,8 @@ export function toHit(h: Raw): SearchHit {
     metadata: h.metadata,
     version: safeOut(h.version, 'version'),
     seq: safeOut(h.seq, 'seq'),
+    createdAt: h.created_at,
+    updatedAt: h.updated_at,
     score: h.score,
     vectorRank: h.vector_rank,
     vectorScore: h.vector_score,

@@ -27,6 +27,7 @@ import type {
   GetOptions,
   JsonValue,
   ListCheckpointsOptions,
+  ListNamespacesOptions,
   ListOptions,
   ListPage,
   Memory,
@@ -384,10 +385,27 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         cursor: o.cursor ?? undefined,
         as_of: conv.asOfArg(o.asOf),
         include_embeddings: o.includeEmbeddings === true,
+        filter: o.filter ?? [],
+        value_filter: o.valueFilter ?? [],
+        offset: conv.optSafe(o.offset, 'offset'),
       });
     });
     const page = JSON.parse(this.#call((w) => w.list(q)));
     return { items: (page.items as unknown[]).map(conv.toMemory), nextCursor: page.next_cursor };
+  }
+
+  async listNamespaces(options?: ListNamespacesOptions): Promise<Namespace[]> {
+    const q = argument('listNamespaces', () => {
+      const o = opts(options, 'listNamespaces options');
+      return JSON.stringify({
+        prefix: o.prefix ?? [],
+        suffix: o.suffix ?? [],
+        max_depth: conv.optSafe(o.maxDepth, 'maxDepth'),
+        limit: conv.optSafe(o.limit, 'limit'),
+        offset: conv.optSafe(o.offset, 'offset'),
+      });
+    });
+    return JSON.parse(this.#call((w) => w.listNamespaces(q))) as Namespace[];
   }
 
   async history(namespace: Namespace, key: string): Promise<Memory[]> {
@@ -418,6 +436,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         k: conv.optSafe(query.k, 'k'),
         namespace: query.namespace ?? [],
         filter: query.filter ?? [],
+        value_filter: query.valueFilter ?? [],
+        offset: conv.optSafe(query.offset, 'offset'),
         as_of: conv.asOfArg(query.asOf),
         fusion: conv.fusionArg(query.fusion),
       };

@@ -34,6 +34,7 @@ import type {
   GetOptions,
   JsonValue,
   ListCheckpointsOptions,
+  ListNamespacesOptions,
   ListOptions,
   ListPage,
   Memory,
@@ -161,9 +162,24 @@ export class RemoteStore implements MemoryStore {
       cursor: options.cursor,
       ...wire.asOfQuery(options.asOf),
       embeddings: options.includeEmbeddings ? 'true' : undefined,
+      filter: options.filter === undefined ? undefined : argument('list filter', () => JSON.stringify(options.filter)),
+      valueFilter: options.valueFilter === undefined ? undefined : argument('list valueFilter', () => JSON.stringify(options.valueFilter)),
+      offset: options.offset,
     };
     const page = await this.#call<{ items: unknown[]; nextCursor: string | null }>('GET', '/memories', { query });
     return { items: page.items.map(wire.toMemory), nextCursor: page.nextCursor };
+  }
+
+  async listNamespaces(options: ListNamespacesOptions = {}): Promise<Namespace[]> {
+    if (typeof options !== 'object' || options === null) throw invalid('listNamespaces takes an options object');
+    const query = {
+      prefix: options.prefix === undefined ? undefined : wire.nsQuery(options.prefix, 'prefix'),
+      suffix: options.suffix === undefined ? undefined : wire.nsQuery(options.suffix, 'suffix'),
+      maxDepth: options.maxDepth,
+      limit: options.limit,
+      offset: options.offset,
+    };
+    return (await this.#call<{ namespaces: Namespace[] }>('GET', '/namespaces', { query })).namespaces;
   }
 
   async history(namespace: Namespace, key: string): Promise<Memory[]> {

@@ -80,6 +80,25 @@ export interface ListOptions {
   cursor?: string;
   asOf?: AsOf;
   includeEmbeddings?: boolean;
+  /** Metadata conditions. */
+  filter?: Condition[];
+  /** Conditions on top-level fields of the value (a value that is not an object has none). */
+  valueFilter?: Condition[];
+  /** Matching memories to skip first (not with `cursor`). */
+  offset?: number;
+}
+
+/** Which namespaces `listNamespaces` returns: those holding a live memory, in segment order. */
+export interface ListNamespacesOptions {
+  /** Namespaces starting with these segments; a `*` segment matches any one. */
+  prefix?: Namespace;
+  /** Namespaces ending with these segments; a `*` segment matches any one. */
+  suffix?: Namespace;
+  /** Cut deeper namespaces to their first `maxDepth` segments (then deduplicated). */
+  maxDepth?: number;
+  /** At most this many (1..=1000, default 100). */
+  limit?: number;
+  offset?: number;
 }
 
 export interface ListPage {
@@ -87,9 +106,9 @@ export interface ListPage {
   nextCursor: string | null;
 }
 
-export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in';
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin';
 
-/** `metadata[field] <op> value`; for `in`, `value` is an array. */
+/** `metadata[field] <op> value` (`value[field]` in a value filter); for `in` and `nin` (not in; a missing field matches), `value` is an array. */
 export interface Condition {
   field: string;
   op: FilterOp;
@@ -124,6 +143,10 @@ export interface SearchQuery {
   /** Namespace prefix. */
   namespace?: Namespace;
   filter?: Condition[];
+  /** Conditions on top-level fields of the value (a value that is not an object has none). */
+  valueFilter?: Condition[];
+  /** Hits to skip first: the ranking's `offset .. offset + k` (`offset + k` at most 1000). */
+  offset?: number;
   asOf?: AsOf;
   fusion?: FusionOptions;
 }
@@ -136,6 +159,9 @@ export interface SearchHit {
   metadata: JsonObject;
   version: number;
   seq: number;
+  /** When the memory was first written and last changed (ms since the epoch), as of the search. */
+  createdAt: number;
+  updatedAt: number;
   /** The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid). */
   score: number;
   vectorRank: number | null;
@@ -367,6 +393,8 @@ export interface MemoryStore {
   /** Returns the delete's seq; NOT_FOUND when there is no such memory. */
   delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number>;
   list(options?: ListOptions): Promise<ListPage>;
+  /** Namespaces that hold a live memory, filtered by prefix / suffix, cut to a depth, in segment order. */
+  listNamespaces(options?: ListNamespacesOptions): Promise<Namespace[]>;
   /** Every retained version of a memory, oldest first (deletions end a version). */
   /** Versions carry no embeddings. */
   history(namespace: Namespace, key: string): Promise<Memory[]>;

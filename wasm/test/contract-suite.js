@@ -316,6 +316,29 @@ export function contractSuite(name, factory) {
       assert.equal((await s.getCheckpoint('t2'))?.data, null);
     });
 
+    it('lists namespaces by prefix, suffix, wildcard and depth; filters on value fields; offsets', async () => {
+      const s = await fresh();
+      for (const ns of [['a', 'b', 'c'], ['a', 'b', 'd', 'e'], ['a', 'c', 'f'], ['b', 'a', 'f'], ['users', '1']]) {
+        await s.put({ namespace: ns, key: 'k', value: { size: ns.length, tag: ns[0] }, text: `apple ${ns.join(' ')}` });
+      }
+      const names = async (/** @type {import('edgemem').ListNamespacesOptions} */ o) => (await s.listNamespaces(o)).map((n) => n.join('/'));
+      assert.deepEqual(await names({}), ['a/b/c', 'a/b/d/e', 'a/c/f', 'b/a/f', 'users/1']);
+      assert.deepEqual(await names({ prefix: ['a'] }), ['a/b/c', 'a/b/d/e', 'a/c/f']);
+      assert.deepEqual(await names({ suffix: ['f'] }), ['a/c/f', 'b/a/f']);
+      assert.deepEqual(await names({ prefix: ['*', '*', 'f'] }), ['a/c/f', 'b/a/f']);
+      assert.deepEqual(await names({ maxDepth: 2, limit: 2, offset: 1 }), ['a/c', 'b/a']);
+      await rejectsWith(s.listNamespaces({ limit: 0 }), 'INVALID_ARGUMENT');
+
+      const listed = await s.list({ valueFilter: [{ field: 'size', op: 'gte', value: 4 }] });
+      assert.deepEqual(listed.items.map((m) => m.namespace.join('/')), ['a/b/d/e']);
+      const notA = await s.list({ valueFilter: [{ field: 'tag', op: 'nin', value: ['a'] }], offset: 1 });
+      assert.deepEqual(notA.items.map((m) => m.namespace.join('/')), ['users/1']);
+      const hits = await s.search({ text: 'apple', k: 10, valueFilter: [{ field: 'tag', op: 'eq', value: 'a' }] });
+      assert.deepEqual(hits.map((h) => h.namespace[0]).sort(), ['a', 'a', 'a']);
+      const page = await s.search({ text: 'apple', k: 2, offset: 1 });
+      assert.deepEqual(page.map((h) => h.key + h.namespace.join('/')), (await s.search({ text: 'apple', k: 3 })).slice(1).map((h) => h.key + h.namespace.join('/')));
+    });
+
     it('stores checkpoint channel values once per version, lists across threads, and keeps a task\'s first writes', async () => {
       const s = await fresh();
       const raw = Uint8Array.from([1, 2, 255]);

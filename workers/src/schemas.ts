@@ -127,7 +127,7 @@ export const Memory = z
 
 export const Condition = z.object({
   field: z.string().min(1).max(LIMITS.idChars),
-  op: z.enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']),
+  op: z.enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin']),
   value: Json,
 });
 export const Filter = z.array(Condition).max(LIMITS.filterConditions);
@@ -140,6 +140,8 @@ export const SearchBody = z
     k: z.number().int().min(1).max(LIMITS.k).optional(),
     namespace: NamespaceBody.optional(),
     filter: Filter.optional(),
+    valueFilter: Filter.optional().openapi({ description: "conditions on top-level fields of the memory's value" }),
+    offset: z.number().int().min(0).max(LIMITS.k).optional().openapi({ description: 'hits to skip first (offset + k at most 1000)' }),
     asOf: AsOf.optional(),
     fusion: z
       .object({
@@ -164,6 +166,8 @@ export const SearchHit = z
     metadata: JsonObject,
     version: z.number(),
     seq: z.number(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
     score: z.number(),
     vectorRank: z.number().nullable(),
     vectorScore: z.number().nullable(),

@@ -13,4 +13,5 @@ mod memories;
 mod pages;
 mod persistence;
 mod search;
+mod store_queries;
 mod transfer;

@@ -1,15 +1,12 @@
 /** Checkpoint routes (LangGraph-shaped): put, get latest or by id, list, pending writes, delete a thread. */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Condition } from 'edgemem';
 import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
-import { checkJsonDepth } from '../json-depth.js';
 import { LIMITS } from '../limits.js';
-import { issuesMessage } from '../validation.js';
-import { AgentParams, Checkpoint, CheckpointPutBody, Filter, WritesBody, uint } from '../schemas.js';
+import { AgentParams, Checkpoint, CheckpointPutBody, WritesBody, uint } from '../schemas.js';
 import { checkpointOut, dataIn } from '../wire.js';
-import { ERRORS, NOT_FOUND, defined, jsonBody, limitBody, ok, type App } from './common.js';
+import { ERRORS, NOT_FOUND, defined, jsonBody, limitBody, ok, parseFilter, type App } from './common.js';
 
 const ThreadParams = AgentParams.extend({
   threadId: z.string().min(1).max(LIMITS.idChars).openapi({ param: { name: 'threadId', in: 'path' } }),
@@ -85,20 +82,6 @@ const deleteThread = createRoute({
   request: { params: ThreadParams },
   responses: { 200: ok(z.object({ deleted: uint() }), 'how many checkpoints were deleted'), ...ERRORS },
 });
-
-function parseFilter(raw: string | undefined): Condition[] | undefined {
-  if (raw === undefined) return undefined;
-  checkJsonDepth(raw, 'filter');
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new ApiError('INVALID_ARGUMENT', 'filter must be a JSON array of conditions');
-  }
-  const r = Filter.safeParse(json);
-  if (!r.success) throw new ApiError('INVALID_ARGUMENT', `filter: ${issuesMessage(r.error)}`);
-  return r.data as Condition[];
-}
 
 export function registerCheckpointRoutes(app: App): void {
   app.openapi(putCheckpoint, async (c) => {
