@@ -4,3 +4,4 @@
  */
 
 export { EdgememSaver } from './saver.js';
+export { EdgememStore, type EdgememIndexConfig, type EdgememSearchOperation, type EdgememSearchOptions, type EdgememStoreOptions } from './store.js';

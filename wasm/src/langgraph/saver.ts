@@ -35,10 +35,10 @@ function missing(what: string, call: string): EdgememError {
  * Worker. Checkpoints map to the store's checkpoints (thread, `checkpoint_ns`, id, parent, metadata),
  * each channel value to a blob stored once per (channel, version), pending writes to the store's writes.
  *
- * Channel versions are strings made unique per write (`getNextVersion`), so a fork (resuming from an
- * older checkpoint) never reuses a version another branch already stored.
+ * Channel versions are made unique per write (`getNextVersion`), so a fork (resuming from an older
+ * checkpoint) never reuses a version another branch already stored a value for.
  */
-export class EdgememSaver extends BaseCheckpointSaver<string | number> {
+export class EdgememSaver extends BaseCheckpointSaver {
   readonly store: MemoryStore;
 
   constructor(store: MemoryStore, serde?: SerializerProtocol) {
@@ -127,12 +127,13 @@ export class EdgememSaver extends BaseCheckpointSaver<string | number> {
   }
 
   /**
-   * Versions as zero-padded counters with a random suffix (like LangGraph's Postgres saver): they sort
-   * as numbers do, and two branches of a thread never make the same version of a channel.
+   * The next integer with a random fraction (the role of the random suffix of LangGraph's Postgres
+   * saver's string versions, kept a number so the saver types as every other): versions still grow
+   * (`floor(current) + 1 + r > current`), and two branches of a thread, forked from one checkpoint, do
+   * not make the same version of a channel, whose blob the first would otherwise keep.
    */
-  override getNextVersion(current: string | number | undefined): string {
-    const n = current === undefined ? 0 : typeof current === 'number' ? current : Number.parseInt(current.split('.')[0] ?? '0', 10);
-    return `${String(n + 1).padStart(32, '0')}.${Math.random().toString().slice(2, 18).padEnd(16, '0')}`;
+  override getNextVersion(current: number | undefined): number {
+    return Math.floor(current ?? 0) + 1 + Math.floor(Math.random() * 2 ** 20) / 2 ** 21;
   }
 
   async #tuple(stored: StoredCheckpoint): Promise<CheckpointTuple> {
