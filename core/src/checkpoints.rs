@@ -15,7 +15,6 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -68,7 +67,7 @@ pub struct CheckpointPut {
     pub metadata: Map<String, Value>,
     /// The version of each channel this checkpoint holds (channel -> version).
     #[serde(default)]
-    pub channel_versions: BTreeMap<String, String>,
+    pub channel_versions: Map<String, Value>,
     /// Blobs of the versions this put made; a (channel, version) already stored is kept as it is.
     #[serde(default)]
     pub blobs: Vec<ChannelBlob>,
@@ -94,7 +93,7 @@ pub struct Checkpoint {
     pub seq: u64,
     pub pending_writes: Vec<PendingWrite>,
     #[serde(default)]
-    pub channel_versions: BTreeMap<String, String>,
+    pub channel_versions: Map<String, Value>,
     /// The stored blobs its `channel_versions` name (a version without a blob is left out).
     #[serde(default)]
     pub blobs: Vec<ChannelBlob>,
@@ -190,10 +189,11 @@ pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<(&str, &str, &'s
     Ok(out)
 }
 
-/// Checks a checkpoint's channel versions (ids of 1..=256 bytes).
-pub(crate) fn check_versions(versions: &BTreeMap<String, String>) -> Result<()> {
+/// Checks a checkpoint's channel versions: channel -> version, both strings of 1..=256 bytes.
+pub(crate) fn check_versions(versions: &Map<String, Value>) -> Result<()> {
     for (ch, v) in versions {
         check_id(ch, "channel_versions channel", false)?;
+        let Value::String(v) = v else { return Err(Error::invalid("channel_versions values must be strings")) };
         check_id(v, "channel_versions version", false)?;
     }
     Ok(())
@@ -217,6 +217,7 @@ impl Store {
             "SELECT kind, data FROM checkpoint_blobs WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND channel = ?3 AND version = ?4",
         )?;
         for (ch, v) in &c.channel_versions {
+            let Value::String(v) = v else { continue };
             let found = st
                 .query_row(params![c.thread_id, c.checkpoint_ns, ch, v], |r| {
                     let kind: String = r.get(0)?;

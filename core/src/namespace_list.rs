@@ -7,7 +7,6 @@ use crate::namespace;
 use crate::store::Store;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 
 /// The segment that matches any one segment in a prefix or suffix.
 pub const WILDCARD: &str = "*";
@@ -55,7 +54,9 @@ impl Store {
             "SELECT DISTINCT ns FROM memories WHERE ns >= ?1 AND ns < ?2 AND (expires_at IS NULL OR expires_at > ?3) ORDER BY ns",
         )?;
         let mut rows = st.query(params![lo, hi, self.now_ms()])?;
-        let mut found: BTreeSet<Vec<String>> = BTreeSet::new();
+        // Encoded (segments each followed by U+001F, below any character a segment may hold): sorting
+        // these sorts by segments.
+        let mut found: Vec<String> = Vec::new();
         while let Some(r) = rows.next()? {
             let joined: String = r.get(0)?;
             let segments: Vec<&str> = namespace::segments(&joined).collect();
@@ -66,8 +67,15 @@ impl Store {
                 continue;
             }
             let depth = q.max_depth.map_or(segments.len(), |d| d.min(segments.len()));
-            found.insert(segments[..depth].iter().map(|s| s.to_string()).collect());
+            let mut cut = String::new();
+            for seg in &segments[..depth] {
+                cut.push_str(seg);
+                cut.push(namespace::SEP);
+            }
+            found.push(cut);
         }
-        Ok(found.into_iter().skip(q.offset).take(limit).collect())
+        found.sort_unstable();
+        found.dedup();
+        Ok(found.iter().skip(q.offset).take(limit).map(|n| namespace::decode(n)).collect())
     }
 }

@@ -7,14 +7,13 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use crate::common::*;
 use edgemem_core::{ChannelBlob, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, ErrorCode, Retention, StoreConfig};
 use serde_json::json;
-use std::collections::BTreeMap;
 
 fn blob(channel: &str, version: &str, value: serde_json::Value) -> ChannelBlob {
     ChannelBlob { channel: channel.into(), version: version.into(), data: CheckpointData::Json(value) }
 }
 
-fn versions(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-    pairs.iter().map(|(c, v)| (c.to_string(), v.to_string())).collect()
+fn versions(pairs: &[(&str, &str)]) -> serde_json::Map<String, serde_json::Value> {
+    pairs.iter().map(|(c, v)| (c.to_string(), json!(v))).collect()
 }
 
 fn put(thread: &str, id: &str, names: &[(&str, &str)], blobs: Vec<ChannelBlob>, source: &str) -> CheckpointPut {
