@@ -93,6 +93,7 @@ export function assemble(out, suites) {
     cold_start: on('cold_start', cold ? { ...cold, first_search_runs_ms: cold.first_search_ms, first_search_ms: median(cold.first_search_ms), n: cold.first_search_ms.length, target_ms: 150, memories: mf.memories } : null),
     recall: on('recall', recall(out.recall_e5, out.recall_minilm)),
     size: on('size', out.size),
+    langgraph: on('langgraph', out.langgraph ? { ...out.langgraph, goals: { step_p50_vs_sqlite: 'edgemem ≤ 1.5× sqlite', step_p99: 'edgemem < sqlite', store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k' } } : null),
     robustness: on('robustness', robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler)),
   };
   return { ...doc, peers: peers(out, doc, suites) };

@@ -7,7 +7,7 @@
  * full, measured 396 s on the 2-core VM; ~40 s quick).
  */
 
-export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'size', 'robustness'];
+export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'size', 'langgraph', 'robustness'];
 
 const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
 
@@ -36,6 +36,11 @@ export function jobs({ data, root }) {
       id: `peer_${peer.replace('-', '_')}_latency`, suites: ['latency'],
       cmd: (quick) => [node, [`${root}/bench/peers/node/latency.mjs`, '--peer', peer, '--data', data, '--json', '--n', '10000', '--iters', quick ? '300' : '2000']],
     })),
+    // edgemem/langgraph beside LangGraph's SqliteSaver (a bench peer), MemorySaver and InMemoryStore, in one process.
+    {
+      id: 'langgraph', suites: ['langgraph'],
+      cmd: (quick) => [node, [`${root}/bench/node/langgraph.mjs`, '--data', data, '--json', '--steps', quick ? '100' : '300', '--lists', quick ? '5' : '20', '--items', quick ? '2000' : '10000', '--queries', quick ? '50' : '200']],
+    },
     {
       id: 'caps', suites: ['caps'],
       cmd: () => [bench, ['caps', '--json']],

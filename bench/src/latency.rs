@@ -102,6 +102,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let cp_payload = json!({"channel_values": {"messages": [sentence(&mut rng, 60), sentence(&mut rng, 60)]}, "pad": "y".repeat(300)});
     for it in 0..iters + warm {
         let c = CheckpointPut {
+            channel_versions: Default::default(),
+            blobs: Vec::new(),
             thread_id: format!("thread-{}", it % 16),
             checkpoint_ns: String::new(),
             checkpoint_id: format!("cp-{it:08}"),

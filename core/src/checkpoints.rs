@@ -2,6 +2,8 @@
 //! payload (JSON or bytes) and metadata; pending writes per task; list newest first with
 //! `before` / `limit` / metadata filter; delete a thread; retention (last N per thread,
 //! total bytes). Every put is a `checkpoint` event (channel = thread id, key = checkpoint id).
+//! Channel values are stored once per version: a checkpoint names its channels' versions and a put
+//! carries only the blobs of the versions it made; reads resolve the names to blobs.
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::NewEvent;
@@ -44,6 +46,14 @@ impl CheckpointData {
     }
 }
 
+/// One channel's value at one version, stored once per (thread, namespace, channel, version).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChannelBlob {
+    pub channel: String,
+    pub version: String,
+    pub data: CheckpointData,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointPut {
     pub thread_id: String,
@@ -55,6 +65,12 @@ pub struct CheckpointPut {
     pub data: CheckpointData,
     #[serde(default)]
     pub metadata: Map<String, Value>,
+    /// The version of each channel this checkpoint holds (channel -> version).
+    #[serde(default)]
+    pub channel_versions: Map<String, Value>,
+    /// Blobs of the versions this put made; a (channel, version) already stored is kept as it is.
+    #[serde(default)]
+    pub blobs: Vec<ChannelBlob>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,6 +92,11 @@ pub struct Checkpoint {
     pub created_at: i64,
     pub seq: u64,
     pub pending_writes: Vec<PendingWrite>,
+    #[serde(default)]
+    pub channel_versions: Map<String, Value>,
+    /// The stored blobs its `channel_versions` name (a version without a blob is left out).
+    #[serde(default)]
+    pub blobs: Vec<ChannelBlob>,
 }
 
 /// A page of a thread's checkpoints, newest first (see `Store::list_checkpoints_page`).
@@ -88,11 +109,14 @@ pub struct CheckpointPage {
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointListQuery {
-    pub thread_id: String,
+    /// None = every thread.
+    #[serde(default)]
+    pub thread_id: Option<String>,
     /// None = every checkpoint namespace of the thread.
     #[serde(default)]
     pub checkpoint_ns: Option<String>,
-    /// Only checkpoints older than this checkpoint id.
+    /// Only checkpoints committed before the one with this id (looked for in the listed thread and
+    /// namespace first, then anywhere in the store; NOT_FOUND when there is none).
     #[serde(default)]
     pub before: Option<String>,
     #[serde(default)]
@@ -120,11 +144,24 @@ pub(crate) fn check_thread_id(s: &str) -> Result<()> {
     Ok(())
 }
 
-pub(crate) const CP_COLS: &str = "thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq";
+/// LangGraph's special write channels and their fixed indexes (its `WRITES_IDX_MAP`): an error, a
+/// scheduled task, an interrupt, a resume value.
+pub fn special_write_idx(channel: &str) -> Option<i64> {
+    match channel {
+        "__error__" => Some(-1),
+        "__scheduled__" => Some(-2),
+        "__interrupt__" => Some(-3),
+        "__resume__" => Some(-4),
+        _ => None,
+    }
+}
+
+pub(crate) const CP_COLS: &str = "thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, channel_versions";
 
 pub(crate) fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
     let kind: String = r.get(4)?;
     let meta: String = r.get(6)?;
+    let versions: String = r.get(9)?;
     Ok(Checkpoint {
         thread_id: r.get(0)?,
         checkpoint_ns: r.get(1)?,
@@ -135,7 +172,77 @@ pub(crate) fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
         created_at: r.get(7)?,
         seq: r.get::<_, i64>(8)? as u64,
         pending_writes: Vec::new(),
+        channel_versions: serde_json::from_str(&versions).unwrap_or_default(),
+        blobs: Vec::new(),
     })
+}
+
+/// Checks and encodes a put's blobs: (channel, version, kind, bytes).
+pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<(&str, &str, &'static str, Vec<u8>)>> {
+    let mut out = Vec::with_capacity(blobs.len());
+    for b in blobs {
+        check_id(&b.channel, "blob channel", false)?;
+        check_id(&b.version, "blob version", false)?;
+        let (kind, data) = b.data.encode()?;
+        out.push((b.channel.as_str(), b.version.as_str(), kind, data));
+    }
+    Ok(out)
+}
+
+/// Checks a checkpoint's channel versions: channel -> version, both strings of 1..=256 bytes.
+pub(crate) fn check_versions(versions: &Map<String, Value>) -> Result<()> {
+    for (ch, v) in versions {
+        check_id(ch, "channel_versions channel", false)?;
+        let Value::String(v) = v else { return Err(Error::invalid("channel_versions values must be strings")) };
+        check_id(v, "channel_versions version", false)?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Stores blobs, keeping any (thread, ns, channel, version) already there.
+    pub(crate) fn insert_blobs(&self, thread_id: &str, ns: &str, blobs: &[(&str, &str, &'static str, Vec<u8>)]) -> Result<()> {
+        let mut st = self.conn.prepare_cached(
+            "INSERT OR IGNORE INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, kind, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?;
+        for (ch, v, kind, data) in blobs {
+            st.execute(params![thread_id, ns, ch, v, kind, data])?;
+        }
+        Ok(())
+    }
+
+    /// Fills `c.blobs` from its `channel_versions`.
+    pub(crate) fn attach_blobs(&self, c: &mut Checkpoint) -> Result<()> {
+        let mut st = self.conn.prepare_cached(
+            "SELECT kind, data FROM checkpoint_blobs WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND channel = ?3 AND version = ?4",
+        )?;
+        for (ch, v) in &c.channel_versions {
+            let Value::String(v) = v else { continue };
+            let found = st
+                .query_row(params![c.thread_id, c.checkpoint_ns, ch, v], |r| {
+                    let kind: String = r.get(0)?;
+                    Ok(CheckpointData::decode(&kind, r.get(1)?))
+                })
+                .optional()?;
+            if let Some(data) = found {
+                c.blobs.push(ChannelBlob { channel: ch.clone(), version: v.clone(), data });
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes the blobs of (thread, ns) no checkpoint names any more.
+    fn drop_unnamed_blobs(&self, thread_id: &str, ns: &str) -> Result<()> {
+        self.conn
+            .prepare_cached(
+                "DELETE FROM checkpoint_blobs WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND NOT EXISTS (
+                   SELECT 1 FROM checkpoints c, json_each(c.channel_versions) j
+                   WHERE c.thread_id = ?1 AND c.checkpoint_ns = ?2
+                     AND j.key = checkpoint_blobs.channel AND j.value = checkpoint_blobs.version)",
+            )?
+            .execute(params![thread_id, ns])?;
+        Ok(())
+    }
 }
 
 impl Store {
@@ -147,9 +254,12 @@ impl Store {
         if let Some(p) = &c.parent_id {
             check_id(p, "parent_id", false)?;
         }
+        check_versions(&c.channel_versions)?;
+        let blobs = encode_blobs(&c.blobs)?;
         let (kind, data) = c.data.encode()?;
         let meta = serde_json::to_string(&c.metadata)?;
-        let size = data.len() + meta.len();
+        let versions = serde_json::to_string(&c.channel_versions)?;
+        let size = data.len() + meta.len() + versions.len() + blobs.iter().map(|b| b.3.len()).sum::<usize>();
         if size > self.cfg.max_checkpoint_bytes {
             return Err(Error::new(
                 ErrorCode::PayloadTooLarge,
@@ -161,10 +271,11 @@ impl Store {
             let seq = tx.next_seq();
             s.conn
                 .prepare_cached(
-                    "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, size)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                    "INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, size, channel_versions)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 )?
-                .execute(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, kind, data, meta, tx.now, seq as i64, size as i64])?;
+                .execute(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, kind, data, meta, tx.now, seq as i64, size as i64, versions])?;
+            s.insert_blobs(&c.thread_id, &c.checkpoint_ns, &blobs)?;
             if keep > 0 {
                 s.prune_thread(&c.thread_id, &c.checkpoint_ns, keep)?;
             }
@@ -197,6 +308,7 @@ impl Store {
         match found {
             Some(mut c) => {
                 c.pending_writes = self.pending_writes(&c)?;
+                self.attach_blobs(&mut c)?;
                 Ok(Some(c))
             }
             None => Ok(None),
@@ -223,21 +335,31 @@ impl Store {
     /// `list_checkpoints` as a page that also ends once it holds about `MAX_PAGE_BYTES` of
     /// checkpoints and pending writes (page_bytes.rs); `next_before` continues it (as `before`).
     pub fn list_checkpoints_page(&self, q: &CheckpointListQuery) -> Result<CheckpointPage> {
-        check_thread_id(&q.thread_id)?;
+        if let Some(t) = &q.thread_id {
+            check_thread_id(t)?;
+        }
         let limit = q.limit.unwrap_or(100).clamp(1, 1000);
-        let mut ps: Vec<SqlValue> = vec![SqlValue::Text(q.thread_id.clone())];
-        let mut sql = format!("SELECT {CP_COLS}, size FROM checkpoints WHERE thread_id = ?1");
+        let mut ps: Vec<SqlValue> = Vec::new();
+        let mut sql = format!("SELECT {CP_COLS}, size FROM checkpoints WHERE 1");
+        if let Some(t) = &q.thread_id {
+            ps.push(SqlValue::Text(t.clone()));
+            sql.push_str(&format!(" AND thread_id = ?{}", ps.len()));
+        }
         if let Some(ns) = &q.checkpoint_ns {
             ps.push(SqlValue::Text(ns.clone()));
             sql.push_str(&format!(" AND checkpoint_ns = ?{}", ps.len()));
         }
         if let Some(before) = &q.before {
-            let seq: Option<i64> = self.conn.query_row(
-                "SELECT MAX(seq) FROM checkpoints WHERE thread_id = ?1 AND checkpoint_id = ?2 AND (?3 IS NULL OR checkpoint_ns = ?3)",
-                params![q.thread_id, before, q.checkpoint_ns],
-                |r| r.get(0),
-            )?;
-            let Some(seq) = seq else { return Err(Error::not_found(format!("no checkpoint {before:?} in thread"))) };
+            let seq: Option<i64> = self
+                .conn
+                .query_row(
+                    "SELECT seq FROM checkpoints WHERE checkpoint_id = ?1
+                     ORDER BY thread_id IS ?2 DESC, checkpoint_ns IS ?3 DESC, seq DESC LIMIT 1",
+                    params![before, q.thread_id, q.checkpoint_ns],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let Some(seq) = seq else { return Err(Error::not_found(format!("no checkpoint {before:?} in the store"))) };
             ps.push(SqlValue::Integer(seq));
             sql.push_str(&format!(" AND seq < ?{}", ps.len()));
         }
@@ -250,9 +372,11 @@ impl Store {
         let mut full = false;
         while let Some(r) = rows.next()? {
             let mut c = row_to_checkpoint(r)?;
-            let size: i64 = r.get(9)?;
+            let size: i64 = r.get(10)?;
             c.pending_writes = self.pending_writes(&c)?;
-            let writes: usize = c.pending_writes.iter().map(|w| w.value.stored_len()).sum();
+            self.attach_blobs(&mut c)?;
+            let writes: usize = c.pending_writes.iter().map(|w| w.value.stored_len()).sum::<usize>()
+                + c.blobs.iter().map(|b| b.data.stored_len()).sum::<usize>();
             // Bytes travel as base64 in JSON: a third more.
             full = budget.take((size as usize + writes) * 4 / 3);
             checkpoints.push(c);
@@ -264,7 +388,10 @@ impl Store {
         Ok(CheckpointPage { checkpoints, next_before })
     }
 
-    /// Stores a task's pending writes for a checkpoint (idx = position, replacing earlier ones).
+    /// Stores a task's pending writes for a checkpoint, by LangGraph's rule: a write is stored at its
+    /// position and a task's write already at that position is kept (a retried task does not rewrite
+    /// it), except the writes on LangGraph's special channels (`special_write_idx`), which take their
+    /// fixed negative index and replace what is there.
     pub fn put_writes(
         &mut self,
         thread_id: &str,
@@ -304,12 +431,17 @@ impl Store {
             ));
         }
         let r = self.write_tx(|s, _tx| {
-            let mut st = s.conn.prepare_cached(
-                "INSERT OR REPLACE INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, value)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?;
             for (i, (ch, k, b)) in encoded.iter().enumerate() {
-                st.execute(params![thread_id, checkpoint_ns, checkpoint_id, task_id, i as i64, ch, k, b])?;
+                let (idx, verb) = match special_write_idx(ch) {
+                    Some(idx) => (idx, "INSERT OR REPLACE"),
+                    None => (i as i64, "INSERT OR IGNORE"),
+                };
+                s.conn
+                    .prepare_cached(&format!(
+                        "{verb} INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, kind, value)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                    ))?
+                    .execute(params![thread_id, checkpoint_ns, checkpoint_id, task_id, idx, ch, k, b])?;
             }
             Ok(())
         });
@@ -323,6 +455,7 @@ impl Store {
         self.write_tx(|s, _tx| {
             let n = s.conn.execute("DELETE FROM checkpoints WHERE thread_id = ?1", [thread_id])?;
             s.conn.execute("DELETE FROM checkpoint_writes WHERE thread_id = ?1", [thread_id])?;
+            s.conn.execute("DELETE FROM checkpoint_blobs WHERE thread_id = ?1", [thread_id])?;
             Ok(n as u64)
         })
     }
@@ -333,10 +466,13 @@ impl Store {
             &format!("DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id IN ({doomed})"),
             params![thread_id, ns, keep as i64],
         )?;
-        self.conn.execute(
+        let pruned = self.conn.execute(
             &format!("DELETE FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id IN ({doomed})"),
             params![thread_id, ns, keep as i64],
         )?;
+        if pruned > 0 {
+            self.drop_unnamed_blobs(thread_id, ns)?;
+        }
         Ok(())
     }
 
@@ -379,6 +515,7 @@ impl Store {
                         "DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3",
                         params![t, ns, id],
                     )?;
+                    self.drop_unnamed_blobs(&t, &ns)?;
                     over -= size;
                 }
             }

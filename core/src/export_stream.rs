@@ -257,10 +257,11 @@ impl Store {
                 use rusqlite::OptionalExtension;
                 self.conn
                     .prepare_cached(&format!("SELECT {CP_COLS}, cid FROM checkpoints WHERE cid > ?1 AND seq <= ?2 ORDER BY cid LIMIT 1"))?
-                    .query_row(params![c.after, c.seq as i64], |r| Ok((r.get(9)?, row_to_checkpoint(r)?)))
+                    .query_row(params![c.after, c.seq as i64], |r| Ok((r.get(10)?, row_to_checkpoint(r)?)))
                     .optional()?
             };
-            let Some((cid, cp)) = next else { return Ok(false) };
+            let Some((cid, mut cp)) = next else { return Ok(false) };
+            self.attach_blobs(&mut cp)?;
             c.after = cid;
             push_line(out, &ExportLine::Checkpoint(cp))?;
             c.counts.checkpoints += 1;

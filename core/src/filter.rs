@@ -1,5 +1,5 @@
-//! Metadata filters: conditions on top-level metadata fields, compiled to SQL over
-//! `json_extract(metadata, ...)` with bound parameters (never string-spliced values).
+//! Filters: conditions on top-level fields of a JSON column (a memory's metadata, or its value),
+//! compiled to SQL over `json_extract(col, ...)` with bound parameters (never string-spliced values).
 
 use crate::error::{Error, Result};
 use rusqlite::types::Value as SqlValue;
@@ -16,9 +16,11 @@ pub enum FilterOp {
     Lt,
     Lte,
     In,
+    /// Not in the array; a missing field matches (LangGraph's `$nin`).
+    Nin,
 }
 
-/// `metadata[field] <op> value`. For `In`, `value` is an array.
+/// `metadata[field] <op> value` (or `value[field]` for a value filter). For `In` / `Nin`, `value` is an array.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Condition {
     pub field: String,
@@ -74,17 +76,21 @@ pub fn compile(conds: &[Condition], col: &str, params: &mut Vec<SqlValue>) -> Re
     for c in conds {
         let lhs = field_expr(&c.field, col, params)?;
         let clause = match c.op {
-            FilterOp::In => {
-                let Value::Array(items) = &c.value else { return Err(Error::invalid("`in` takes an array")) };
+            FilterOp::In | FilterOp::Nin => {
+                let Value::Array(items) = &c.value else { return Err(Error::invalid("`in` and `nin` take an array")) };
                 if items.is_empty() || items.len() > 100 {
-                    return Err(Error::invalid("`in` takes 1..=100 values"));
+                    return Err(Error::invalid("`in` and `nin` take 1..=100 values"));
                 }
                 let mut marks = Vec::new();
                 for it in items {
                     params.push(scalar(it)?);
                     marks.push(format!("?{}", params.len()));
                 }
-                format!("{lhs} IN ({})", marks.join(", "))
+                if c.op == FilterOp::In {
+                    format!("{lhs} IN ({})", marks.join(", "))
+                } else {
+                    format!("({lhs} IS NULL OR {lhs} NOT IN ({}))", marks.join(", "))
+                }
             }
             FilterOp::Eq if c.value.is_null() => format!("{lhs} IS NULL"),
             FilterOp::Ne if c.value.is_null() => format!("{lhs} IS NOT NULL"),
@@ -97,7 +103,7 @@ pub fn compile(conds: &[Condition], col: &str, params: &mut Vec<SqlValue>) -> Re
                     FilterOp::Gte => ">=",
                     FilterOp::Lt => "<",
                     FilterOp::Lte => "<=",
-                    FilterOp::In => unreachable!("handled above"),
+                    FilterOp::In | FilterOp::Nin => unreachable!("handled above"),
                 };
                 format!("{lhs} {sym} ?{}", params.len())
             }

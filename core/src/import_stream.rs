@@ -12,7 +12,7 @@
 //! abandons the import: the store is emptied again, so it never holds half an import. A new
 //! `header` on a store whose import was abandoned by its client starts over the same way.
 
-use crate::checkpoints::{check_id, check_thread_id, Checkpoint, MAX_PENDING_WRITES_FACTOR};
+use crate::checkpoints::{check_id, check_thread_id, check_versions, encode_blobs, Checkpoint, MAX_PENDING_WRITES_FACTOR};
 use crate::error::{Error, ErrorCode, Result};
 use crate::export::ExportedVersion;
 use crate::export_stream::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
@@ -208,7 +208,7 @@ impl Store {
     fn wipe_rows(&self) -> Result<()> {
         self.conn.execute_batch(
             "DELETE FROM memories; DELETE FROM versions; DELETE FROM commits; DELETE FROM checkpoints;
-             DELETE FROM checkpoint_writes; DELETE FROM fts_pending; DELETE FROM index_snapshot;
+             DELETE FROM checkpoint_writes; DELETE FROM checkpoint_blobs; DELETE FROM fts_pending; DELETE FROM index_snapshot;
              INSERT INTO memories_fts (memories_fts) VALUES ('delete-all');",
         )?;
         Ok(())
@@ -338,17 +338,22 @@ impl Store {
         if c.seq == 0 || c.seq > st.seq {
             return Err(Error::invalid(format!("export has checkpoint {:?} at seq {} outside 1..={}", c.checkpoint_id, c.seq, st.seq)));
         }
+        check_versions(&c.channel_versions)?;
+        // An export carries each checkpoint with the blobs it names: a blob shared by several is stored once.
+        let blobs = encode_blobs(&c.blobs)?;
         let (kind, data) = c.data.encode()?;
         let meta = serde_json::to_string(&c.metadata)?;
-        let size = data.len() + meta.len();
-        self.check_checkpoint_bytes(size, "checkpoint")?;
+        let versions = serde_json::to_string(&c.channel_versions)?;
+        let size = data.len() + meta.len() + versions.len();
+        self.check_checkpoint_bytes(size + blobs.iter().map(|b| b.3.len()).sum::<usize>(), "checkpoint")?;
         self.conn
             .prepare_cached(
-                "INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, size)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                "INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, size, channel_versions)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
             )?
-            .execute(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, kind, data, meta, c.created_at, c.seq as i64, size as i64])
+            .execute(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, kind, data, meta, c.created_at, c.seq as i64, size as i64, versions])
             .map_err(|e| duplicate(e, || format!("checkpoint {:?} of thread {:?}", c.checkpoint_id, c.thread_id)))?;
+        self.insert_blobs(&c.thread_id, &c.checkpoint_ns, &blobs)?;
         st.counts.checkpoints += 1;
         // The one-document format (export.rs) carries pending writes inside their checkpoint.
         for w in &c.pending_writes {

@@ -20,6 +20,7 @@ mod memdb;
 mod memories;
 mod memory_json;
 mod namespace;
+mod namespace_list;
 mod page_bytes;
 mod page_cache;
 mod page_store;
@@ -38,7 +39,7 @@ mod vfs;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm_rt;
 
-pub use checkpoints::{Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite};
+pub use checkpoints::{ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite};
 pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
 pub use error::{Error, ErrorCode, Result};
 pub use export::{ExportDoc, ExportedVersion};
@@ -53,4 +54,5 @@ pub use search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery}
 pub use stats::Stats;
 pub use store::Store;
 pub use memories::{HistoryPage, HISTORY_PAGE_MAX};
+pub use namespace_list::NamespaceQuery;
 pub use types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};

@@ -460,15 +460,31 @@ impl Store {
                 (Some(s), self.as_of_time(a, s)?)
             }
         };
-        let sql = match seq {
-            None => format!(
-                "SELECT {MEM_COLS} FROM memories WHERE ns >= ?1 AND ns < ?2 AND (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
-            ),
-            Some(_) => format!(
-                "SELECT {VER_COLS} FROM versions WHERE ns >= ?1 AND ns < ?2 AND seq_from <= ?6 AND (seq_to IS NULL OR seq_to > ?6)
-                 AND (ns > ?3 OR (ns = ?3 AND key > ?4)) ORDER BY ns, key LIMIT ?5"
-            ),
+        if q.offset > 0 && q.cursor.is_some() {
+            return Err(Error::invalid("list takes an offset or a cursor, not both"));
+        }
+        use rusqlite::types::Value as Sql;
+        let mut ps: Vec<Sql> = vec![Sql::Text(prefix), Sql::Text(end), Sql::Text(cns), Sql::Text(ckey), Sql::Integer(limit as i64)];
+        let live = match seq {
+            None => String::new(),
+            Some(s) => {
+                ps.push(Sql::Integer(s as i64));
+                format!(" AND seq_from <= ?{n} AND (seq_to IS NULL OR seq_to > ?{n})", n = ps.len())
+            }
         };
+        // With filters or an offset, expiry is applied in SQL too, so LIMIT and OFFSET count live memories only.
+        let mut conds = String::new();
+        if !q.filter.is_empty() || !q.value_filter.is_empty() || q.offset > 0 {
+            ps.push(Sql::Integer(at_ts));
+            conds.push_str(&format!(" AND (expires_at IS NULL OR expires_at > ?{})", ps.len()));
+        }
+        conds.push_str(&crate::filter::compile(&q.filter, "metadata", &mut ps)?);
+        conds.push_str(&crate::filter::compile(&q.value_filter, "value", &mut ps)?);
+        let offset = q.offset.min(i64::MAX as usize) as i64;
+        let table = if seq.is_some() { format!("{VER_COLS} FROM versions") } else { format!("{MEM_COLS} FROM memories") };
+        let sql = format!(
+            "SELECT {table} WHERE ns >= ?1 AND ns < ?2{live} AND (ns > ?3 OR (ns = ?3 AND key > ?4)){conds} ORDER BY ns, key LIMIT ?5 OFFSET {offset}"
+        );
         // Rows are read one by one and the page ends early once it is MAX_PAGE_BYTES (page_bytes.rs).
         let vector_bytes = if q.include_embeddings { vector_json_bytes(self.cfg.dims) } else { 0 };
         let mut budget = PageBudget::new();
@@ -476,10 +492,7 @@ impl Store {
         let mut rows: Vec<(i64, Memory)> = Vec::new();
         {
             let mut st = self.conn.prepare_cached(&sql)?;
-            let mut cursor = match seq {
-                Some(s) => st.query(params![prefix, end, cns, ckey, limit as i64, s as i64])?,
-                None => st.query(params![prefix, end, cns, ckey, limit as i64])?,
-            };
+            let mut cursor = st.query(rusqlite::params_from_iter(ps.iter()))?;
             while let Some(r) = cursor.next()? {
                 let row = row_to_memory(r, q.include_embeddings)?;
                 full = budget.take(row.1.size as usize + vector_bytes);

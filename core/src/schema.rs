@@ -159,6 +159,24 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX versions_to ON versions (seq_to) WHERE seq_to IS NOT NULL;
     INSERT INTO memories_fts (memories_fts, rank) VALUES ('usermerge', 2);
     "#,
+    // v5 — checkpoint channel values stored once per version (LangGraph's savers do this): a checkpoint
+    // names the version of each channel it holds (`channel_versions`, a JSON object of strings) and a
+    // put stores only the blobs of the versions it made; a read resolves the names to blobs. A thread of
+    // a thousand steps stores each channel value once, not a thousand times.
+    // Listing across threads (rare: LangGraph's `list` without a thread) sorts by seq without an index
+    // of its own: one would cost every checkpoint put a page (v3 dropped it for that).
+    r#"
+    ALTER TABLE checkpoints ADD COLUMN channel_versions TEXT NOT NULL DEFAULT '{}';
+    CREATE TABLE checkpoint_blobs (
+        thread_id     TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        channel       TEXT NOT NULL,
+        version       TEXT NOT NULL,
+        kind          TEXT NOT NULL,
+        data          BLOB NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
+    ) WITHOUT ROWID;
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -107,6 +107,15 @@ pub struct WriteAck {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ListQuery {
     pub prefix: Vec<String>,
+    /// Metadata conditions.
+    #[serde(default)]
+    pub filter: Vec<crate::filter::Condition>,
+    /// Conditions on top-level fields of the value.
+    #[serde(default)]
+    pub value_filter: Vec<crate::filter::Condition>,
+    /// Matching memories to skip first (with no cursor).
+    #[serde(default)]
+    pub offset: usize,
     /// Page size (default 100, at most 1000).
     #[serde(default)]
     pub limit: Option<usize>,

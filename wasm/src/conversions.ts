@@ -4,6 +4,7 @@ import { checkSafe, invalid, safeOut } from './errors.js';
 import type {
   AsOf,
   ChangeEvent,
+  ChannelBlob,
   Checkpoint,
   CheckpointData,
   FusionOptions,
@@ -91,6 +92,8 @@ export function toHit(h: Raw): SearchHit {
     metadata: h.metadata,
     version: safeOut(h.version, 'version'),
     seq: safeOut(h.seq, 'seq'),
+    createdAt: h.created_at,
+    updatedAt: h.updated_at,
     score: h.score,
     vectorRank: h.vector_rank,
     vectorScore: h.vector_score,
@@ -146,6 +149,8 @@ export function toCheckpoint(c: Raw): Checkpoint {
     pendingWrites: (c.pending_writes as Raw[]).map(
       (w): PendingWrite => ({ taskId: w.task_id, idx: w.idx, channel: w.channel, value: toData(w.value) }),
     ),
+    channelVersions: (c.channel_versions ?? {}) as Record<string, string>,
+    blobs: ((c.blobs ?? []) as Raw[]).map((b): ChannelBlob => ({ channel: b.channel, version: b.version, data: toData(b.data) })),
   };
 }
 

@@ -258,6 +258,14 @@ impl WasmStore {
         self.out(&page)
     }
 
+    /// `NamespaceQuery` JSON -> the namespaces (arrays of segments) JSON.
+    #[wasm_bindgen(js_name = listNamespaces)]
+    pub fn list_namespaces(&mut self, query_json: &str) -> Result<String, JsValue> {
+        let q: edgemem_core::NamespaceQuery = parse(query_json, "namespace query")?;
+        let names = self.s()?.list_namespaces(&q).map_err(to_js)?;
+        self.out(&names)
+    }
+
     /// `{ namespace, key, after_seq?, limit? }` -> `HistoryPage` JSON (versions oldest first).
     pub fn history(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: HistoryArgs = parse(args_json, "history arguments")?;

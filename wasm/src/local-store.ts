@@ -27,6 +27,7 @@ import type {
   GetOptions,
   JsonValue,
   ListCheckpointsOptions,
+  ListNamespacesOptions,
   ListOptions,
   ListPage,
   Memory,
@@ -384,10 +385,27 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         cursor: o.cursor ?? undefined,
         as_of: conv.asOfArg(o.asOf),
         include_embeddings: o.includeEmbeddings === true,
+        filter: o.filter ?? [],
+        value_filter: o.valueFilter ?? [],
+        offset: conv.optSafe(o.offset, 'offset'),
       });
     });
     const page = JSON.parse(this.#call((w) => w.list(q)));
     return { items: (page.items as unknown[]).map(conv.toMemory), nextCursor: page.next_cursor };
+  }
+
+  async listNamespaces(options?: ListNamespacesOptions): Promise<Namespace[]> {
+    const q = argument('listNamespaces', () => {
+      const o = opts(options, 'listNamespaces options');
+      return JSON.stringify({
+        prefix: o.prefix ?? [],
+        suffix: o.suffix ?? [],
+        max_depth: conv.optSafe(o.maxDepth, 'maxDepth'),
+        limit: conv.optSafe(o.limit, 'limit'),
+        offset: conv.optSafe(o.offset, 'offset'),
+      });
+    });
+    return JSON.parse(this.#call((w) => w.listNamespaces(q))) as Namespace[];
   }
 
   async history(namespace: Namespace, key: string): Promise<Memory[]> {
@@ -418,6 +436,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         k: conv.optSafe(query.k, 'k'),
         namespace: query.namespace ?? [],
         filter: query.filter ?? [],
+        value_filter: query.valueFilter ?? [],
+        offset: conv.optSafe(query.offset, 'offset'),
         as_of: conv.asOfArg(query.asOf),
         fusion: conv.fusionArg(query.fusion),
       };
@@ -440,6 +460,11 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         parent_id: c.parentId ?? null,
         data: conv.dataArg(c.data),
         metadata: c.metadata ?? {},
+        channel_versions: c.channelVersions ?? {},
+        blobs: (c.blobs ?? []).map((b) => {
+          if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
+          return { channel: b.channel, version: b.version, data: conv.dataArg(b.data) };
+        }),
       });
     });
     return this.#call((w) => w.putCheckpoint(json));
@@ -454,13 +479,14 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     return c === null ? null : conv.toCheckpoint(c);
   }
 
-  async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+  async listCheckpoints(options: ListCheckpointsOptions = {}): Promise<Checkpoint[]> {
+    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
     return someCheckpoints(options, (o) => this.listCheckpointsPage(o));
   }
 
-  async listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage> {
+  async listCheckpointsPage(options: ListCheckpointsOptions = {}): Promise<CheckpointPage> {
     const q = argument('listCheckpoints', () => {
-      if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
+      if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
       return JSON.stringify({
         thread_id: options.threadId,
         checkpoint_ns: options.checkpointNs,

@@ -34,6 +34,7 @@ import type {
   GetOptions,
   JsonValue,
   ListCheckpointsOptions,
+  ListNamespacesOptions,
   ListOptions,
   ListPage,
   Memory,
@@ -161,9 +162,24 @@ export class RemoteStore implements MemoryStore {
       cursor: options.cursor,
       ...wire.asOfQuery(options.asOf),
       embeddings: options.includeEmbeddings ? 'true' : undefined,
+      filter: options.filter === undefined ? undefined : argument('list filter', () => JSON.stringify(options.filter)),
+      valueFilter: options.valueFilter === undefined ? undefined : argument('list valueFilter', () => JSON.stringify(options.valueFilter)),
+      offset: options.offset,
     };
     const page = await this.#call<{ items: unknown[]; nextCursor: string | null }>('GET', '/memories', { query });
     return { items: page.items.map(wire.toMemory), nextCursor: page.nextCursor };
+  }
+
+  async listNamespaces(options: ListNamespacesOptions = {}): Promise<Namespace[]> {
+    if (typeof options !== 'object' || options === null) throw invalid('listNamespaces takes an options object');
+    const query = {
+      prefix: options.prefix === undefined ? undefined : wire.nsQuery(options.prefix, 'prefix'),
+      suffix: options.suffix === undefined ? undefined : wire.nsQuery(options.suffix, 'suffix'),
+      maxDepth: options.maxDepth,
+      limit: options.limit,
+      offset: options.offset,
+    };
+    return (await this.#call<{ namespaces: Namespace[] }>('GET', '/namespaces', { query })).namespaces;
   }
 
   async history(namespace: Namespace, key: string): Promise<Memory[]> {
@@ -184,8 +200,9 @@ export class RemoteStore implements MemoryStore {
 
   async putCheckpoint(c: CheckpointInput): Promise<number> {
     if (typeof c !== 'object' || c === null) throw invalid('a checkpoint must be an object');
-    const { data, ...rest } = c;
-    return (await this.#call<{ seq: number }>('POST', '/checkpoints', { body: { ...rest, ...wire.dataOut(data) } })).seq;
+    const { data, blobs, ...rest } = c;
+    const body = { ...rest, ...wire.dataOut(data), blobs: blobs?.map(({ data: d, ...b }) => ({ ...b, ...wire.dataOut(d) })) };
+    return (await this.#call<{ seq: number }>('POST', '/checkpoints', { body })).seq;
   }
 
   async getCheckpoint(threadId: string, options: GetCheckpointOptions = {}): Promise<Checkpoint | null> {
@@ -198,12 +215,13 @@ export class RemoteStore implements MemoryStore {
     }
   }
 
-  async listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]> {
+  async listCheckpoints(options: ListCheckpointsOptions = {}): Promise<Checkpoint[]> {
+    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
     return someCheckpoints(options, (o) => this.listCheckpointsPage(o), 1000);
   }
 
-  async listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage> {
-    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId, ... }');
+  async listCheckpointsPage(options: ListCheckpointsOptions = {}): Promise<CheckpointPage> {
+    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
     const query = {
       threadId: options.threadId,
       checkpointNs: options.checkpointNs,

@@ -88,12 +88,14 @@ export function toHit(h: Raw): SearchHit {
 }
 
 export function toCheckpoint(c: Raw): Checkpoint {
-  const { data: _d, dataBase64: _b, pendingWrites, ...rest } = c;
+  const { data: _d, dataBase64: _b, pendingWrites, blobs, ...rest } = c;
   return {
     ...rest,
     data: dataIn(c),
     seq: safeOut(c.seq, 'seq'),
     pendingWrites: (pendingWrites as Raw[]).map((w) => ({ taskId: w.taskId, idx: w.idx, channel: w.channel, value: dataIn(w) })),
+    channelVersions: c.channelVersions ?? {},
+    blobs: ((blobs ?? []) as Raw[]).map((b) => ({ channel: b.channel, version: b.version, data: dataIn(b) })),
   };
 }
 

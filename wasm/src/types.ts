@@ -80,6 +80,25 @@ export interface ListOptions {
   cursor?: string;
   asOf?: AsOf;
   includeEmbeddings?: boolean;
+  /** Metadata conditions. */
+  filter?: Condition[];
+  /** Conditions on top-level fields of the value (a value that is not an object has none). */
+  valueFilter?: Condition[];
+  /** Matching memories to skip first (not with `cursor`). */
+  offset?: number;
+}
+
+/** Which namespaces `listNamespaces` returns: those holding a live memory, in segment order. */
+export interface ListNamespacesOptions {
+  /** Namespaces starting with these segments; a `*` segment matches any one. */
+  prefix?: Namespace;
+  /** Namespaces ending with these segments; a `*` segment matches any one. */
+  suffix?: Namespace;
+  /** Cut deeper namespaces to their first `maxDepth` segments (then deduplicated). */
+  maxDepth?: number;
+  /** At most this many (1..=1000, default 100). */
+  limit?: number;
+  offset?: number;
 }
 
 export interface ListPage {
@@ -87,9 +106,9 @@ export interface ListPage {
   nextCursor: string | null;
 }
 
-export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in';
+export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin';
 
-/** `metadata[field] <op> value`; for `in`, `value` is an array. */
+/** `metadata[field] <op> value` (`value[field]` in a value filter); for `in` and `nin` (not in; a missing field matches), `value` is an array. */
 export interface Condition {
   field: string;
   op: FilterOp;
@@ -124,6 +143,10 @@ export interface SearchQuery {
   /** Namespace prefix. */
   namespace?: Namespace;
   filter?: Condition[];
+  /** Conditions on top-level fields of the value (a value that is not an object has none). */
+  valueFilter?: Condition[];
+  /** Hits to skip first: the ranking's `offset .. offset + k` (`offset + k` at most 1000). */
+  offset?: number;
   asOf?: AsOf;
   fusion?: FusionOptions;
 }
@@ -136,6 +159,9 @@ export interface SearchHit {
   metadata: JsonObject;
   version: number;
   seq: number;
+  /** When the memory was first written and last changed (ms since the epoch), as of the search. */
+  createdAt: number;
+  updatedAt: number;
   /** The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid). */
   score: number;
   vectorRank: number | null;
@@ -147,6 +173,13 @@ export interface SearchHit {
 /** Checkpoint payloads: JSON, or opaque bytes (e.g. a serializer's output). */
 export type CheckpointData = JsonValue | Uint8Array;
 
+/** One channel's value at one version: stored once per (thread, checkpointNs, channel, version). */
+export interface ChannelBlob {
+  channel: string;
+  version: string;
+  data: CheckpointData;
+}
+
 export interface CheckpointInput {
   threadId: string;
   checkpointNs?: string;
@@ -154,6 +187,10 @@ export interface CheckpointInput {
   parentId?: string | null;
   data: CheckpointData;
   metadata?: JsonObject;
+  /** The version of each channel the checkpoint holds (channel -> version); reads resolve them to `blobs`. */
+  channelVersions?: Record<string, string>;
+  /** Blobs of the versions this checkpoint made; a (channel, version) already stored is kept as it is. */
+  blobs?: ChannelBlob[];
 }
 
 export interface PendingWrite {
@@ -173,6 +210,9 @@ export interface Checkpoint {
   createdAt: number;
   seq: number;
   pendingWrites: PendingWrite[];
+  channelVersions: Record<string, string>;
+  /** The stored blobs its `channelVersions` name (a version without a blob is left out). */
+  blobs: ChannelBlob[];
 }
 
 export interface GetCheckpointOptions {
@@ -182,10 +222,11 @@ export interface GetCheckpointOptions {
 }
 
 export interface ListCheckpointsOptions {
-  threadId: string;
+  /** Default: every thread. */
+  threadId?: string;
   /** Default: every checkpoint namespace of the thread. */
   checkpointNs?: string;
-  /** Only checkpoints older than this checkpoint id. */
+  /** Only checkpoints committed before the one with this id (of the thread, else of any thread). */
   before?: string;
   limit?: number;
   filter?: Condition[];
@@ -217,7 +258,11 @@ export interface PutWritesInput {
   checkpointNs?: string;
   checkpointId: string;
   taskId: string;
-  /** `[channel, value]` pairs, stored at their index. */
+  /**
+   * `[channel, value]` pairs, stored at their index; a task's write already at that index is kept, except on
+   * LangGraph's special channels (`__error__`, `__scheduled__`, `__interrupt__`, `__resume__`), which take a
+   * fixed negative index and replace.
+   */
   writes: [string, CheckpointData][];
 }
 
@@ -348,6 +393,8 @@ export interface MemoryStore {
   /** Returns the delete's seq; NOT_FOUND when there is no such memory. */
   delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number>;
   list(options?: ListOptions): Promise<ListPage>;
+  /** Namespaces that hold a live memory, filtered by prefix / suffix, cut to a depth, in segment order. */
+  listNamespaces(options?: ListNamespacesOptions): Promise<Namespace[]>;
   /** Every retained version of a memory, oldest first (deletions end a version). */
   /** Versions carry no embeddings. */
   history(namespace: Namespace, key: string): Promise<Memory[]>;
@@ -358,9 +405,9 @@ export interface MemoryStore {
   putCheckpoint(checkpoint: CheckpointInput): Promise<number>;
   getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null>;
   /** Up to `limit` checkpoints, newest first (however many pages that takes). */
-  listCheckpoints(options: ListCheckpointsOptions): Promise<Checkpoint[]>;
+  listCheckpoints(options?: ListCheckpointsOptions): Promise<Checkpoint[]>;
   /** One page of `listCheckpoints`, cut by count and by size (about 4 MiB), with where to go on. */
-  listCheckpointsPage(options: ListCheckpointsOptions): Promise<CheckpointPage>;
+  listCheckpointsPage(options?: ListCheckpointsOptions): Promise<CheckpointPage>;
   putWrites(input: PutWritesInput): Promise<void>;
   /** Returns how many checkpoints were deleted. */
   deleteThread(threadId: string): Promise<number>;

@@ -316,6 +316,65 @@ export function contractSuite(name, factory) {
       assert.equal((await s.getCheckpoint('t2'))?.data, null);
     });
 
+    it('lists namespaces by prefix, suffix, wildcard and depth; filters on value fields; offsets', async () => {
+      const s = await fresh();
+      for (const ns of [['a', 'b', 'c'], ['a', 'b', 'd', 'e'], ['a', 'c', 'f'], ['b', 'a', 'f'], ['users', '1']]) {
+        await s.put({ namespace: ns, key: 'k', value: { size: ns.length, tag: ns[0] }, text: `apple ${ns.join(' ')}` });
+      }
+      const names = async (/** @type {import('edgemem').ListNamespacesOptions} */ o) => (await s.listNamespaces(o)).map((n) => n.join('/'));
+      assert.deepEqual(await names({}), ['a/b/c', 'a/b/d/e', 'a/c/f', 'b/a/f', 'users/1']);
+      assert.deepEqual(await names({ prefix: ['a'] }), ['a/b/c', 'a/b/d/e', 'a/c/f']);
+      assert.deepEqual(await names({ suffix: ['f'] }), ['a/c/f', 'b/a/f']);
+      assert.deepEqual(await names({ prefix: ['*', '*', 'f'] }), ['a/c/f', 'b/a/f']);
+      assert.deepEqual(await names({ maxDepth: 2, limit: 2, offset: 1 }), ['a/c', 'b/a']);
+      await rejectsWith(s.listNamespaces({ limit: 0 }), 'INVALID_ARGUMENT');
+
+      const listed = await s.list({ valueFilter: [{ field: 'size', op: 'gte', value: 4 }] });
+      assert.deepEqual(listed.items.map((m) => m.namespace.join('/')), ['a/b/d/e']);
+      const notA = await s.list({ valueFilter: [{ field: 'tag', op: 'nin', value: ['a'] }], offset: 1 });
+      assert.deepEqual(notA.items.map((m) => m.namespace.join('/')), ['users/1']);
+      const hits = await s.search({ text: 'apple', k: 10, valueFilter: [{ field: 'tag', op: 'eq', value: 'a' }] });
+      assert.deepEqual(hits.map((h) => h.namespace[0]).sort(), ['a', 'a', 'a']);
+      const page = await s.search({ text: 'apple', k: 2, offset: 1 });
+      assert.deepEqual(page.map((h) => h.key + h.namespace.join('/')), (await s.search({ text: 'apple', k: 3 })).slice(1).map((h) => h.key + h.namespace.join('/')));
+    });
+
+    it('stores checkpoint channel values once per version, lists across threads, and keeps a task\'s first writes', async () => {
+      const s = await fresh();
+      const raw = Uint8Array.from([1, 2, 255]);
+      await s.putCheckpoint({
+        threadId: 'a', checkpointId: 'a1', data: {}, metadata: { source: 'input' },
+        channelVersions: { messages: '1', raw: '1' },
+        blobs: [{ channel: 'messages', version: '1', data: ['hi'] }, { channel: 'raw', version: '1', data: raw }],
+      });
+      await s.putCheckpoint({ threadId: 'b', checkpointId: 'b1', data: {}, metadata: { source: 'input' } });
+      // a2 makes only `step`; `messages` and `raw` are a1's blobs, named again.
+      await s.putCheckpoint({
+        threadId: 'a', checkpointId: 'a2', parentId: 'a1', data: {}, metadata: { source: 'loop' },
+        channelVersions: { messages: '1', raw: '1', step: '2' }, blobs: [{ channel: 'step', version: '2', data: 2 }],
+      });
+      const a2 = await s.getCheckpoint('a');
+      assert.deepEqual(a2?.channelVersions, { messages: '1', raw: '1', step: '2' });
+      assert.deepEqual(a2?.blobs, [
+        { channel: 'messages', version: '1', data: ['hi'] },
+        { channel: 'raw', version: '1', data: raw },
+        { channel: 'step', version: '2', data: 2 },
+      ]);
+      assert.deepEqual((await s.listCheckpoints()).map((c) => c.checkpointId), ['a2', 'b1', 'a1']);
+      assert.deepEqual((await s.listCheckpoints({ before: 'a2', limit: 1 })).map((c) => c.checkpointId), ['b1']);
+      assert.deepEqual((await s.listCheckpoints({ threadId: 'a', before: 'b1' })).map((c) => c.checkpointId), ['a1']);
+      const inputs = await s.listCheckpoints({ filter: [{ field: 'source', op: 'eq', value: 'input' }] });
+      assert.deepEqual(inputs.map((c) => c.checkpointId), ['b1', 'a1']);
+      await rejectsWith(s.putCheckpoint({ threadId: 'a', checkpointId: 'x', data: {}, blobs: [{ channel: '', version: '1', data: 1 }] }), 'INVALID_ARGUMENT');
+
+      await s.putWrites({ threadId: 'a', checkpointId: 'a2', taskId: 't', writes: [['x', 1], ['__interrupt__', 'ask']] });
+      await s.putWrites({ threadId: 'a', checkpointId: 'a2', taskId: 't', writes: [['x', 2], ['__interrupt__', 'again']] });
+      assert.deepEqual(
+        (await s.getCheckpoint('a'))?.pendingWrites.map((w) => [w.idx, w.channel, w.value]),
+        [[-3, '__interrupt__', 'again'], [0, 'x', 1]],
+      );
+    });
+
     it('notifies subscribers until they unsubscribe', async () => {
       const s = await fresh();
       /** @type {import('edgemem').ChangeEvent[]} */

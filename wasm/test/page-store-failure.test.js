@@ -84,8 +84,10 @@ async function failMidWrite(/** @type {boolean} */ atomic) {
   for (let i = 0; i < 20; i++) await store.put({ namespace: ['t'], key: `k${i}`, value: i, text: `kept ${i}`, embedding: [i, 1, 0] });
   let failed = 0;
   for (let n = 1, prev = 1, round = 0; ; [n, prev] = [n + prev, n], round++) {
+    // `r${round}`, not the bare round number: in round 7 a bare "7" would be in every batch item, the word of
+    // the verifying search ("kept 7") would be too common to rank by, and k7 would not come first.
     const batch = Array.from({ length: 40 }, (_, j) => ({
-      namespace: ['b', String(round)], key: `j${j}`, value: 'x'.repeat(400), text: `batch ${round} item ${j}`, embedding: [j, 0, 1],
+      namespace: ['b', String(round)], key: `j${j}`, value: 'x'.repeat(400), text: `batch r${round} item ${j}`, embedding: [j, 0, 1],
     }));
     const before = host.fingerprint();
     host.failIn = n - 1;

@@ -58,6 +58,7 @@ export type StoreMethod =
   | 'get'
   | 'delete'
   | 'list'
+  | 'listNamespaces'
   | 'historyPage'
   | 'search'
   | 'putCheckpoint'
@@ -72,7 +73,7 @@ export type StoreMethod =
   | 'maintain';
 
 const METHODS = new Set<string>([
-  'put', 'putBatch', 'get', 'delete', 'list', 'historyPage', 'search', 'putCheckpoint', 'getCheckpoint',
+  'put', 'putBatch', 'get', 'delete', 'list', 'listNamespaces', 'historyPage', 'search', 'putCheckpoint', 'getCheckpoint',
   'listCheckpointsPage', 'putWrites', 'deleteThread', 'notify', 'changesPage', 'stats', 'sweep', 'maintain',
 ]);
 const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify']);

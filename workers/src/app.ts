@@ -13,6 +13,7 @@ import { requestChecks } from './request-checks.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerCheckpointRoutes } from './routes/checkpoints.js';
+import { registerNamespaceRoutes } from './routes/namespaces.js';
 import type { AppEnv } from './routes/common.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -62,6 +63,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerAgentRoutes(app);
   registerMemoryRoutes(app);
   registerSearchRoutes(app);
+  registerNamespaceRoutes(app);
   registerCheckpointRoutes(app);
   registerFeedRoutes(app);
   registerAdminRoutes(app);

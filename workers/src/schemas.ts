@@ -127,7 +127,7 @@ export const Memory = z
 
 export const Condition = z.object({
   field: z.string().min(1).max(LIMITS.idChars),
-  op: z.enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']),
+  op: z.enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin']),
   value: Json,
 });
 export const Filter = z.array(Condition).max(LIMITS.filterConditions);
@@ -140,6 +140,8 @@ export const SearchBody = z
     k: z.number().int().min(1).max(LIMITS.k).optional(),
     namespace: NamespaceBody.optional(),
     filter: Filter.optional(),
+    valueFilter: Filter.optional().openapi({ description: "conditions on top-level fields of the memory's value" }),
+    offset: z.number().int().min(0).max(LIMITS.k).optional().openapi({ description: 'hits to skip first (offset + k at most 1000)' }),
     asOf: AsOf.optional(),
     fusion: z
       .object({
@@ -164,6 +166,8 @@ export const SearchHit = z
     metadata: JsonObject,
     version: z.number(),
     seq: z.number(),
+    createdAt: z.number(),
+    updatedAt: z.number(),
     score: z.number(),
     vectorRank: z.number().nullable(),
     vectorScore: z.number().nullable(),
@@ -180,6 +184,9 @@ const DataFields = {
   dataBase64: z.string().max(Math.ceil(LIMITS.checkpointBytes / 3) * 4).optional(),
 };
 
+/** A checkpoint's channel versions: channel -> version, both ids. */
+const ChannelVersions = z.record(Id, Id).openapi({ description: 'the version of each channel the checkpoint holds' });
+
 export const CheckpointPutBody = z
   .object({
     threadId: Id,
@@ -188,6 +195,12 @@ export const CheckpointPutBody = z
     parentId: Id.nullable().optional(),
     metadata: JsonObject.optional(),
     ...DataFields,
+    channelVersions: ChannelVersions.optional(),
+    blobs: z
+      .array(z.object({ channel: Id, version: Id, ...DataFields }).strict())
+      .max(LIMITS.writesPerCall)
+      .optional()
+      .openapi({ description: 'values of the channel versions this checkpoint made, stored once per version' }),
   })
   .openapi('CheckpointPut');
 
@@ -216,6 +229,8 @@ export const Checkpoint = z
     seq: z.number(),
     pendingWrites: z.array(z.object({ taskId: z.string(), idx: z.number(), channel: z.string(), ...DataOut })),
     ...DataOut,
+    channelVersions: z.record(z.string(), z.string()),
+    blobs: z.array(z.object({ channel: z.string(), version: z.string(), ...DataOut })),
   })
   .openapi('Checkpoint');
 

@@ -38,10 +38,11 @@ export function dataOut(d: CheckpointData): { data: unknown } | { dataBase64: st
 }
 
 export function checkpointOut(c: Checkpoint) {
-  const { data, pendingWrites, ...rest } = c;
+  const { data, pendingWrites, blobs, ...rest } = c;
   return {
     ...rest,
     ...dataOut(data),
     pendingWrites: pendingWrites.map(({ value, ...w }) => ({ ...w, ...dataOut(value) })),
+    blobs: blobs.map(({ data: d, ...b }) => ({ ...b, ...dataOut(d) })),
   };
 }

@@ -29,6 +29,7 @@ export const ROUTES: RouteCase[] = [
   },
   { method: 'GET', path: '/v1/agents/{agent}/memories/{key}/history', scope: 'read', url: (a) => `/v1/agents/${a}/memories/k/history?ns=n` },
   { method: 'POST', path: '/v1/agents/{agent}/search', scope: 'read', url: (a) => `/v1/agents/${a}/search`, body: { text: 'x' } },
+  { method: 'GET', path: '/v1/agents/{agent}/namespaces', scope: 'read', url: (a) => `/v1/agents/${a}/namespaces?prefix=n&maxDepth=1` },
   {
     method: 'POST', path: '/v1/agents/{agent}/checkpoints', scope: 'write', url: (a) => `/v1/agents/${a}/checkpoints`,
     body: { threadId: 't', checkpointId: 'c', data: 1 },

@@ -71,6 +71,12 @@ pub struct SearchQuery {
     pub namespace: Vec<String>,
     #[serde(default)]
     pub filter: Vec<Condition>,
+    /// Conditions on top-level fields of the memory's value (a value that is not an object has none).
+    #[serde(default)]
+    pub value_filter: Vec<Condition>,
+    /// Hits to skip first (the ranking's `offset..offset + k`; `offset + k` at most 1000).
+    #[serde(default)]
+    pub offset: usize,
     #[serde(default)]
     pub as_of: Option<AsOf>,
     #[serde(default)]
@@ -86,6 +92,8 @@ pub struct SearchHit {
     pub metadata: Map<String, Value>,
     pub version: u64,
     pub seq: u64,
+    pub created_at: i64,
+    pub updated_at: i64,
     /// The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
     pub score: f64,
     /// In hybrid mode with feedback, the lexical score includes the expansion words' share, so a
@@ -106,6 +114,7 @@ struct Plan {
     prefix: String,
     end: String,
     conds: Vec<Condition>,
+    value_conds: Vec<Condition>,
     fusion: FusionParams,
 }
 
@@ -136,6 +145,11 @@ impl Store {
         if k == 0 || k > MAX_K {
             return Err(Error::invalid(format!("k must be 1..={MAX_K}")));
         }
+        if q.offset > MAX_K - k {
+            return Err(Error::invalid(format!("offset + k must be at most {MAX_K}")));
+        }
+        // The plan ranks the first offset + k; `search` drops the first `offset`.
+        let k = k + q.offset;
         let wants_vec = mode != SearchMode::Lexical;
         let wants_lex = mode != SearchMode::Vector;
         let vector = if wants_vec {
@@ -164,11 +178,19 @@ impl Store {
         let end = namespace::prefix_end(&prefix).unwrap_or_else(|| "\u{10FFFF}".to_string());
         let mut probe = Vec::new();
         filter::compile(&q.filter, "metadata", &mut probe)?;
-        Ok(Plan { mode, k, pool, terms, vector, prefix, end, conds: q.filter.clone(), fusion })
+        filter::compile(&q.value_filter, "value", &mut probe)?;
+        Ok(Plan { mode, k, pool, terms, vector, prefix, end, conds: q.filter.clone(), value_conds: q.value_filter.clone(), fusion })
     }
 
     /// Searches live memories, or the store as it was `as_of`.
     pub fn search(&mut self, q: &SearchQuery) -> Result<Vec<SearchHit>> {
+        let mut hits = self.search_ranked(q)?;
+        hits.drain(..q.offset.min(hits.len()));
+        Ok(hits)
+    }
+
+    /// The first `offset + k` hits.
+    fn search_ranked(&mut self, q: &SearchQuery) -> Result<Vec<SearchHit>> {
         let plan = self.plan(q)?;
         if let Some(a) = q.as_of {
             return self.search_as_of(&plan, a);
@@ -279,6 +301,7 @@ impl Store {
         base.push(SqlValue::Integer(now));
         let mut sql = format!("m.ns >= ?{p} AND m.ns < ?{} AND (m.expires_at IS NULL OR m.expires_at > ?{})", p + 1, p + 2);
         sql.push_str(&filter::compile(&plan.conds, "m.metadata", base)?);
+        sql.push_str(&filter::compile(&plan.value_conds, "m.value", base)?);
         Ok(sql)
     }
 
@@ -288,7 +311,7 @@ impl Store {
             .index
             .as_ref()
             .ok_or_else(|| Error::new(ErrorCode::DimensionMismatch, "this store has no vectors (dims = 0)"))?;
-        let filtered = !plan.prefix.is_empty() || !plan.conds.is_empty();
+        let filtered = !plan.prefix.is_empty() || !plan.conds.is_empty() || !plan.value_conds.is_empty();
         if filtered {
             let mut ps = Vec::new();
             let where_sql = self.live_filter(plan, now, &mut ps)?;
@@ -363,7 +386,7 @@ impl Store {
 
     /// The best `plan.pool` live memories for `terms` by BM25, after the plan's filters.
     fn lexical_candidates(&mut self, plan: &Plan, terms: &[String], now: i64) -> Result<Vec<(i64, f64)>> {
-        if plan.prefix.is_empty() && plan.conds.is_empty() && !self.any_expired(now)? {
+        if plan.prefix.is_empty() && plan.conds.is_empty() && plan.value_conds.is_empty() && !self.any_expired(now)? {
             // Nothing to filter: FTS5 alone, no join per match, each term's list from the cache
             // while the index is unchanged (term_scores.rs).
             let fts = FtsTable { conn: &self.conn, name: "memories_fts" };
@@ -400,7 +423,8 @@ impl Store {
         }
         let ts = self.as_of_time(a, s)?;
         let mut ps = vec![SqlValue::Integer(s as i64), SqlValue::Text(plan.prefix.clone()), SqlValue::Text(plan.end.clone()), SqlValue::Integer(ts)];
-        let cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
+        let mut cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
+        cond_sql.push_str(&filter::compile(&plan.value_conds, "value", &mut ps)?);
         let sql = format!(
             "SELECT {VER_COLS} FROM versions WHERE seq_from <= ?1 AND (seq_to IS NULL OR seq_to > ?1)
              AND ns >= ?2 AND ns < ?3 AND (expires_at IS NULL OR expires_at > ?4){cond_sql}"
@@ -494,6 +518,8 @@ fn hit(m: Memory, f: &Fused) -> SearchHit {
         metadata: m.metadata,
         version: m.version,
         seq: m.seq,
+        created_at: m.created_at,
+        updated_at: m.updated_at,
         score: f.score,
         vector_rank: f.vector.map(|v| v.0),
         vector_score: f.vector.map(|v| v.1),

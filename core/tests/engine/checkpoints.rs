@@ -10,6 +10,8 @@ use serde_json::json;
 
 fn cp(thread: &str, id: &str, parent: Option<&str>, step: i64) -> CheckpointPut {
     CheckpointPut {
+        channel_versions: Default::default(),
+        blobs: Vec::new(),
         thread_id: thread.into(),
         checkpoint_ns: String::new(),
         checkpoint_id: id.into(),
@@ -34,15 +36,15 @@ fn put_get_list_and_writes() {
     assert!(s.get_checkpoint("t1", "", Some("nope")).unwrap().is_none());
     assert!(s.get_checkpoint("t3", "", None).unwrap().is_none());
 
-    let all = s.list_checkpoints(&CheckpointListQuery { thread_id: "t1".into(), ..Default::default() }).unwrap();
+    let all = s.list_checkpoints(&CheckpointListQuery { thread_id: Some("t1".into()), ..Default::default() }).unwrap();
     assert_eq!(all.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c2", "c1", "c0"]);
     let before = s
-        .list_checkpoints(&CheckpointListQuery { thread_id: "t1".into(), before: Some("c2".into()), limit: Some(1), ..Default::default() })
+        .list_checkpoints(&CheckpointListQuery { thread_id: Some("t1".into()), before: Some("c2".into()), limit: Some(1), ..Default::default() })
         .unwrap();
     assert_eq!(before.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c1"]);
     let loops = s
         .list_checkpoints(&CheckpointListQuery {
-            thread_id: "t1".into(),
+            thread_id: Some("t1".into()),
             filter: vec![Condition::eq("source", json!("loop"))],
             ..Default::default()
         })
@@ -72,7 +74,7 @@ fn retention_last_n_and_bytes() {
     for i in 0..10 {
         s.put_checkpoint(cp("t", &format!("c{i}"), None, i)).unwrap();
     }
-    let left = s.list_checkpoints(&CheckpointListQuery { thread_id: "t".into(), ..Default::default() }).unwrap();
+    let left = s.list_checkpoints(&CheckpointListQuery { thread_id: Some("t".into()), ..Default::default() }).unwrap();
     assert_eq!(left.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c9", "c8", "c7"]);
 
     let mut s = store_with(StoreConfig {
@@ -84,9 +86,23 @@ fn retention_last_n_and_bytes() {
         s.put_checkpoint(cp("b", &format!("b{i}"), None, i)).unwrap();
     }
     s.sweep().unwrap();
-    let a = s.list_checkpoints(&CheckpointListQuery { thread_id: "a".into(), ..Default::default() }).unwrap();
-    let b = s.list_checkpoints(&CheckpointListQuery { thread_id: "b".into(), ..Default::default() }).unwrap();
+    let a = s.list_checkpoints(&CheckpointListQuery { thread_id: Some("a".into()), ..Default::default() }).unwrap();
+    let b = s.list_checkpoints(&CheckpointListQuery { thread_id: Some("b".into()), ..Default::default() }).unwrap();
     assert_eq!(a[0].checkpoint_id, "a19", "the newest of each thread stays");
     assert_eq!(b[0].checkpoint_id, "b19");
     assert!(a.len() + b.len() < 40);
+}
+
+#[test]
+fn pending_writes_follow_langgraphs_rule() {
+    let mut s = store(0);
+    s.put_checkpoint(cp("t", "c", None, 0)).unwrap();
+    let j = |v: serde_json::Value| CheckpointData::Json(v);
+    s.put_writes("t", "", "c", "task", vec![("a".into(), j(json!(1))), ("__error__".into(), j(json!("boom")))]).unwrap();
+    // A retried task: its regular writes stay as first recorded, its special ones are replaced.
+    s.put_writes("t", "", "c", "task", vec![("a".into(), j(json!(2))), ("__error__".into(), j(json!("again"))), ("__interrupt__".into(), j(json!("ask")))])
+        .unwrap();
+    let w = s.get_checkpoint("t", "", None).unwrap().unwrap().pending_writes;
+    let got: Vec<(i64, &str, &CheckpointData)> = w.iter().map(|w| (w.idx, w.channel.as_str(), &w.value)).collect();
+    assert_eq!(got, vec![(-3, "__interrupt__", &j(json!("ask"))), (-1, "__error__", &j(json!("again"))), (0, "a", &j(json!(1)))]);
 }

@@ -17,6 +17,8 @@ fn every_change_is_an_event_in_seq_order() {
     s.delete(&ns(&["a"]), "k", None).unwrap();
     s.notify("chan", json!({"hello": 1})).unwrap();
     s.put_checkpoint(CheckpointPut {
+        channel_versions: Default::default(),
+        blobs: Vec::new(),
         thread_id: "t1".into(),
         checkpoint_ns: String::new(),
         checkpoint_id: "c1".into(),

@@ -2,6 +2,7 @@
 //! wasm32 under Node (`scripts/test-core-wasm`); filesystem-only tests are ignored on wasm.
 
 mod caps;
+mod checkpoint_blobs;
 mod checkpoints;
 mod common;
 mod errors;
@@ -12,4 +13,5 @@ mod memories;
 mod pages;
 mod persistence;
 mod search;
+mod store_queries;
 mod transfer;

@@ -88,6 +88,8 @@ fn checkpoint_lists_page_by_size_and_pending_writes_stay_bounded() {
     let mut s = store(0);
     for i in 0..20 {
         s.put_checkpoint(CheckpointPut {
+            channel_versions: Default::default(),
+            blobs: Vec::new(),
             thread_id: "t".into(),
             checkpoint_ns: String::new(),
             checkpoint_id: format!("c{i:02}"),
@@ -97,7 +99,7 @@ fn checkpoint_lists_page_by_size_and_pending_writes_stay_bounded() {
         })
         .unwrap();
     }
-    let q = |before: Option<String>| CheckpointListQuery { thread_id: "t".into(), before, limit: Some(1000), ..Default::default() };
+    let q = |before: Option<String>| CheckpointListQuery { thread_id: Some("t".into()), before, limit: Some(1000), ..Default::default() };
     let mut ids = Vec::new();
     let mut before = None;
     let mut pages = 0;
@@ -117,6 +119,8 @@ fn checkpoint_lists_page_by_size_and_pending_writes_stay_bounded() {
     let mut small = store_with(StoreConfig { max_checkpoint_bytes: 1000, ..StoreConfig::memory(0) });
     small
         .put_checkpoint(CheckpointPut {
+            channel_versions: Default::default(),
+            blobs: Vec::new(),
             thread_id: "t".into(),
             checkpoint_ns: String::new(),
             checkpoint_id: "c".into(),
@@ -130,6 +134,6 @@ fn checkpoint_lists_page_by_size_and_pending_writes_stay_bounded() {
     }
     let e = small.put_writes("t", "", "c", "task4", vec![("ch".into(), CheckpointData::Bytes(vec![0; 900]))]).unwrap_err();
     assert_eq!(e.code, ErrorCode::PayloadTooLarge);
-    // Rewriting a task's writes replaces them: still within the bound.
+    // A task's writes are recorded once: writing them again keeps the first and stays within the bound.
     small.put_writes("t", "", "c", "task0", vec![("ch".into(), CheckpointData::Bytes(vec![0; 500]))]).unwrap();
 }

@@ -59,6 +59,8 @@ fn page_store_reopen_keeps_everything() {
         fill(&mut s, &mut rng, 300, 0);
         s.delete(&ns(&["p", "x"]), "k0", None).unwrap();
         s.put_checkpoint(CheckpointPut {
+            channel_versions: Default::default(),
+            blobs: Vec::new(),
             thread_id: "t".into(),
             checkpoint_ns: String::new(),
             checkpoint_id: "c".into(),
@@ -261,6 +263,8 @@ fn writes_touch_few_pages() {
         update += count(&mut || drop(s.put(memory(j * 7, &mut rng)).unwrap()));
         checkpoint += count(&mut || {
             s.put_checkpoint(CheckpointPut {
+                channel_versions: Default::default(),
+                blobs: Vec::new(),
                 thread_id: format!("t{}", j % 16),
                 checkpoint_ns: String::new(),
                 checkpoint_id: format!("cp{j:06}"),
@@ -348,10 +352,11 @@ fn schema_v1_database_migrates_with_its_data() {
         let (want_stats, want_hits) = (s.stats().unwrap(), probe(&mut s, &mut Rng::new(6)));
         drop(s);
         // Turn the file back into what schema v1 wrote: v1's indexes and user_version, no full-text
-        // write buffer (the probe's searches applied it).
+        // write buffer (the probe's searches applied it), no checkpoint blobs.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(
             "DROP TABLE fts_pending; DROP INDEX memories_vectors; DROP INDEX memories_lru;
+             DROP TABLE checkpoint_blobs; ALTER TABLE checkpoints DROP COLUMN channel_versions;
              CREATE INDEX commits_ts ON commits (ts); CREATE INDEX events_ts ON events (ts);
              CREATE INDEX checkpoints_seq ON checkpoints (seq);
              CREATE INDEX memories_lru ON memories (pinned, access_tick); PRAGMA user_version = 1;",
@@ -378,6 +383,8 @@ fn export_import_round_trips() {
     a.delete(&ns(&["p", "y"]), "k5", None).unwrap();
     a.put(MemoryPut::new(&["p", "x"], "pin", json!({"deep": [1, 2]})).pinned(true).metadata(json!({"m": 1}))).unwrap();
     a.put_checkpoint(CheckpointPut {
+        channel_versions: Default::default(),
+        blobs: Vec::new(),
         thread_id: "t".into(),
         checkpoint_ns: "sub".into(),
         checkpoint_id: "c1".into(),
@@ -421,6 +428,8 @@ fn import_checks_what_it_is_given() {
     fill(&mut a, &mut Rng::new(12), 30, 0);
     for i in 0..1005 {
         a.put_checkpoint(CheckpointPut {
+            channel_versions: Default::default(),
+            blobs: Vec::new(),
             thread_id: "long".into(),
             checkpoint_ns: String::new(),
             checkpoint_id: format!("c{i:05}"),

@@ -233,6 +233,8 @@ fn on_wasm_the_next_write_inserts_a_full_vector_buffer_first() {
     }
     assert_eq!(pending(&mut s), 256, "the filling write left the buffer for the next one");
     s.put_checkpoint(edgemem_core::CheckpointPut {
+        channel_versions: Default::default(),
+        blobs: Vec::new(),
         thread_id: "t".into(),
         checkpoint_ns: String::new(),
         checkpoint_id: "c".into(),

@@ -25,6 +25,8 @@ fn filled(n: usize) -> Store {
         s.put(put).unwrap();
     }
     s.put_checkpoint(CheckpointPut {
+        channel_versions: Default::default(),
+        blobs: Vec::new(),
         thread_id: "t".into(),
         checkpoint_ns: String::new(),
         checkpoint_id: "c1".into(),

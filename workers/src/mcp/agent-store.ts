@@ -25,6 +25,7 @@ import {
   type ImportProgress,
   type JsonValue,
   type ListCheckpointsOptions,
+  type ListNamespacesOptions,
   type ListOptions,
   type ListPage,
   type Memory,
@@ -66,6 +67,9 @@ export class AgentStore implements MemoryStore {
   }
   list(options?: ListOptions): Promise<ListPage> {
     return callAgent(this.#env, this.#agent, 'list', options);
+  }
+  listNamespaces(options?: ListNamespacesOptions): Promise<Namespace[]> {
+    return callAgent(this.#env, this.#agent, 'listNamespaces', options);
   }
   history(namespace: Namespace, key: string): Promise<Memory[]> {
     return allHistory((o) => this.historyPage(namespace, key, o));

@@ -1,15 +1,12 @@
 /** Checkpoint routes (LangGraph-shaped): put, get latest or by id, list, pending writes, delete a thread. */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Condition } from 'edgemem';
 import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
-import { checkJsonDepth } from '../json-depth.js';
 import { LIMITS } from '../limits.js';
-import { issuesMessage } from '../validation.js';
-import { AgentParams, Checkpoint, CheckpointPutBody, Filter, WritesBody, uint } from '../schemas.js';
+import { AgentParams, Checkpoint, CheckpointPutBody, WritesBody, uint } from '../schemas.js';
 import { checkpointOut, dataIn } from '../wire.js';
-import { ERRORS, NOT_FOUND, defined, jsonBody, limitBody, ok, type App } from './common.js';
+import { ERRORS, NOT_FOUND, defined, jsonBody, limitBody, ok, parseFilter, type App } from './common.js';
 
 const ThreadParams = AgentParams.extend({
   threadId: z.string().min(1).max(LIMITS.idChars).openapi({ param: { name: 'threadId', in: 'path' } }),
@@ -42,14 +39,19 @@ const getCheckpoint = createRoute({
 const listCheckpoints = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/checkpoints',
-  summary: "A thread's checkpoints, newest first, in pages cut by count and by size (about 4 MiB)",
+  summary: "Checkpoints of a thread (or of every thread), newest first, in pages cut by count and by size (about 4 MiB)",
   middleware: [requires('read')] as const,
   request: {
     params: AgentParams,
     query: z.object({
-      threadId: z.string().min(1).max(LIMITS.idChars),
+      threadId: z.string().min(1).max(LIMITS.idChars).optional().openapi({ description: 'default: every thread' }),
       checkpointNs: z.string().max(LIMITS.idChars).optional(),
-      before: z.string().min(1).max(LIMITS.idChars).optional(),
+      before: z
+        .string()
+        .min(1)
+        .max(LIMITS.idChars)
+        .optional()
+        .openapi({ description: 'only checkpoints committed before this one (of the thread, else of any thread)' }),
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
       filter: z.string().max(8192).optional().openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
     }),
@@ -81,25 +83,16 @@ const deleteThread = createRoute({
   responses: { 200: ok(z.object({ deleted: uint() }), 'how many checkpoints were deleted'), ...ERRORS },
 });
 
-function parseFilter(raw: string | undefined): Condition[] | undefined {
-  if (raw === undefined) return undefined;
-  checkJsonDepth(raw, 'filter');
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new ApiError('INVALID_ARGUMENT', 'filter must be a JSON array of conditions');
-  }
-  const r = Filter.safeParse(json);
-  if (!r.success) throw new ApiError('INVALID_ARGUMENT', `filter: ${issuesMessage(r.error)}`);
-  return r.data as Condition[];
-}
-
 export function registerCheckpointRoutes(app: App): void {
   app.openapi(putCheckpoint, async (c) => {
     const { agent } = c.req.valid('param');
-    const { data, dataBase64, ...b } = c.req.valid('json');
-    const seq = await callAgent(c.env, agent, 'putCheckpoint', defined({ ...b, data: dataIn({ data, dataBase64 }, 'checkpoint') }) as never);
+    const { data, dataBase64, blobs, ...b } = c.req.valid('json');
+    const input = {
+      ...b,
+      data: dataIn({ data, dataBase64 }, 'checkpoint'),
+      blobs: blobs?.map(({ data: d, dataBase64: b64, ...blob }, i) => ({ ...blob, data: dataIn({ data: d, dataBase64: b64 }, `blobs.${i}`) })),
+    };
+    const seq = await callAgent(c.env, agent, 'putCheckpoint', defined(input) as never);
     return c.json({ seq }, 200);
   });
 

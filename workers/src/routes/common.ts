@@ -2,12 +2,13 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AsOf } from 'edgemem';
+import type { AsOf, Condition } from 'edgemem';
 import type { AuthVars } from '../auth.js';
 import type { Env } from '../env.js';
 import { ApiError, errorResponse } from '../http-errors.js';
 import { checkJsonDepth } from '../json-depth.js';
-import { ErrorBody } from '../schemas.js';
+import { ErrorBody, Filter } from '../schemas.js';
+import { issuesMessage } from '../validation.js';
 
 export type AppEnv = { Bindings: Env } & AuthVars;
 export type App = OpenAPIHono<AppEnv>;
@@ -67,4 +68,19 @@ export function asOfQuery(q: { asOfSeq?: number | undefined; asOfTime?: number |
 /** Drops keys whose value is undefined (the engine's optional fields are absent, not undefined). */
 export function defined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** A query-string filter: a JSON array of conditions (`what` names it in errors). */
+export function parseFilter(raw: string | undefined, what = 'filter'): Condition[] | undefined {
+  if (raw === undefined) return undefined;
+  checkJsonDepth(raw, what);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new ApiError('INVALID_ARGUMENT', `${what} must be a JSON array of conditions`);
+  }
+  const r = Filter.safeParse(json);
+  if (!r.success) throw new ApiError('INVALID_ARGUMENT', `${what}: ${issuesMessage(r.error)}`);
+  return r.data as Condition[];
 }

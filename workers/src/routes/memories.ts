@@ -19,7 +19,7 @@ import {
   uintQuery,
 } from '../schemas.js';
 import { memoryOut } from '../wire.js';
-import { CONFLICT, ERRORS, GONE, NOT_FOUND, WRITE_ERRORS, asOfQuery, defined, jsonBody, limitBody, ok, type App } from './common.js';
+import { CONFLICT, ERRORS, GONE, NOT_FOUND, WRITE_ERRORS, asOfQuery, defined, jsonBody, limitBody, ok, parseFilter, type App } from './common.js';
 
 const NsQuery = z.object({ ns: NamespaceQuery });
 
@@ -67,6 +67,9 @@ const listMemories = createRoute({
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
       cursor: z.string().max(4096).optional(),
       embeddings: z.enum(['true', 'false']).optional(),
+      filter: z.string().max(8192).optional().openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
+      valueFilter: z.string().max(8192).optional().openapi({ description: "conditions on the value's top-level fields, as JSON" }),
+      offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: 'matching memories to skip first (not with cursor)' }),
     }),
   },
   responses: {
@@ -144,6 +147,9 @@ export function registerMemoryRoutes(app: App): void {
         cursor: q.cursor,
         asOf: asOfQuery(q),
         includeEmbeddings: q.embeddings === 'true',
+        filter: parseFilter(q.filter),
+        valueFilter: parseFilter(q.valueFilter, 'valueFilter'),
+        offset: q.offset,
       }),
     );
     return c.json({ items: page.items.map(memoryOut), nextCursor: page.nextCursor }, 200);
