@@ -11,6 +11,7 @@ import type {
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
+  ChunkedTransfer,
   Checkpoint,
   CheckpointInput,
   CheckpointPage,
@@ -76,7 +77,7 @@ function needsEmbedding(m: MemoryInput): boolean {
   return typeof m === 'object' && m !== null && m.embedding === undefined && !!textOf(m);
 }
 
-export class EmbeddingStore implements TextMemoryStore {
+export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
   readonly #inner: MemoryStore;
   readonly #meta: HostMeta | undefined;
   readonly embedder: Embedder;
@@ -267,6 +268,24 @@ export class EmbeddingStore implements TextMemoryStore {
   maintain(): Promise<void> {
     return this.#inner.maintain();
   }
+  /** The inner store's chunked transfer (local stores; a host such as the Worker's Durable Object streams with it). */
+  #chunked(): ChunkedTransfer {
+    const t = this.#inner as Partial<ChunkedTransfer>;
+    if (typeof t.exportChunk !== 'function' || typeof t.importChunk !== 'function' || typeof t.importAbort !== 'function') {
+      throw invalid('this store has no chunked transfer (remote stores stream with exportStream / importStream)');
+    }
+    return t as ChunkedTransfer;
+  }
+  exportChunk(cursor: string | null, maxBytes?: number): Promise<{ ndjson: string; cursor: string | null }> {
+    return this.#chunked().exportChunk(cursor, maxBytes);
+  }
+  importChunk(ndjson: string): Promise<ImportProgress> {
+    return this.#chunked().importChunk(ndjson);
+  }
+  importAbort(): Promise<boolean> {
+    return this.#chunked().importAbort();
+  }
+
   /** Closes the store (not the embedder: the caller made it and may share it; close it yourself). */
   close(): Promise<void> {
     return this.#inner.close();
