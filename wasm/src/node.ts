@@ -14,6 +14,7 @@ import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
 export { NodeFilePageStore };
+export { serveEmbeddings, type EmbeddingsServer, type ServeEmbeddingsOptions } from './embeddings-server.js';
 
 async function readWasm(): Promise<WebAssembly.Module> {
   return new WebAssembly.Module(readFileSync(new URL('../dist-wasm/edgemem_wasm_bg.wasm', import.meta.url)));
