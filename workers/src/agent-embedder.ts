@@ -27,11 +27,15 @@ export function checkEmbedder(env: Env, s: EmbedderSettingT): void {
   }
 }
 
+/** How long an agent waits for its embeddings endpoint. */
+const EMBED_TIMEOUT_MS = 10_000;
+
 const failed = (message: string) => new EdgememError('EMBEDDING_FAILED', message);
 
 export function agentEmbedder(env: Env, s: EmbedderSettingT): Embedder {
   if (s.kind === 'workers-ai') return workersAi(env, s);
-  const base = { url: s.url, model: s.model, dims: s.dims, ...(s.id ? { id: s.id } : {}), ...(s.normalized === undefined ? {} : { normalized: s.normalized }), inputType: s.inputType ?? false, prefixes: s.prefixes };
+  // 10 s: a request waits for its embedding; an endpoint slower than that is a failure (EMBEDDING_FAILED), not a hang.
+  const base = { url: s.url, model: s.model, dims: s.dims, ...(s.id ? { id: s.id } : {}), ...(s.normalized === undefined ? {} : { normalized: s.normalized }), inputType: s.inputType ?? false, prefixes: s.prefixes, timeoutMs: EMBED_TIMEOUT_MS };
   // The Embedder's identity does not depend on the key; the key is read at each call (a rotated secret applies at once).
   const identity = openaiEmbeddings({ ...base, apiKey: undefined });
   return {

@@ -292,10 +292,26 @@ const RetentionFields = {
   checkpointsMaxBytes: uint().optional(),
 };
 
+/*
+ * The embedder setting's string rules are refinements, not `pattern`s in the OpenAPI document: the robustness
+ * fuzzer makes conforming strings by filtering its hostile ones through a document's pattern, and these patterns
+ * (a URL scheme, `@cf/`) almost never pass, which starves it. The rules are in the descriptions instead.
+ */
+
+function isUrl(u: string): boolean {
+  try {
+    new URL(u);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A Worker variable or secret name; the Worker's own credentials are never sent to an embeddings endpoint. */
 const SecretName = z
   .string()
-  .regex(/^[A-Z][A-Z0-9_]{0,63}$/, 'a secret name is 1-64 characters of A-Z 0-9 _')
+  .max(64)
+  .refine((n) => /^[A-Z][A-Z0-9_]{0,63}$/.test(n), 'a secret name is 1-64 characters of A-Z 0-9 _')
   .refine((n) => n !== 'ADMIN_TOKEN' && n !== 'TOKEN_SECRET', "the Worker's own credentials cannot be an embeddings key");
 
 /**
@@ -308,7 +324,11 @@ export const EmbedderSetting = z
     z
       .object({
         kind: z.literal('openai'),
-        url: z.string().url().max(2048).regex(/^https?:/, 'an http(s) URL').openapi({ description: 'the API base (…/v1) or the embeddings URL itself' }),
+        url: z
+          .string()
+          .max(2048)
+          .refine((u) => /^https?:\/\/[^/]/.test(u) && isUrl(u), 'an http(s) URL')
+          .openapi({ description: 'an http(s) URL: the API base (…/v1) or the embeddings URL itself' }),
         model: z.string().min(1).max(200),
         dims: z.number().int().min(1).max(LIMITS.dims),
         apiKeySecret: SecretName.optional().openapi({ description: 'the name of the Worker secret holding the API key (none: no Authorization header)' }),
@@ -321,7 +341,11 @@ export const EmbedderSetting = z
     z
       .object({
         kind: z.literal('workers-ai'),
-        model: z.string().regex(/^@cf\/[A-Za-z0-9._/-]{1,200}$/, 'a Workers AI model name such as @cf/baai/bge-small-en-v1.5'),
+        model: z
+          .string()
+          .max(204)
+          .refine((m) => /^@cf\/[A-Za-z0-9._/-]{1,200}$/.test(m), 'a Workers AI model name such as @cf/baai/bge-small-en-v1.5')
+          .openapi({ description: 'a Workers AI text embedding model, @cf/…' }),
         dims: z.number().int().min(1).max(LIMITS.dims),
         prefixes: z.object({ query: z.string().max(100).optional(), passage: z.string().max(100).optional() }).strict().optional(),
       })
