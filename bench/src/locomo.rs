@@ -26,7 +26,13 @@ impl Tally {
 
 pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let data = flag(args, "--data").ok_or("--data DIR is required")?;
-    let vectors = flag(args, "--vectors").ok_or("--vectors e5|minilm is required")?;
+    // --embed e5: the built-in embedder makes the vectors from the text; else the precomputed --vectors.
+    let embed = flag(args, "--embed");
+    let vectors = match embed {
+        Some("e5") => "e5 (embedded here)",
+        Some(other) => return Err(format!("--embed: only e5, not {other}")),
+        None => flag(args, "--vectors").ok_or("--vectors e5|minilm (or --embed e5) is required")?,
+    };
     let mut fusion = FusionParams::default();
     if let Some(m) = flag(args, "--fusion") {
         fusion.method = match m {
@@ -62,7 +68,11 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     if let Some(w) = num("--feedback-weight")? {
         fusion.feedback_weight = w;
     }
-    let d = load_locomo(Path::new(data), vectors)?;
+    let d = if embed.is_some() {
+        embedded_locomo(data, flag(args, "--model"))?
+    } else {
+        load_locomo(Path::new(data), vectors)?
+    };
     // --single-store: every conversation in one store, each question filtered to its own
     // conversation's namespace (exercises filtered search and store-wide term statistics).
     let single = args.iter().any(|a| a == "--single-store");
@@ -134,4 +144,19 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn embedded_locomo(data: &str, model: Option<&str>) -> Result<crate::corpus::Locomo, String> {
+    let path = match model {
+        Some(p) => p.to_owned(),
+        None => crate::embed_corpus::default_model_path()?,
+    };
+    let model = crate::embed_corpus::load_model(&path)?;
+    crate::embed_corpus::load_locomo_embedded(Path::new(data), &model, true)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn embedded_locomo(_data: &str, _model: Option<&str>) -> Result<crate::corpus::Locomo, String> {
+    Err("--embed e5 runs in the native bench only".into())
 }

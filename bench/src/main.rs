@@ -1,10 +1,16 @@
 //! edgemem-bench: retrieval recall on LoCoMo, latency of the engine's agent-shaped operations (natively,
 //! or built for wasm32-wasip1 under Wasmtime) and the caps suite.
-//! `edgemem-bench locomo --data DIR --vectors e5|minilm [--json]`,
-//! `edgemem-bench latency [--n 10000] [--json]`, `edgemem-bench caps [--json]`.
+//! `edgemem-bench locomo --data DIR --vectors e5|minilm [--json]` (or `--embed e5 [--model PATH]`: the
+//! built-in embedder makes the vectors from the text),
+//! `edgemem-bench latency [--n 10000] [--json]`, `edgemem-bench caps [--json]`,
+//! `edgemem-bench embed [--json]` (the built-in embedder's speed).
 
 mod caps;
 mod corpus;
+#[cfg(not(target_arch = "wasm32"))]
+mod embed_corpus;
+#[cfg(not(target_arch = "wasm32"))]
+mod embed_speed;
 mod latency;
 mod locomo;
 mod percentiles;
@@ -13,7 +19,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  edgemem-bench locomo --data DIR --vectors e5|minilm [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--feedback-docs N] [--feedback-terms N] [--feedback-weight W] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]\n  edgemem-bench caps [--json]"
+        "usage:\n  edgemem-bench locomo --data DIR (--vectors e5|minilm | --embed e5 [--model PATH]) [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--feedback-docs N] [--feedback-terms N] [--feedback-weight W] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]\n  edgemem-bench caps [--json]\n  edgemem-bench embed [--model PATH] [--data DIR] [--queries 200] [--passages 640] [--json]"
     );
     ExitCode::from(2)
 }
@@ -30,6 +36,8 @@ fn main() -> ExitCode {
         Some("locomo") => locomo::run(&args[1..], json),
         Some("latency") => latency::run(&args[1..], json),
         Some("caps") => caps::run(&args[1..], json),
+        #[cfg(not(target_arch = "wasm32"))]
+        Some("embed") => embed_speed::run(&args[1..], json),
         _ => return usage(),
     };
     match result {

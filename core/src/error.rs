@@ -19,6 +19,8 @@ pub enum ErrorCode {
     Unauthorized,
     /// Used by the HTTP layer (token not valid for this agent or scope); never raised by the engine.
     Forbidden,
+    /// Used by hosts that embed text (an embedder failed or answered badly); never raised by the engine.
+    EmbeddingFailed,
     Internal,
 }
 
@@ -36,6 +38,7 @@ impl ErrorCode {
             ErrorCode::HistoryPruned => "HISTORY_PRUNED",
             ErrorCode::Unauthorized => "UNAUTHORIZED",
             ErrorCode::Forbidden => "FORBIDDEN",
+            ErrorCode::EmbeddingFailed => "EMBEDDING_FAILED",
             ErrorCode::Internal => "INTERNAL",
         }
     }

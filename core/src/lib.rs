@@ -2,6 +2,7 @@
 //! change feed, FTS5); a USearch HNSW index serves vector search. No JavaScript in here: hosts
 //! (the wasm adapter, the Worker) plug in through [`PageStore`] and the public [`Store`] API.
 
+mod app_meta;
 mod caps;
 mod checkpoints;
 mod clock;
@@ -39,6 +40,7 @@ mod vfs;
 #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 pub mod wasm_rt;
 
+pub use app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use checkpoints::{ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite};
 pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
 pub use error::{Error, ErrorCode, Result};

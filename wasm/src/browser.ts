@@ -2,7 +2,8 @@
 
 import { openStore as openFetched } from './index.js';
 import { OpfsPageStore } from './opfs-page-store.js';
-import type { OpenOptions } from './open-store.js';
+import type { OpenOptions, OpenTextOptions } from './open-store.js';
+import type { TextMemoryStore } from './embedding-store.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
@@ -14,7 +15,9 @@ export { OpfsPageStore };
  * Opens an in-process store. `storage: { opfs: name }` keeps it in the origin private file system and
  * works only inside a dedicated Web Worker (elsewhere: INVALID_ARGUMENT); `'memory'` works everywhere.
  */
-export async function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
+export async function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
+export async function openStore(options?: OpenOptions): Promise<MemoryStore>;
+export async function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
   const storage = options.storage;
   if (typeof storage !== 'object' || storage === null || !('opfs' in storage)) return openFetched(options);
   const pages = await OpfsPageStore.open(storage.opfs);

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   /** Remote stores only (token not valid for this agent or scope); the engine never raises it. */
   'FORBIDDEN',
+  /** Stores with an embedder: it failed or answered badly (nothing was written); the engine never raises it. */
+  'EMBEDDING_FAILED',
   'INTERNAL',
 ] as const;
 

@@ -1,6 +1,7 @@
 /** The default entry of `edgemem` (bundlers, Deno, the browser main thread): `openStore` with memory or host page-store storage, the .wasm fetched next to the package. */
 
-import { openWith, type OpenOptions } from './open-store.js';
+import { openWithEmbedder, type OpenOptions, type OpenTextOptions } from './open-store.js';
+import type { TextMemoryStore } from './embedding-store.js';
 import type { WasmSource } from './runtime.js';
 import type { MemoryStore } from './types.js';
 
@@ -15,6 +16,8 @@ async function fetchWasm(): Promise<WasmSource> {
 }
 
 /** Opens an in-process store. Where fetching the .wasm next to this file is not possible, pass `options.wasm`. */
-export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
-  return openWith(options, fetchWasm, undefined);
+export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<MemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+  return openWithEmbedder(options, fetchWasm, undefined);
 }

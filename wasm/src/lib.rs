@@ -393,6 +393,18 @@ impl WasmStore {
         safe(self.s()?.sweep().map_err(to_js)?)
     }
 
+    /// The host metadata entry `name` (see `Store::app_meta`), or undefined.
+    #[wasm_bindgen(js_name = appMeta)]
+    pub fn app_meta(&mut self, name: &str) -> Result<Option<String>, JsValue> {
+        self.s()?.app_meta(name).map_err(to_js)
+    }
+
+    /// Sets (a string) or removes (undefined) the host metadata entry `name`.
+    #[wasm_bindgen(js_name = setAppMeta)]
+    pub fn set_app_meta(&mut self, name: &str, value: Option<String>) -> Result<(), JsValue> {
+        self.s()?.set_app_meta(name, value.as_deref()).map_err(to_js)
+    }
+
     /// The seq of the last committed change.
     pub fn seq(&mut self) -> Result<f64, JsValue> {
         safe(self.s()?.seq())

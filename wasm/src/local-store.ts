@@ -638,6 +638,20 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     return this.#call((w) => w.importAbort());
   }
 
+  /** A host metadata entry kept in the store itself (`name`: 1-64 of a-z 0-9 . _ -), or null. */
+  async appMeta(name: string): Promise<string | null> {
+    if (typeof name !== 'string') throw invalid('a metadata name must be a string');
+    return this.#call((w) => w.appMeta(name)) ?? null;
+  }
+
+  /** Sets (a string, at most 64 KiB) or removes (null) a host metadata entry; no seq, no event. */
+  async setAppMeta(name: string, value: string | null): Promise<void> {
+    if (typeof name !== 'string') throw invalid('a metadata name must be a string');
+    if (value !== null && typeof value !== 'string') throw invalid('a metadata value must be a string or null');
+    if (value !== null) wellFormed(value, 'a metadata value');
+    this.#call((w) => w.setAppMeta(name, value ?? undefined));
+  }
+
   async sweep(): Promise<number> {
     return this.#call((w) => w.sweep());
   }

@@ -5,22 +5,26 @@
 
 import { readFileSync } from 'node:fs';
 import { NodeFilePageStore } from './node-file-page-store.js';
-import { openWith, type OpenOptions } from './open-store.js';
-import { RemoteStore, type ConnectOptions } from './remote-store.js';
+import { openWithEmbedder, type OpenOptions, type OpenTextOptions } from './open-store.js';
+import type { TextMemoryStore } from './embedding-store.js';
+import { remoteWithEmbedder, type ConnectOptions, type ConnectTextOptions } from './remote-store.js';
 import { EdgememError } from './errors.js';
 import type { WebSocketConstructor } from './remote-feed.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
 export { NodeFilePageStore };
+export { serveEmbeddings, type EmbeddingsServer, type ServeEmbeddingsOptions } from './embeddings-server.js';
 
 async function readWasm(): Promise<WebAssembly.Module> {
   return new WebAssembly.Module(readFileSync(new URL('../dist-wasm/edgemem_wasm_bg.wasm', import.meta.url)));
 }
 
 /** Opens an in-process store; `storage: { file }` keeps it in a SQLite database file (created if missing). */
-export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
-  return openWith(options, readWasm, (path) => new NodeFilePageStore(path));
+export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<MemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+  return openWithEmbedder(options, readWasm, (path) => new NodeFilePageStore(path));
 }
 
 /** Node 20 has no global WebSocket: `ws` (an optional peer dependency) is imported on the first `subscribe`. */
@@ -39,6 +43,8 @@ async function nodeWebSocket(): Promise<WebSocketConstructor> {
 }
 
 /** A remote store of `agent` on the edgemem Worker at `url` (no request until the first call). */
-export async function connect(options: ConnectOptions): Promise<MemoryStore> {
-  return new RemoteStore(options, nodeWebSocket);
+export async function connect(options: ConnectTextOptions): Promise<TextMemoryStore>;
+export async function connect(options: ConnectOptions): Promise<MemoryStore>;
+export async function connect(options: ConnectOptions): Promise<MemoryStore | TextMemoryStore> {
+  return remoteWithEmbedder(options, nodeWebSocket);
 }

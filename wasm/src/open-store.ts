@@ -5,6 +5,8 @@ import { LocalStore, type StoreSettings } from './local-store.js';
 import { MemoryPageStore, type PageStore } from './page-store.js';
 import { initRuntime, isReady, type WasmSource } from './runtime.js';
 import type { MemoryStore } from './types.js';
+import { toEmbedder, type EmbedderOption } from './embedder.js';
+import { EmbeddingStore, type TextMemoryStore } from './embedding-store.js';
 
 /**
  * Where a store keeps its data: `'memory'` (pages in a JS Map, gone when the process ends), a host
@@ -23,6 +25,35 @@ export interface OpenOptions extends StoreSettings {
   storage?: StorageOption;
   /** The compiled edgemem module or its bytes; default: loaded from the package (fetch, or fs in Node). */
   wasm?: WasmSource;
+  /**
+   * Makes vectors from text: an `Embedder` (e.g. `e5()` from `edgemem-e5`, `openaiEmbeddings(...)`) or a function
+   * `(texts, kind) => vectors`. Then `put` with text and no embedding embeds the text, and `search({ text })`
+   * without a vector runs hybrid search with the embedded query. The store records the embedder (id, dims,
+   * normalisation); opening it with another is INVALID_ARGUMENT unless `reembed` is true.
+   */
+  embedder?: EmbedderOption;
+  /** Opened with an embedder other than the one the store records: re-embed (call `store.reembed()`). */
+  reembed?: boolean;
+}
+
+/** `OpenOptions` with an embedder: `openStore` returns a `TextMemoryStore`. */
+export type OpenTextOptions = OpenOptions & { embedder: EmbedderOption };
+
+/** Opens a local store, then, with `options.embedder`, wraps it (checking the embedder the store records). */
+export async function openWithEmbedder(
+  options: OpenOptions,
+  load: () => Promise<WasmSource>,
+  fileStore: PagesForFile | undefined,
+): Promise<MemoryStore | TextMemoryStore> {
+  if (typeof options !== 'object' || options === null) throw invalid('openStore takes an options object');
+  if (options.embedder === undefined) {
+    if (options.reembed !== undefined) throw invalid('reembed needs an embedder');
+    return openWith(options, load, fileStore);
+  }
+  if (options.reembed !== undefined && typeof options.reembed !== 'boolean') throw invalid('reembed must be a boolean');
+  const embedder = await toEmbedder(options.embedder, options.dims);
+  const inner = await openWith({ ...options, dims: embedder.dims }, load, fileStore);
+  return EmbeddingStore.over(inner, embedder, options.reembed === true);
 }
 
 export type PagesForFile = (path: string) => PageStore;

@@ -16,6 +16,8 @@ import { EdgememError, argument, checkSafe, invalid, safeOut } from './errors.js
 import { RemoteSubscription, type ReconnectOptions, type WebSocketConstructor } from './remote-feed.js';
 import { HttpClient, type FetchLike, type QueryValue, type TokenSource } from './remote-http.js';
 import * as wire from './remote-wire.js';
+import { toEmbedder, type EmbedderOption } from './embedder.js';
+import { EmbeddingStore, type TextMemoryStore } from './embedding-store.js';
 import type {
   ChangeEvent,
   ChangesOptions,
@@ -73,6 +75,21 @@ export interface ConnectOptions {
    * FORBIDDEN). Default: `console.error`.
    */
   onError?: (error: EdgememError) => void;
+  /**
+   * Embeds text on this side before it is sent (see `OpenOptions.embedder`): puts with text and no embedding,
+   * searches with text and no vector. Not recorded in the agent (a Worker agent can embed itself: its settings).
+   */
+  embedder?: EmbedderOption;
+}
+
+/** `ConnectOptions` with an embedder: `connect` returns a `TextMemoryStore`. */
+export type ConnectTextOptions = ConnectOptions & { embedder: EmbedderOption };
+
+/** The remote store, wrapped when `options.embedder` is given. */
+export async function remoteWithEmbedder(options: ConnectOptions, loadWebSocket?: WebSocketLoader): Promise<MemoryStore | TextMemoryStore> {
+  const store = new RemoteStore(options, loadWebSocket);
+  if (typeof options !== 'object' || options === null || options.embedder === undefined) return store;
+  return EmbeddingStore.over(store, await toEmbedder(options.embedder), false);
 }
 
 /** How an entry finds a WebSocket class when `options.WebSocket` is not given. */
@@ -393,6 +410,8 @@ export class RemoteStore implements MemoryStore {
 }
 
 /** A remote store of `agent` on the edgemem Worker at `url`. No request is made until the first call. */
-export async function connect(options: ConnectOptions): Promise<MemoryStore> {
-  return new RemoteStore(options);
+export async function connect(options: ConnectTextOptions): Promise<TextMemoryStore>;
+export async function connect(options: ConnectOptions): Promise<MemoryStore>;
+export async function connect(options: ConnectOptions): Promise<MemoryStore | TextMemoryStore> {
+  return remoteWithEmbedder(options);
 }

@@ -5,7 +5,8 @@
  */
 
 import wasmModule from '../dist-wasm/edgemem_wasm_bg.wasm';
-import { openWith, type OpenOptions } from './open-store.js';
+import { openWithEmbedder, type OpenOptions, type OpenTextOptions } from './open-store.js';
+import type { TextMemoryStore } from './embedding-store.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';
@@ -13,6 +14,8 @@ export * from './public-api.js';
 export { connect } from './remote-store.js';
 
 /** Opens an in-process store: `'memory'` or a host page store (e.g. a Durable Object's synchronous KV). */
-export function openStore(options: OpenOptions = {}): Promise<MemoryStore> {
-  return openWith(options, async () => wasmModule, undefined);
+export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<MemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+  return openWithEmbedder(options, async () => wasmModule, undefined);
 }

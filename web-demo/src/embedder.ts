@@ -1,8 +1,8 @@
 /**
- * The optional embedding endpoint: any OpenAI-compatible `POST {url}` with `{ model, input }` answering
- * `{ data: [{ embedding }] }`. The URL, key and model are entered by the user and kept in this tab's
- * sessionStorage only; the browser calls the endpoint directly (it must allow this origin: CORS), so the key
- * never passes through the demo's server or the edgemem Worker.
+ * The optional embedding endpoint (instead of the built-in e5): any OpenAI-compatible `POST {url}` with
+ * `{ model, input }` answering `{ data: [{ embedding }] }`. The URL, key and model are entered by the user and
+ * kept in this tab's sessionStorage only; the store worker calls the endpoint directly (it must allow this origin:
+ * CORS), so the key never passes through the demo's server or the edgemem Worker. `embed` is its probe.
  */
 
 export interface EmbedderConfig {

@@ -37,10 +37,9 @@ export function mountAdd(app: LocalApp): void {
           pinned: data.get('pinned') === 'on',
           ...(ttl > 0 ? { ttlMs: Math.round(ttl * 1000) } : {}),
         };
-        const embedding = await app.embedding(text);
-        if (embedding) memory.embedding = embedding;
-        const ack = await app.client.call('put', memory);
-        say(status, `Saved ${memory.namespace.join('/')}/${memory.key} as version ${ack.version} at seq ${ack.seq}${embedding ? ' with its embedding' : ''}.${evictedNote([ack])}`, 'ok');
+        const ack = await app.client.call('put', memory); // the store embeds the text (when vectors are on)
+        const embedded = app.vectors().on && text !== '';
+        say(status, `Saved ${memory.namespace.join('/')}/${memory.key} as version ${ack.version} at seq ${ack.seq}${embedded ? ' with its embedding' : ''}.${evictedNote([ack])}`, 'ok');
         await app.changed();
       } catch (e) {
         say(status, `Not saved — ${errorText(e)}`, 'error');
@@ -52,11 +51,7 @@ export function mountAdd(app: LocalApp): void {
     void busy(samples, async () => {
       try {
         const acks: WriteAck[] = [];
-        for (const m of SAMPLE_MEMORIES) {
-          const text = String(m.value);
-          const embedding = await app.embedding(text);
-          acks.push(await app.client.call('put', { ...m, text, ...(embedding ? { embedding } : {}) }));
-        }
+        for (const m of SAMPLE_MEMORIES) acks.push(await app.client.call('put', { ...m, text: String(m.value) }));
         say(status, `Added ${acks.length} sample memories (seq ${acks[0]?.seq}–${acks.at(-1)?.seq}).${evictedNote(acks)}`, 'ok');
         await app.changed();
       } catch (e) {

@@ -1,41 +1,53 @@
 /**
- * The local panel's shared state: the store worker client, the store's latest stats, the embedding endpoint
- * and whether vectors can be used (vector-mode), and change listeners that the panel's parts register to
- * redraw after a write.
+ * The local panel's shared state: the store worker client, the store's latest stats, the chosen embedder (the
+ * built-in e5 by default, or an endpoint) and what the worker made of it (vectors on, or why not), and change
+ * listeners that the panel's parts register to redraw after a write.
  */
 import type { Stats } from 'edgemem';
-import { embed, loadEmbedder, saveEmbedder, type EmbedderConfig } from './embedder.ts';
+import { loadEmbedder, saveEmbedder, type EmbedderConfig } from './embedder.ts';
 import { StoreClient } from './store-client.ts';
-import type { OpenSettings } from './store-protocol.ts';
+import type { EmbedderChoice, OpenSettings, Opened, Progress } from './store-protocol.ts';
 
 const CAP_KEY = 'edgemem-demo:maxMemories';
 export const DEFAULT_CAP = 50;
 
-/** Why vectors are off, or their dims when on. */
+/** Why vectors are off, or their dims and embedder when on. */
 export type VectorState =
-  | { on: true; dims: number }
-  | { on: false; reason: string; /** set when recreating the store with these dims would turn vectors on */ fixDims?: number };
+  | { on: true; dims: number; id: string }
+  | { on: false; reason: string; /** recreating the store (erasing it) would turn vectors on */ recreate: boolean };
 
 export class LocalApp {
   readonly client = new StoreClient();
   stats: Stats | null = null;
+  /** The endpoint the user set (this tab only), or null: the built-in e5. */
   embedder: EmbedderConfig | null = loadEmbedder();
-  /** The endpoint's vector length (from a probe), or its error. */
-  embedderDims: number | null = null;
-  embedderError: string | null = null;
+  opened: Opened | null = null;
+  /** The built-in embedder's weights loading, while they load. */
+  loading: Progress['progress'] | null = null;
   readonly #listeners: (() => void | Promise<void>)[] = [];
+
+  constructor() {
+    this.client.onProgress = (p) => {
+      this.loading = p.phase === 'ready' ? null : p;
+      for (const fn of this.#listeners) void fn();
+    };
+  }
 
   get cap(): number {
     const n = Number(localStorage.getItem(CAP_KEY) ?? DEFAULT_CAP);
     return Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_CAP;
   }
 
+  choice(): EmbedderChoice {
+    return this.embedder ? { kind: 'endpoint', ...this.embedder } : { kind: 'e5' };
+  }
+
   settings(): OpenSettings {
-    return { dims: this.embedderDims ?? 0, maxMemories: this.cap };
+    return { embedder: this.choice(), maxMemories: this.cap };
   }
 
   async open(): Promise<void> {
-    this.stats = (await this.client.open(this.settings())).stats;
+    this.#took(await this.client.open(this.settings()));
     await this.changed();
   }
 
@@ -45,44 +57,27 @@ export class LocalApp {
   }
 
   async reset(): Promise<void> {
-    this.stats = (await this.client.reset(this.settings())).stats;
+    this.#took(await this.client.reset(this.settings()));
     await this.changed();
   }
 
-  /** Saves (or clears) the endpoint and probes it for its vector length. */
+  #took(opened: Opened): void {
+    this.opened = opened;
+    this.stats = opened.stats;
+    this.loading = null;
+  }
+
+  /** Saves the endpoint (null: back to the built-in e5) and reopens the store with it. */
   async setEmbedder(config: EmbedderConfig | null): Promise<void> {
     saveEmbedder(config);
     this.embedder = config;
-    await this.probe();
-    await this.changed();
-  }
-
-  async probe(): Promise<void> {
-    this.embedderDims = null;
-    this.embedderError = null;
-    if (!this.embedder) return;
-    try {
-      this.embedderDims = (await embed(this.embedder, ['dimension probe']))[0]?.length ?? null;
-    } catch (e) {
-      this.embedderError = e instanceof Error ? e.message : String(e);
-    }
+    await this.open();
   }
 
   vectors(): VectorState {
-    if (!this.embedder) return { on: false, reason: 'no embedding endpoint is set' };
-    if (this.embedderDims === null) return { on: false, reason: `the embedding endpoint failed: ${this.embedderError ?? 'no answer'}` };
-    const storeDims = this.stats?.dims ?? 0;
-    if (storeDims !== this.embedderDims) {
-      const has = storeDims === 0 ? 'without vectors' : `for ${storeDims}-dimension vectors`;
-      return { on: false, reason: `this store was created ${has}; the endpoint gives ${this.embedderDims}`, fixDims: this.embedderDims };
-    }
-    return { on: true, dims: storeDims };
-  }
-
-  /** The embedding of `text` when vectors are on, else undefined. */
-  async embedding(text: string): Promise<number[] | undefined> {
-    if (!this.vectors().on || !this.embedder || !text) return undefined;
-    return (await embed(this.embedder, [text]))[0];
+    const o = this.opened;
+    if (o?.embedder) return { on: true, dims: o.embedder.dims, id: o.embedder.id };
+    return { on: false, reason: o?.embedderError ?? 'the store is not open yet', recreate: o?.recreate ?? false };
   }
 
   onChange(fn: () => void | Promise<void>): void {

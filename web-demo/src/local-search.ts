@@ -1,7 +1,7 @@
 /**
- * "Search": lexical (FTS5 BM25) always; vector or hybrid when an embedding endpoint is set and the store has
- * vectors of its length. The line above the results says which mode actually ran, and why when it is not the
- * one asked for.
+ * "Search": lexical (FTS5 BM25) always; vector or hybrid when the store has an embedder (it embeds the query
+ * text itself, in its worker). The line above the results says which mode actually ran, and why when it is not
+ * the one asked for.
  */
 import type { SearchMode, SearchQuery } from 'edgemem';
 import { busy, byId, errorText, h, preview, say } from './dom.ts';
@@ -32,9 +32,7 @@ export function mountSearch(app: LocalApp): void {
     const { mode, note } = plan(app, String(data.get('mode') ?? 'auto') as Wanted);
     void busy(form.querySelector('button[type=submit]'), async () => {
       try {
-        const query: SearchQuery = { mode, k: 10 };
-        if (mode !== 'vector') query.text = text;
-        if (mode !== 'lexical') query.vector = await app.embedding(text);
+        const query: SearchQuery = { mode, k: 10, text };
         const hits = await app.client.call('search', query);
         results.replaceChildren(
           ...hits.map((hit) =>

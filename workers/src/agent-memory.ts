@@ -23,6 +23,7 @@ import { LIMITS } from './limits.js';
 import { attachmentOf, closeIfExpired, LiveFeed, send, TOKEN_EXPIRY_HEADER, type SocketAttachment } from './live-feed.js';
 import { parseClientMessage } from './ws-messages.js';
 import { alarmDelayMs } from './store-settings.js';
+import { agentEmbedder, checkEmbedder } from './agent-embedder.js';
 import {
   effective,
   mergedSettings,
@@ -98,11 +99,16 @@ export class AgentMemory extends DurableObject<Env> {
   /** The store, opened on first use (and its sockets' subscriptions restored). */
   #open(): Promise<MemoryStore> {
     this.#store ??= (async () => {
-      const settings = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
+      const own = readAgentSettings(this.ctx.storage);
+      const settings = mergedSettings(this.env, own);
       // An existing store keeps the dims (and metric, scalar) it was created with.
       if (this.#hasPages()) settings.dims = 0;
+      // With an embedder, puts and searches without vectors are embedded here, before the write transaction;
+      // the store records it (a store made by another is INVALID_ARGUMENT).
+      const embedder = own?.embedder && agentEmbedder(this.env, own.embedder);
       const store = await openStore({
         ...settings,
+        ...(embedder ? { embedder, dims: embedder.dims } : {}),
         storage: { pages: new DurableObjectPageStore(this.ctx.storage), atomic: true },
         // No timers in the object: its alarm runs maintain() (which indexes the buffers too).
         idleFlushMs: 0,
@@ -123,8 +129,9 @@ export class AgentMemory extends DurableObject<Env> {
 
   async #state(store: MemoryStore): Promise<AgentState> {
     const stats = await store.stats();
-    const settings = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
-    return { settings: effective(settings, { dims: stats.dims, metric: stats.metric, scalar: stats.scalar }), seq: stats.seq };
+    const own = readAgentSettings(this.ctx.storage);
+    const settings = mergedSettings(this.env, own);
+    return { settings: effective(settings, { dims: stats.dims, metric: stats.metric, scalar: stats.scalar }, own?.embedder), seq: stats.seq };
   }
 
   /** The agent's effective settings and latest seq. */
@@ -154,6 +161,10 @@ export class AgentMemory extends DurableObject<Env> {
   }
 
   async #configure(own: AgentSettings): Promise<AgentState> {
+    if (own.embedder) {
+      checkEmbedder(this.env, own.embedder);
+      own = { ...own, dims: own.embedder.dims }; // the embedder's vectors set the store's dims
+    }
     const store = await this.#open();
     const current = await this.#state(store);
     const empty = current.seq === 0;

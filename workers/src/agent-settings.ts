@@ -14,12 +14,16 @@
 import type { StoreSettings } from 'edgemem';
 import type { Env } from './env.js';
 import { defaultScalar, storeSettings } from './store-settings.js';
+import type { EmbedderSettingT } from './agent-embedder.js';
 
-/** What an agent's own settings may hold (validated by schemas.ts `AgentSettings`). */
+/**
+ * What an agent's own settings may hold (validated by schemas.ts `AgentSettings`). `embedder` (agent-embedder.ts)
+ * sets `dims` to its own; the store records it, so an agent holding data cannot switch to another (INVALID_ARGUMENT).
+ */
 export type AgentSettings = Pick<
   StoreSettings,
   'dims' | 'metric' | 'scalar' | 'maxBytes' | 'maxMemories' | 'retention' | 'maxMemoryBytes' | 'maxCheckpointBytes'
->;
+> & { embedder?: EmbedderSettingT };
 
 /** The settings as reported: every field resolved. */
 export type EffectiveSettings = Required<Pick<StoreSettings, 'dims' | 'metric' | 'scalar'>> & AgentSettings;
@@ -38,8 +42,9 @@ export function writeAgentSettings(storage: DurableObjectStorage, settings: Agen
 }
 
 /** The agent's settings over the Worker's defaults (retention merged field by field). */
-export function mergedSettings(env: Env, own: AgentSettings | undefined): StoreSettings {
+export function mergedSettings(env: Env, withEmbedder: AgentSettings | undefined): StoreSettings {
   const base = storeSettings(env);
+  const own = withEmbedder && Object.fromEntries(Object.entries(withEmbedder).filter(([k]) => k !== 'embedder')) as StoreSettings;
   const defined = <T extends object>(o: T | undefined) => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
   const merged: StoreSettings = own ? { ...base, ...defined(own), retention: { ...base.retention, ...defined(own.retention) } } : base;
   // The scalar default depends on the metric the agent ends up with (i8 needs cosine).
@@ -47,8 +52,9 @@ export function mergedSettings(env: Env, own: AgentSettings | undefined): StoreS
 }
 
 /** Resolved values for the API's answers (engine defaults filled in). */
-export function effective(s: StoreSettings, stored?: { dims: number; metric: string; scalar: string }): EffectiveSettings {
+export function effective(s: StoreSettings, stored?: { dims: number; metric: string; scalar: string }, embedder?: EmbedderSettingT): EffectiveSettings {
   return {
+    ...(embedder ? { embedder } : {}),
     dims: stored?.dims ?? s.dims ?? 0,
     metric: (stored?.metric as EffectiveSettings['metric'] | undefined) ?? s.metric ?? 'cosine',
     scalar: (stored?.scalar as EffectiveSettings['scalar'] | undefined) ?? s.scalar ?? defaultScalar(s.metric),

@@ -26,6 +26,14 @@ export interface Env {
    * `127.0.0.1,localhost`; a request whose Host names another is FORBIDDEN (request-checks.ts). Unset: every host.
    */
   ALLOWED_HOSTS?: string;
+  /** Optional Workers AI binding (`"ai": { "binding": "AI" }`): agents can embed with it (embedder kind workers-ai). */
+  AI?: WorkersAi;
+  /** Secrets named by agents' embedder settings (`apiKeySecret`) are read from here too. */
+}
+
+/** The part of the Workers AI binding the embedder uses (text embedding models answer `{ shape, data }`). */
+export interface WorkersAi {
+  run(model: string, input: { text: string[] }): Promise<unknown>;
 }
 
 /** An optional non-negative integer variable, or `fallback`. A malformed one is a deployment error. */

@@ -2,7 +2,8 @@
  * The API's error bodies `{ error: { code, message } }` and the HTTP status of each engine code.
  * QUOTA_EXCEEDED is 507 Insufficient Storage (the agent's pinned data alone fills its caps — retrying the
  * same write will not help until something is deleted); DIMENSION_MISMATCH is 422 (well-formed JSON the
- * store cannot take); RESUME_GAP and HISTORY_PRUNED are 410 Gone (the data asked for was retained once).
+ * store cannot take); RESUME_GAP and HISTORY_PRUNED are 410 Gone (the data asked for was retained once);
+ * EMBEDDING_FAILED is 502 Bad Gateway (the agent's embedder — an endpoint or Workers AI — failed; nothing written).
  */
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -18,6 +19,7 @@ export const API_ERROR_CODES = [
   'HISTORY_PRUNED',
   'UNAUTHORIZED',
   'FORBIDDEN',
+  'EMBEDDING_FAILED',
   'INTERNAL',
 ] as const;
 
@@ -34,6 +36,7 @@ export const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   PAYLOAD_TOO_LARGE: 413,
   DIMENSION_MISMATCH: 422,
   INTERNAL: 500,
+  EMBEDDING_FAILED: 502,
   QUOTA_EXCEEDED: 507,
 };
 

@@ -307,6 +307,67 @@ const RetentionFields = {
   checkpointsMaxBytes: uint().optional(),
 };
 
+/*
+ * The embedder setting's string rules are refinements, not `pattern`s in the OpenAPI document: the robustness
+ * fuzzer makes conforming strings by filtering its hostile ones through a document's pattern, and these patterns
+ * (a URL scheme, `@cf/`) almost never pass, which starves it. The rules are in the descriptions instead.
+ */
+
+function isUrl(u: string): boolean {
+  try {
+    new URL(u);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A Worker variable or secret name; the Worker's own credentials are never sent to an embeddings endpoint. */
+const SecretName = z
+  .string()
+  .max(64)
+  .refine((n) => /^[A-Z][A-Z0-9_]{0,63}$/.test(n), 'a secret name is 1-64 characters of A-Z 0-9 _')
+  .refine((n) => n !== 'ADMIN_TOKEN' && n !== 'TOKEN_SECRET', "the Worker's own credentials cannot be an embeddings key");
+
+/**
+ * The agent's embedder: bodies without embeddings (a PUT with text, a search with text) are embedded with it.
+ * `openai`: any OpenAI-compatible `/v1/embeddings` endpoint, its API key read from the Worker secret named by
+ * `apiKeySecret` (the key itself is never stored in the agent). `workers-ai`: the Worker's `AI` binding.
+ */
+export const EmbedderSetting = z
+  .discriminatedUnion('kind', [
+    z
+      .object({
+        kind: z.literal('openai'),
+        url: z
+          .string()
+          .max(2048)
+          .refine((u) => /^https?:\/\/[^/]/.test(u) && isUrl(u), 'an http(s) URL')
+          .openapi({ description: 'an http(s) URL: the API base (…/v1) or the embeddings URL itself' }),
+        model: z.string().min(1).max(200),
+        dims: z.number().int().min(1).max(LIMITS.dims),
+        apiKeySecret: SecretName.optional().openapi({ description: 'the name of the Worker secret holding the API key (none: no Authorization header)' }),
+        id: z.string().min(1).max(200).optional().openapi({ description: 'recorded as the store\'s embedder (default openai:<model>)' }),
+        normalized: z.boolean().optional(),
+        inputType: z.boolean().optional().openapi({ description: "send input_type: 'query' | 'passage' (servers of asymmetric models read it)" }),
+        prefixes: z.object({ query: z.string().max(100).optional(), passage: z.string().max(100).optional() }).strict().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        kind: z.literal('workers-ai'),
+        model: z
+          .string()
+          .max(204)
+          .refine((m) => /^@cf\/[A-Za-z0-9._/-]{1,200}$/.test(m), 'a Workers AI model name such as @cf/baai/bge-small-en-v1.5')
+          .openapi({ description: 'a Workers AI text embedding model, @cf/…' }),
+        dims: z.number().int().min(1).max(LIMITS.dims),
+        prefixes: z.object({ query: z.string().max(100).optional(), passage: z.string().max(100).optional() }).strict().optional(),
+      })
+      .strict(),
+  ])
+  .openapi('EmbedderSetting');
+
 /** An agent's own store settings (`PUT /v1/agents/{agent}`); absent fields take the Worker's defaults. */
 export const AgentSettings = z
   .object({
@@ -318,8 +379,13 @@ export const AgentSettings = z
     retention: z.object(RetentionFields).strict().optional(),
     maxMemoryBytes: z.number().int().min(1).max(LIMITS.memoryBytes).optional(),
     maxCheckpointBytes: z.number().int().min(1).max(LIMITS.checkpointBytes).optional(),
+    embedder: EmbedderSetting.optional(),
   })
   .strict()
+  .refine((s) => s.embedder === undefined || s.dims === undefined || s.dims === s.embedder.dims, {
+    message: 'dims must equal embedder.dims (or be left out: the embedder sets it)',
+    path: ['dims'],
+  })
   .openapi('AgentSettings');
 
 export const AgentInfo = z
@@ -334,6 +400,7 @@ export const AgentInfo = z
       retention: z.object(RetentionFields).optional(),
       maxMemoryBytes: z.number().optional(),
       maxCheckpointBytes: z.number().optional(),
+      embedder: EmbedderSetting.optional(),
     }),
     seq: uint().openapi({ description: "the agent's latest seq (0: no data yet)" }),
   })

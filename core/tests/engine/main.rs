@@ -1,6 +1,7 @@
 //! The engine's behaviour suite. The same tests run natively (`cargo test`) and compiled to
 //! wasm32 under Node (`scripts/test-core-wasm`); filesystem-only tests are ignored on wasm.
 
+mod app_meta;
 mod caps;
 mod checkpoint_blobs;
 mod checkpoints;

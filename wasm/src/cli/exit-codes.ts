@@ -19,6 +19,7 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   UNAUTHORIZED: 10,
   FORBIDDEN: 11,
   INTERNAL: 12,
+  EMBEDDING_FAILED: 13,
 };
 
 /** Anything that failed without an engine code (an I/O error writing the output, a bug). */

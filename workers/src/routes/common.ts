@@ -35,6 +35,10 @@ export const ERRORS = {
 export const NOT_FOUND = { 404: err('NOT_FOUND') } as const;
 export const CONFLICT = { 409: err('CONFLICT: ifVersion did not match') } as const;
 export const GONE = { 410: err('HISTORY_PRUNED or RESUME_GAP (with oldestSeq): what was asked for is no longer retained') } as const;
+/** Routes that embed text with the agent's embedder (its settings) when the body carries no vector. */
+export const EMBEDDING_ERRORS = {
+  502: err('EMBEDDING_FAILED: the agent\'s embedder failed or answered badly; nothing was written'),
+} as const;
 export const WRITE_ERRORS = {
   422: err('DIMENSION_MISMATCH: the embedding length is not the store\'s dims'),
   507: err('QUOTA_EXCEEDED: pinned data alone would exceed the agent\'s caps'),

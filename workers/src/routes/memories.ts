@@ -19,17 +19,17 @@ import {
   uintQuery,
 } from '../schemas.js';
 import { memoryOut } from '../wire.js';
-import { CONFLICT, ERRORS, GONE, NOT_FOUND, WRITE_ERRORS, asOfQuery, defined, jsonBody, limitBody, ok, parseFilter, type App } from './common.js';
+import { CONFLICT, EMBEDDING_ERRORS, ERRORS, GONE, NOT_FOUND, WRITE_ERRORS, asOfQuery, defined, jsonBody, limitBody, ok, parseFilter, type App } from './common.js';
 
 const NsQuery = z.object({ ns: NamespaceQuery });
 
 const putMemory = createRoute({
   method: 'put',
   path: '/v1/agents/{agent}/memories/{key}',
-  summary: 'Create or replace a memory',
+  summary: 'Create or replace a memory (an agent with an embedder embeds its text when it has no embedding)',
   middleware: [requires('write'), limitBody(LIMITS.bodyBytes)] as const,
   request: { params: KeyParams, query: NsQuery, body: jsonBody(MemoryPutBody) },
-  responses: { 200: ok(WriteAck, 'the write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS },
+  responses: { 200: ok(WriteAck, 'the write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS, ...EMBEDDING_ERRORS },
 });
 
 const getMemory = createRoute({
@@ -85,7 +85,7 @@ const batchPut = createRoute({
   summary: 'Put several memories, all or nothing',
   middleware: [requires('write'), limitBody(LIMITS.batchBodyBytes)] as const,
   request: { params: AgentParams, body: jsonBody(BatchBody) },
-  responses: { 200: ok(z.object({ acks: z.array(WriteAck) }), 'every write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS },
+  responses: { 200: ok(z.object({ acks: z.array(WriteAck) }), 'every write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS, ...EMBEDDING_ERRORS },
 });
 
 const history = createRoute({
