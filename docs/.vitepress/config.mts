@@ -67,7 +67,7 @@ export default defineConfig({
           items: [
             { text: 'Overview', link: '/reference/http/' },
             { text: 'Health, tokens and agents', link: '/reference/http/agents' },
-            { text: 'Memories', link: '/reference/http/memories' },
+            { text: 'Memories and namespaces', link: '/reference/http/memories' },
             { text: 'Search', link: '/reference/http/search' },
             { text: 'Checkpoints', link: '/reference/http/checkpoints' },
             { text: 'Change feed and WebSocket', link: '/reference/http/feed' },
