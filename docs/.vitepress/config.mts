@@ -45,6 +45,13 @@ export default defineConfig({
             { text: 'Command line', link: '/guide/cli' },
           ],
         },
+        {
+          text: 'Features',
+          items: [
+            { text: 'Embeddings', link: '/guide/embeddings' },
+            { text: 'LangGraph', link: '/guide/langgraph' },
+          ],
+        },
       ],
       '/concepts/': [
         {
@@ -57,6 +64,7 @@ export default defineConfig({
             { text: 'The change feed and resume', link: '/concepts/change-feed' },
             { text: 'Caps, TTL and pinning', link: '/concepts/caps-ttl-pinning' },
             { text: 'Search modes and fusion', link: '/concepts/search' },
+            { text: 'Embedders', link: '/concepts/embedders' },
           ],
         },
       ],
