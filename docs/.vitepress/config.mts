@@ -112,6 +112,7 @@ export default defineConfig({
             { text: 'BM25 without length normalisation', link: '/decisions/bm25-without-length-normalisation' },
             { text: 'The journal in wasm memory', link: '/decisions/journal-in-wasm-memory' },
             { text: 'opt-level s, SQLite z', link: '/decisions/opt-level-s-sqlite-z' },
+            { text: 'The built-in embedder as a package', link: '/decisions/built-in-embedder-as-second-package' },
           ],
         },
       ],
