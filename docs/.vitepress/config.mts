@@ -45,6 +45,13 @@ export default defineConfig({
             { text: 'Command line', link: '/guide/cli' },
           ],
         },
+        {
+          text: 'Features',
+          items: [
+            { text: 'Embeddings', link: '/guide/embeddings' },
+            { text: 'LangGraph', link: '/guide/langgraph' },
+          ],
+        },
       ],
       '/concepts/': [
         {
@@ -57,6 +64,7 @@ export default defineConfig({
             { text: 'The change feed and resume', link: '/concepts/change-feed' },
             { text: 'Caps, TTL and pinning', link: '/concepts/caps-ttl-pinning' },
             { text: 'Search modes and fusion', link: '/concepts/search' },
+            { text: 'Embedders', link: '/concepts/embedders' },
           ],
         },
       ],
@@ -67,7 +75,7 @@ export default defineConfig({
           items: [
             { text: 'Overview', link: '/reference/http/' },
             { text: 'Health, tokens and agents', link: '/reference/http/agents' },
-            { text: 'Memories', link: '/reference/http/memories' },
+            { text: 'Memories and namespaces', link: '/reference/http/memories' },
             { text: 'Search', link: '/reference/http/search' },
             { text: 'Checkpoints', link: '/reference/http/checkpoints' },
             { text: 'Change feed and WebSocket', link: '/reference/http/feed' },
@@ -104,6 +112,7 @@ export default defineConfig({
             { text: 'BM25 without length normalisation', link: '/decisions/bm25-without-length-normalisation' },
             { text: 'The journal in wasm memory', link: '/decisions/journal-in-wasm-memory' },
             { text: 'opt-level s, SQLite z', link: '/decisions/opt-level-s-sqlite-z' },
+            { text: 'The built-in embedder as a package', link: '/decisions/built-in-embedder-as-second-package' },
           ],
         },
       ],

@@ -44,7 +44,7 @@ function resourceOf(/** @type {string} */ path) {
 
 const PAGES = [
   { slug: 'agents', title: 'Health, tokens and agents', resources: ['health', 'tokens', 'agents'] },
-  { slug: 'memories', title: 'Memories', resources: ['memories'] },
+  { slug: 'memories', title: 'Memories and namespaces', resources: ['memories', 'namespaces'] },
   { slug: 'search', title: 'Search', resources: ['search'] },
   { slug: 'checkpoints', title: 'Checkpoints', resources: ['checkpoints'] },
   { slug: 'feed', title: 'Change feed and WebSocket', resources: ['events', 'notify', 'ws'] },
