@@ -367,10 +367,18 @@ impl Store {
         let seq = self.seq;
         let Some(idx) = self.index.as_mut() else { return Ok(()) };
         let data = idx.save()?;
-        self.conn.execute(
-            "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, data = excluded.data",
-            rusqlite::params![seq as i64, data],
-        )?;
+        // The serialised graph is as big as the index: binding it as a parameter made SQLite copy it
+        // twice more (the bound value, then the record), so it goes in as a zeroblob written in place.
+        self.conn.execute_batch("SAVEPOINT index_snapshot")?;
+        let written = write_snapshot(&self.conn, seq, &data);
+        drop(data);
+        match written {
+            Ok(()) => self.conn.execute_batch("RELEASE index_snapshot")?,
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
+                return Err(e);
+            }
+        }
         self.index_changes = 0;
         Ok(())
     }
@@ -592,6 +600,20 @@ impl Drop for Store {
             vfs::unregister_store(&n);
         }
     }
+}
+
+/// Stores the index snapshot `data` covering `seq`: a zeroblob row, then the bytes through incremental
+/// blob I/O in page-sized steps (no whole copy of `data` inside SQLite).
+fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
+    conn.execute(
+        "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, data = excluded.data",
+        rusqlite::params![seq as i64, rusqlite::blob::ZeroBlob(data.len() as u64)],
+    )?;
+    let mut blob = conn.blob_open(rusqlite::MAIN_DB, "index_snapshot", "data", 1, false)?;
+    for (i, chunk) in data.chunks(1 << 16).enumerate() {
+        blob.write_at(chunk, i << 16)?;
+    }
+    Ok(())
 }
 
 pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {
