@@ -201,8 +201,8 @@ impl Store {
                 c.pragma_update(None, "synchronous", if *atomic { "OFF" } else { "NORMAL" })?;
             }
         }
-        // A page cache big enough for a 10k-memory store (negative = KiB).
-        c.pragma_update(None, "cache_size", -16384)?;
+        // A page cache big enough for a 10k-memory store (negative = KiB; memory_budget.rs counts it).
+        c.pragma_update(None, "cache_size", -((crate::memory_budget::PAGE_CACHE_BYTES >> 10) as i64))?;
         Ok(())
     }
 
@@ -487,6 +487,7 @@ impl Store {
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
+            self.check_memory_budget(&tx)?;
             if tx.lexical_marks > 0 && self.lexical_buffer_due(&tx) {
                 self.apply_lexical_marks()?;
                 lexical_applied = true;
