@@ -604,15 +604,35 @@ impl Drop for Store {
 }
 
 /// Stores the index snapshot `data` covering `seq`: a zeroblob row, then the bytes through incremental
-/// blob I/O in page-sized steps (no whole copy of `data` inside SQLite).
+/// blob I/O in 64 KiB steps (no whole copy of `data` inside SQLite). SQLite's C API directly: rusqlite's
+/// `blob` feature would add its Read/Write/Seek wrappers to the module for three calls.
 fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
-    conn.execute(
-        "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, data = excluded.data",
-        rusqlite::params![seq as i64, rusqlite::blob::ZeroBlob(data.len() as u64)],
-    )?;
-    let mut blob = conn.blob_open(rusqlite::MAIN_DB, "index_snapshot", "data", 1, false)?;
-    for (i, chunk) in data.chunks(1 << 16).enumerate() {
-        blob.write_at(chunk, i << 16)?;
+    use rusqlite::ffi;
+    let len = i32::try_from(data.len()).map_err(|_| Error::internal("index snapshot over 2 GiB"))?;
+    // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made SQLite
+    // allocate it whole).
+    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
+    conn.execute("INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))", rusqlite::params![seq as i64, len])?;
+    let fail = |what: &str, rc: i32| Error::internal(format!("index snapshot {what}: SQLite code {rc}"));
+    let mut blob: *mut ffi::sqlite3_blob = std::ptr::null_mut();
+    // SAFETY: the connection is live for the calls; the blob handle is closed on every path below.
+    unsafe {
+        let rc = ffi::sqlite3_blob_open(conn.handle(), c"main".as_ptr(), c"index_snapshot".as_ptr(), c"data".as_ptr(), 1, 1, &mut blob);
+        if rc != ffi::SQLITE_OK {
+            ffi::sqlite3_blob_close(blob);
+            return Err(fail("open", rc));
+        }
+        for (i, chunk) in data.chunks(1 << 16).enumerate() {
+            let rc = ffi::sqlite3_blob_write(blob, chunk.as_ptr().cast(), chunk.len() as i32, (i << 16) as i32);
+            if rc != ffi::SQLITE_OK {
+                ffi::sqlite3_blob_close(blob);
+                return Err(fail("write", rc));
+            }
+        }
+        let rc = ffi::sqlite3_blob_close(blob);
+        if rc != ffi::SQLITE_OK {
+            return Err(fail("close", rc));
+        }
     }
     Ok(())
 }
