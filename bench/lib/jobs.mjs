@@ -101,7 +101,7 @@ export function jobs({ data, root }) {
     },
     {
       id: 'size', suites: ['size'], env: MINIFLARE_ENV,
-      cmd: (quick) => [node, [`${root}/bench/miniflare/size.mjs`, '--data', data, '--json', '--configs', quick ? '2000:f32,5000:i8' : '10000:f32,100000:i8']],
+      cmd: (quick) => [node, [`${root}/bench/miniflare/size.mjs`, '--data', data, '--json', '--configs', quick ? '2000:f32,5000:i8' : '10000:f32,10000:i8,100000:i8']],
     },
     // Robustness (bench/robustness/): HTTP fuzzing from the OpenAPI document, and SIGKILLs of a Node process
     // writing through the file store and of the Worker under wrangler dev (150 + 60 ≥ 200 kills in the full run).

@@ -64,7 +64,7 @@ log('bundling the Worker…');
 bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
 
 async function withWorker(persist, fn) {
-  const server = await startWorker({ bundle: join(dir, 'bundle'), bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS) }, persist });
+  const server = await startWorker({ bundle: join(dir, 'bundle'), bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' }, persist });
   try {
     return await fn(server.url, workerdPid());
   } finally {
@@ -146,7 +146,9 @@ try {
       index_vectors: loaded.stats.indexVectors,
       after_load: { base_rss_bytes: loaded.base, rss_bytes: loaded.after, delta_bytes: loaded.after - loaded.base, workerd_peak_rss_bytes: loaded.peak },
       reopened: { base_rss_bytes: reopened.base, rss_bytes: reopened.after, delta_bytes: reopened.after - reopened.base },
-      engine_heap: { base_wasm_bytes: heapOpen.base_wasm_bytes, after_load_wasm_bytes: heapLoad.wasm_bytes, reopened_wasm_bytes: heapOpen.wasm_bytes },
+      // Linear memory never shrinks: after the load it is the load's peak.
+      engine_heap: { base_wasm_bytes: heapOpen.base_wasm_bytes, peak_wasm_bytes: heapLoad.wasm_bytes, reopened_wasm_bytes: heapOpen.wasm_bytes },
+      index: { recall_vs_exact: heapLoad.recall_vs_exact, k: 10, queries: heapLoad.recall_queries },
     });
   }
 } finally {
@@ -159,6 +161,6 @@ else {
   console.log(`wasm module: ${mib(module.wasm_bytes)} raw, ${mib(module.wasm_gzip_bytes)} gzip -9`);
   for (const r of rows) {
     console.log(`${r.memories} × ${r.dims} ${r.scalar}: workerd RSS +${mib(r.after_load.delta_bytes)} after loading, +${mib(r.reopened.delta_bytes)} reopened cold; ` +
-      `engine wasm heap ${mib(r.engine_heap.after_load_wasm_bytes)} after loading, ${mib(r.engine_heap.reopened_wasm_bytes)} reopened; db ${mib(r.db_bytes)}, index ${mib(r.index_bytes)}`);
+      `engine wasm heap ${mib(r.engine_heap.peak_wasm_bytes)} at the load's peak, ${mib(r.engine_heap.reopened_wasm_bytes)} reopened; index R@10 vs exact ${r.index.recall_vs_exact?.toFixed(3)}; db ${mib(r.db_bytes)}, index ${mib(r.index_bytes)}`);
   }
 }

@@ -88,7 +88,7 @@ export function markdown(r) {
   if (r.size) {
     const s = r.size;
     out.push('## Size', '', `wasm module: ${s.wasm_bytes} bytes raw (${mib(s.wasm_bytes)}), ${s.wasm_gzip_bytes} gzip -9 (${mib(s.wasm_gzip_bytes)}).`, '');
-    out.push(table(['Durable Object holding', 'workerd RSS Δ after loading', 'Δ reopened cold', 'engine wasm heap after loading', 'reopened', 'db', 'index', 'load time (HTTP)'], s.do_memory.map((d) => [`${d.memories} × ${d.dims} ${d.scalar}`, mib(d.after_load.delta_bytes), mib(d.reopened.delta_bytes), mib(d.engine_heap?.after_load_wasm_bytes), mib(d.engine_heap?.reopened_wasm_bytes), mib(d.db_bytes), mib(d.index_bytes), `${d.load_s.toFixed(0)} s`])), '');
+    out.push(table(['Durable Object holding', 'workerd RSS Δ after loading', 'Δ reopened cold', 'engine wasm heap at the load\'s peak', 'reopened', 'index R@10 vs exact', 'db', 'index', 'load time (HTTP)'], s.do_memory.map((d) => [`${d.memories} × ${d.dims} ${d.scalar}`, mib(d.after_load.delta_bytes), mib(d.reopened.delta_bytes), mib(d.engine_heap?.peak_wasm_bytes), mib(d.engine_heap?.reopened_wasm_bytes), d.index?.recall_vs_exact == null ? '–' : d.index.recall_vs_exact.toFixed(3), mib(d.db_bytes), mib(d.index_bytes), `${d.load_s.toFixed(0)} s`])), '');
     out.push('Δ = RSS of the workerd process with the agent open minus with only an empty agent open (same process); "reopened cold": workerd restarted over the same state, the agent opened by one stats call and one search. Engine wasm heap: the wasm linear memory of the same store built, then reopened (stats + one search), by the npm package in fresh Node processes — the engine\'s share of an isolate. Cloudflare\'s isolate limit is 128 MB.', '');
   }
   if (r.robustness) out.push(robustnessMarkdown(r.robustness));

@@ -148,6 +148,9 @@ pub struct StoreConfig {
     pub max_memory_bytes: usize,
     /// Largest accepted checkpoint payload, in bytes.
     pub max_checkpoint_bytes: usize,
+    /// The engine's heap budget in bytes (0 = none): writes that would index vectors past it are refused
+    /// with QUOTA_EXCEEDED (memory_budget.rs). A Durable Object's host sets it from the isolate's 128 MB.
+    pub memory_budget: u64,
 }
 
 impl Default for StoreConfig {
@@ -163,6 +166,7 @@ impl Default for StoreConfig {
             index_snapshot_every: 5_000,
             max_memory_bytes: 1 << 20,
             max_checkpoint_bytes: 8 << 20,
+            memory_budget: 0,
         }
     }
 }

@@ -18,6 +18,7 @@ mod history;
 mod import_stream;
 mod lexical_buffer;
 mod memdb;
+mod memory_budget;
 mod memories;
 mod memory_json;
 mod namespace;

@@ -22,6 +22,11 @@ pub struct Stats {
     /// Vectors written but not yet inserted into the HNSW graph (searched exactly meanwhile).
     pub index_pending: u64,
     pub index_bytes: u64,
+    /// The engine's heap now: on wasm its linear memory; natively SQLite's allocations plus the index.
+    pub heap_bytes: u64,
+    /// The store's memory budget (0 = none) and the peak heap the budget check projects for it now.
+    pub memory_budget: u64,
+    pub projected_peak_bytes: u64,
     /// SQLite database size (pages × page size).
     pub db_bytes: u64,
     pub history_floor: u64,
@@ -55,6 +60,9 @@ impl Store {
             index_vectors: self.index.as_ref().map_or(0, |i| i.len() as u64),
             index_pending: self.index.as_ref().map_or(0, |i| i.pending_len() as u64),
             index_bytes: self.index.as_ref().map_or(0, |i| i.memory_bytes() as u64),
+            heap_bytes: self.heap_bytes(),
+            memory_budget: self.cfg.memory_budget,
+            projected_peak_bytes: self.projected_peak_bytes(0),
             db_bytes: pages * page_size,
             history_floor: self.history_floor,
             next_expiry_ms: c.query_row("SELECT MIN(expires_at) FROM memories WHERE expires_at IS NOT NULL", [], |r| r.get(0))?,

@@ -201,8 +201,8 @@ impl Store {
                 c.pragma_update(None, "synchronous", if *atomic { "OFF" } else { "NORMAL" })?;
             }
         }
-        // A page cache big enough for a 10k-memory store (negative = KiB).
-        c.pragma_update(None, "cache_size", -16384)?;
+        // A page cache big enough for a 10k-memory store (negative = KiB; memory_budget.rs counts it).
+        c.pragma_update(None, "cache_size", -((crate::memory_budget::PAGE_CACHE_BYTES >> 10) as i64))?;
         Ok(())
     }
 
@@ -367,10 +367,18 @@ impl Store {
         let seq = self.seq;
         let Some(idx) = self.index.as_mut() else { return Ok(()) };
         let data = idx.save()?;
-        self.conn.execute(
-            "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, ?2) ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, data = excluded.data",
-            rusqlite::params![seq as i64, data],
-        )?;
+        // The serialised graph is as big as the index: binding it as a parameter made SQLite copy it
+        // twice more (the bound value, then the record), so it goes in as a zeroblob written in place.
+        self.conn.execute_batch("SAVEPOINT index_snapshot")?;
+        let written = write_snapshot(&self.conn, seq, &data);
+        drop(data);
+        match written {
+            Ok(()) => self.conn.execute_batch("RELEASE index_snapshot")?,
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
+                return Err(e);
+            }
+        }
         self.index_changes = 0;
         Ok(())
     }
@@ -479,6 +487,7 @@ impl Store {
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
+            self.check_memory_budget(&tx)?;
             if tx.lexical_marks > 0 && self.lexical_buffer_due(&tx) {
                 self.apply_lexical_marks()?;
                 lexical_applied = true;
@@ -592,6 +601,40 @@ impl Drop for Store {
             vfs::unregister_store(&n);
         }
     }
+}
+
+/// Stores the index snapshot `data` covering `seq`: a zeroblob row, then the bytes through incremental
+/// blob I/O in 64 KiB steps (no whole copy of `data` inside SQLite). SQLite's C API directly: rusqlite's
+/// `blob` feature would add its Read/Write/Seek wrappers to the module for three calls.
+fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
+    use rusqlite::ffi;
+    let len = i32::try_from(data.len()).map_err(|_| Error::internal("index snapshot over 2 GiB"))?;
+    // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made SQLite
+    // allocate it whole).
+    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
+    conn.execute("INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))", rusqlite::params![seq as i64, len])?;
+    let fail = |what: &str, rc: i32| Error::internal(format!("index snapshot {what}: SQLite code {rc}"));
+    let mut blob: *mut ffi::sqlite3_blob = std::ptr::null_mut();
+    // SAFETY: the connection is live for the calls; the blob handle is closed on every path below.
+    unsafe {
+        let rc = ffi::sqlite3_blob_open(conn.handle(), c"main".as_ptr(), c"index_snapshot".as_ptr(), c"data".as_ptr(), 1, 1, &mut blob);
+        if rc != ffi::SQLITE_OK {
+            ffi::sqlite3_blob_close(blob);
+            return Err(fail("open", rc));
+        }
+        for (i, chunk) in data.chunks(1 << 16).enumerate() {
+            let rc = ffi::sqlite3_blob_write(blob, chunk.as_ptr().cast(), chunk.len() as i32, (i << 16) as i32);
+            if rc != ffi::SQLITE_OK {
+                ffi::sqlite3_blob_close(blob);
+                return Err(fail("write", rc));
+            }
+        }
+        let rc = ffi::sqlite3_blob_close(blob);
+        if rc != ffi::SQLITE_OK {
+            return Err(fail("close", rc));
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {

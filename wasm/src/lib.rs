@@ -68,6 +68,7 @@ struct OpenConfig {
     max_checkpoint_bytes: Option<usize>,
     /// Only with a page store: the host commits each call atomically (a Durable Object).
     atomic: bool,
+    memory_budget: u64,
 }
 
 #[derive(Deserialize, Default)]
@@ -91,6 +92,7 @@ fn store_config(c: OpenConfig, pages: Option<JsPageStore>) -> Result<StoreConfig
     }
     cfg.caps.max_bytes = c.max_bytes;
     cfg.caps.max_memories = c.max_memories;
+    cfg.memory_budget = c.memory_budget;
     if let Some(r) = c.retention {
         let d = Retention::default();
         cfg.retention = Retention {

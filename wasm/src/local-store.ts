@@ -51,6 +51,11 @@ export interface StoreSettings {
   /** Caps on live unpinned memories (0: none); least recently used ones are evicted. */
   maxBytes?: number;
   maxMemories?: number;
+  /**
+   * The engine's heap budget in bytes (0: none): a write that would index vectors past it is refused with
+   * QUOTA_EXCEEDED before the host runs out of memory (stats() shows `heapBytes` and `projectedPeakBytes`).
+   */
+  memoryBudget?: number;
   retention?: {
     historyVersions?: number;
     historyMaxAgeMs?: number;
@@ -104,6 +109,7 @@ function engineConfig(s: StoreSettings, atomic: boolean): string {
     scalar: s.scalar,
     max_bytes: n(s.maxBytes, 'maxBytes') ?? 0,
     max_memories: n(s.maxMemories, 'maxMemories') ?? 0,
+    memory_budget: n(s.memoryBudget, 'memoryBudget') ?? 0,
     retention: r && {
       history_versions: n(r.historyVersions, 'retention.historyVersions'),
       history_max_age_ms: n(r.historyMaxAgeMs, 'retention.historyMaxAgeMs'),

@@ -324,6 +324,11 @@ export interface Stats {
   indexVectors: number;
   indexPending: number;
   indexBytes: number;
+  /** The engine's heap in bytes: its wasm linear memory (natively: SQLite's allocations plus the index). */
+  heapBytes: number;
+  /** The store's memory budget in bytes (0: none), and the peak heap its check projects for the store now. */
+  memoryBudget: number;
+  projectedPeakBytes: number;
   dbBytes: number;
   historyFloor: number;
   /** The earliest expiry (ms since the epoch) of a live memory, or null: when to `sweep()` next. */

@@ -14,6 +14,8 @@ export interface Env {
   /** Caps per agent on live unpinned memories, bytes / count (0 or absent: none). */
   EDGEMEM_MAX_BYTES?: string;
   EDGEMEM_MAX_MEMORIES?: string;
+  /** The engine's heap budget per agent in bytes (0: none). Default 96 MiB of the isolate's 128 MB (store-settings.ts). */
+  EDGEMEM_MEMORY_BUDGET?: string;
   /** History versions kept per key (engine default when absent). */
   EDGEMEM_HISTORY_VERSIONS?: string;
   /** Change-feed events retained (default 100,000) and their maximum age in ms. */

@@ -9,6 +9,7 @@ export function storeSettings(env: Env): StoreSettings {
     ...(env.EDGEMEM_SCALAR ? { scalar: scalarVar(env.EDGEMEM_SCALAR) } : {}),
     maxBytes: intVar(env, 'EDGEMEM_MAX_BYTES', 0),
     maxMemories: intVar(env, 'EDGEMEM_MAX_MEMORIES', 0),
+    memoryBudget: intVar(env, 'EDGEMEM_MEMORY_BUDGET', DEFAULT_MEMORY_BUDGET),
     retention: {
       historyVersions: intVar(env, 'EDGEMEM_HISTORY_VERSIONS', undefined),
       eventsMax: intVar(env, 'EDGEMEM_EVENTS_MAX', undefined),
@@ -18,6 +19,13 @@ export function storeSettings(env: Env): StoreSettings {
     maxCheckpointBytes: LIMITS.checkpointBytes,
   };
 }
+
+/**
+ * The engine's heap budget in a Durable Object: an isolate has 128 MB, shared with the JavaScript heap and the
+ * runtime; the engine gets 96 MiB of it, so a write that would index past it is refused (QUOTA_EXCEEDED) rather
+ * than the isolate being killed. At 384-d i8 that is ~60k vectors per agent (docs/scale.md).
+ */
+export const DEFAULT_MEMORY_BUDGET = 96 << 20;
 
 /** Delay of the maintenance alarm after a write, ms. */
 export function alarmDelayMs(env: Env): number {
