@@ -31,12 +31,13 @@ describe('WebSocket', () => {
 
   it('closes a socket (4401) once its scoped token expires: no push and no answer after that', async () => {
     const a = agentId('ws');
-    const s = await TestSocket.open(a, await token(a, ['subscribe'], 1));
+    // 3 s: time enough to open and subscribe on a loaded machine before it expires.
+    const s = await TestSocket.open(a, await token(a, ['subscribe'], 3));
     s.send({ type: 'subscribe' });
     await s.until('subscribed');
     await put(a, 'k1');
     expect(await s.next()).toMatchObject({ type: 'event', seq: 1 });
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     await put(a, 'k2');
     expect(await s.closed()).toBe(4401);
     expect(s.messages.map((m) => m.seq)).toEqual([0, 1]);
