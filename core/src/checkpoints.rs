@@ -30,14 +30,6 @@ impl CheckpointData {
             CheckpointData::Bytes(b) => ("bytes", b.clone()),
         })
     }
-    /// Bytes as stored (JSON text or raw bytes).
-    pub(crate) fn stored_len(&self) -> usize {
-        match self {
-            CheckpointData::Json(v) => serde_json::to_string(v).map_or(0, |s| s.len()),
-            CheckpointData::Bytes(b) => b.len(),
-        }
-    }
-
     pub(crate) fn decode(kind: &str, data: Vec<u8>) -> Self {
         match kind {
             "json" => CheckpointData::Json(serde_json::from_slice(&data).unwrap_or(Value::Null)),
@@ -211,24 +203,28 @@ impl Store {
         Ok(())
     }
 
-    /// Fills `c.blobs` from its `channel_versions`.
-    pub(crate) fn attach_blobs(&self, c: &mut Checkpoint) -> Result<()> {
-        let mut st = self.conn.prepare_cached(
-            "SELECT kind, data FROM checkpoint_blobs WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND channel = ?3 AND version = ?4",
-        )?;
-        for (ch, v) in &c.channel_versions {
-            let Value::String(v) = v else { continue };
-            let found = st
-                .query_row(params![c.thread_id, c.checkpoint_ns, ch, v], |r| {
-                    let kind: String = r.get(0)?;
-                    Ok(CheckpointData::decode(&kind, r.get(1)?))
-                })
-                .optional()?;
-            if let Some(data) = found {
-                c.blobs.push(ChannelBlob { channel: ch.clone(), version: v.clone(), data });
-            }
+    /// Fills `c.blobs` from its `channel_versions`, in one query; returns the blobs' stored bytes.
+    pub(crate) fn attach_blobs(&self, c: &mut Checkpoint) -> Result<usize> {
+        if c.channel_versions.is_empty() {
+            return Ok(0);
         }
-        Ok(())
+        let versions = serde_json::to_string(&c.channel_versions)?;
+        let mut st = self.conn.prepare_cached(
+            // CROSS JOIN keeps json_each outside: one primary-key lookup per channel (the planner
+            // would otherwise scan the thread's blobs).
+            "SELECT j.key, b.version, b.kind, b.data FROM json_each(?3) j
+             CROSS JOIN checkpoint_blobs b ON b.thread_id = ?1 AND b.checkpoint_ns = ?2 AND b.channel = j.key AND b.version = j.value
+             WHERE j.type = 'text' ORDER BY j.id",
+        )?;
+        let mut rows = st.query(params![c.thread_id, c.checkpoint_ns, versions])?;
+        let mut bytes = 0;
+        while let Some(r) = rows.next()? {
+            let kind: String = r.get(2)?;
+            let data: Vec<u8> = r.get(3)?;
+            bytes += data.len();
+            c.blobs.push(ChannelBlob { channel: r.get(0)?, version: r.get(1)?, data: CheckpointData::decode(&kind, data) });
+        }
+        Ok(bytes)
     }
 
     /// Removes the blobs of (thread, ns) no checkpoint names any more.
@@ -307,7 +303,7 @@ impl Store {
         };
         match found {
             Some(mut c) => {
-                c.pending_writes = self.pending_writes(&c)?;
+                c.pending_writes = self.pending_writes(&c)?.0;
                 self.attach_blobs(&mut c)?;
                 Ok(Some(c))
             }
@@ -315,16 +311,21 @@ impl Store {
         }
     }
 
-    fn pending_writes(&self, c: &Checkpoint) -> Result<Vec<PendingWrite>> {
+    /// A checkpoint's pending writes, and their stored bytes.
+    fn pending_writes(&self, c: &Checkpoint) -> Result<(Vec<PendingWrite>, usize)> {
         let mut st = self.conn.prepare_cached(
             "SELECT task_id, idx, channel, kind, value FROM checkpoint_writes
              WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3 ORDER BY task_id, idx",
         )?;
-        let rows = st.query_map(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id], |r| {
+        let mut rows = st.query(params![c.thread_id, c.checkpoint_ns, c.checkpoint_id])?;
+        let (mut writes, mut bytes) = (Vec::new(), 0);
+        while let Some(r) = rows.next()? {
             let kind: String = r.get(3)?;
-            Ok(PendingWrite { task_id: r.get(0)?, idx: r.get(1)?, channel: r.get(2)?, value: CheckpointData::decode(&kind, r.get(4)?) })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+            let value: Vec<u8> = r.get(4)?;
+            bytes += value.len();
+            writes.push(PendingWrite { task_id: r.get(0)?, idx: r.get(1)?, channel: r.get(2)?, value: CheckpointData::decode(&kind, value) });
+        }
+        Ok((writes, bytes))
     }
 
     /// Checkpoints of a thread, newest first.
@@ -373,10 +374,10 @@ impl Store {
         while let Some(r) = rows.next()? {
             let mut c = row_to_checkpoint(r)?;
             let size: i64 = r.get(10)?;
-            c.pending_writes = self.pending_writes(&c)?;
-            self.attach_blobs(&mut c)?;
-            let writes: usize = c.pending_writes.iter().map(|w| w.value.stored_len()).sum::<usize>()
-                + c.blobs.iter().map(|b| b.data.stored_len()).sum::<usize>();
+            // Sizes as stored (JSON text or bytes), not by serializing the values again.
+            let (writes, write_bytes) = self.pending_writes(&c)?;
+            c.pending_writes = writes;
+            let writes = write_bytes + self.attach_blobs(&mut c)?;
             // Bytes travel as base64 in JSON: a third more.
             full = budget.take((size as usize + writes) * 4 / 3);
             checkpoints.push(c);

@@ -9,7 +9,7 @@ export type { ReembedOptions, ReembedProgress, TextMemoryStore } from './embeddi
 export type { StoreSettings } from './local-store.js';
 export type * from './types.js';
 export { createAgent, agentSettings, mintToken } from './remote-admin.js';
-export type { AdminOptions, AgentInfo, AgentSettings, MintedToken, Scope } from './remote-admin.js';
+export type { AdminOptions, AgentEmbedder, AgentInfo, AgentSettings, MintedToken, Scope } from './remote-admin.js';
 export type { ConnectOptions, ConnectTextOptions } from './remote-store.js';
 export type { ReconnectOptions, WebSocketConstructor, WebSocketLike } from './remote-feed.js';
 export type { FetchLike, TokenSource } from './remote-http.js';

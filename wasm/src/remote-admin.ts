@@ -17,10 +17,21 @@ import type { StoreSettings } from './local-store.js';
  */
 export type AgentSettings = Pick<StoreSettings, 'dims' | 'metric' | 'scalar' | 'maxBytes' | 'maxMemories' | 'retention' | 'maxMemoryBytes' | 'maxCheckpointBytes'>;
 
+/** An agent's embedder setting as the Worker reports it (secrets are named, never shown). */
+export interface AgentEmbedder {
+  /** `openai` (an OpenAI-compatible endpoint) or `workers-ai`. */
+  kind: string;
+  model: string;
+  dims: number;
+}
+
 export interface AgentInfo {
   agent: string;
   /** The effective settings (the agent's own over the Worker's defaults). */
-  settings: Required<Pick<AgentSettings, 'dims' | 'metric' | 'scalar'>> & AgentSettings;
+  settings: Required<Pick<AgentSettings, 'dims' | 'metric' | 'scalar'>> & AgentSettings & {
+    /** Present when the agent embeds text-only puts and searches in its Worker. */
+    embedder?: AgentEmbedder;
+  };
   /** The agent's latest seq (0: it holds no data yet). */
   seq: number;
 }

@@ -17,6 +17,7 @@ import { RemoteSubscription, type ReconnectOptions, type WebSocketConstructor } 
 import { HttpClient, type FetchLike, type QueryValue, type TokenSource } from './remote-http.js';
 import * as wire from './remote-wire.js';
 import { toEmbedder, type EmbedderOption } from './embedder.js';
+import type { AgentInfo } from './remote-admin.js';
 import { EmbeddingStore, type TextMemoryStore } from './embedding-store.js';
 import type {
   ChangeEvent,
@@ -121,6 +122,11 @@ export class RemoteStore implements MemoryStore {
   #call<T>(method: string, path: string, options?: { query?: Record<string, QueryValue>; body?: unknown }): Promise<T> {
     if (this.#closed) return Promise.reject(invalid('the store is closed'));
     return this.#http.request<T>(method, this.#agent + path, options);
+  }
+
+  /** This agent's effective settings (`GET /v1/agents/{agent}`; a token with the `read` scope suffices). */
+  agentInfo(): Promise<AgentInfo> {
+    return this.#call<AgentInfo>('GET', '');
   }
 
   #memoryPath(key: string): string {

@@ -318,6 +318,11 @@ impl Store {
             .ok_or_else(|| Error::new(ErrorCode::DimensionMismatch, "this store has no vectors (dims = 0)"))?;
         let filtered = !plan.prefix.is_empty() || !plan.conds.is_empty() || !plan.value_conds.is_empty();
         if filtered {
+            if idx.len() > EXACT_MAX {
+                if let Some(top) = self.top_if_allowed(plan, idx.search(q, depth * 2)?, depth, now)? {
+                    return Ok(top);
+                }
+            }
             let mut ps = Vec::new();
             let where_sql = self.live_filter(plan, now, &mut ps)?;
             let allowed: Vec<i64> = {
@@ -377,6 +382,29 @@ impl Store {
         }
         out.truncate(depth);
         Ok(out)
+    }
+
+    /// A filter that most of the best memories pass (a namespace holding most of the store, say) is
+    /// cheaper checked on the unfiltered HNSW hits than by listing every allowed id: when at least
+    /// `depth` of `wide` (the unfiltered top, best first) pass the filter, the first `depth` of them
+    /// are the allowed memories' top (any other allowed memory scores below all of `wide`). None
+    /// when fewer pass.
+    fn top_if_allowed(&self, plan: &Plan, wide: Vec<(u64, f64)>, depth: usize, now: i64) -> Result<Option<Vec<(i64, f64)>>> {
+        if wide.len() < depth {
+            return Ok(None);
+        }
+        let ids = serde_json::to_string(&wide.iter().map(|(id, _)| *id as i64).collect::<Vec<_>>())?;
+        let mut ps = vec![SqlValue::Text(ids)];
+        let where_sql = self.live_filter(plan, now, &mut ps)?;
+        let passing: HashSet<i64> = {
+            let mut st = self.conn.prepare_cached(&format!(
+                "SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(?1)) AND m.embedding IS NOT NULL AND {where_sql}"
+            ))?;
+            let rows = st.query_map(params_from_iter(ps.iter()), |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let top: Vec<(i64, f64)> = wide.into_iter().map(|(id, s)| (id as i64, s)).filter(|(id, _)| passing.contains(id)).take(depth).collect();
+        Ok((top.len() == depth).then_some(top))
     }
 
     /// The terms of a first lexical query that keeps BM25's cost bounded, and whether it dropped

@@ -586,3 +586,33 @@ fn quantised_graph_hits_are_rescored_exactly() {
         assert!((h.score - e).abs() < 1e-5, "{} scored {}, exact {e}", h.key, h.score);
     }
 }
+
+#[test]
+fn a_filter_most_memories_pass_gives_the_unfiltered_order_and_a_selective_one_still_returns_k() {
+    // More vectors than the exact-scoring cut-off: 9 in 10 memories in "big", the rest in "small".
+    let mut s = store(DIMS);
+    let mut rng = Rng::new(11);
+    let mut batch = Vec::new();
+    for i in 0..3000 {
+        let space = if i % 10 == 0 { "small" } else { "big" };
+        batch.push(MemoryPut::new(&["agent", space], &format!("m{i}"), json!(i)).embedding(rng.unit_vec(DIMS)));
+        if batch.len() == 500 {
+            s.put_batch(std::mem::take(&mut batch)).unwrap();
+        }
+    }
+    for trial in 0..5 {
+        let q = rng.unit_vec(DIMS);
+        let wide = s.search(&SearchQuery { vector: Some(q.clone()), k: Some(20), ..Default::default() }).unwrap();
+        let in_big: Vec<String> = wide.iter().filter(|h| h.namespace == ns(&["agent", "big"])).map(|h| h.key.clone()).collect();
+        let big = s.search(&SearchQuery { vector: Some(q.clone()), k: Some(10), namespace: ns(&["agent", "big"]), ..Default::default() }).unwrap();
+        if in_big.len() >= 10 {
+            let keys: Vec<String> = big.iter().map(|h| h.key.clone()).collect();
+            assert_eq!(keys, in_big[..10], "trial {trial}: the unfiltered order, the other namespace left out");
+        }
+        assert_eq!(big.len(), 10);
+        let small = s.search(&SearchQuery { vector: Some(q), k: Some(10), namespace: ns(&["agent", "small"]), ..Default::default() }).unwrap();
+        assert_eq!(small.len(), 10, "trial {trial}");
+        assert!(small.iter().all(|h| h.namespace == ns(&["agent", "small"])));
+        assert!(small.windows(2).all(|w| w[0].score >= w[1].score));
+    }
+}

@@ -4,4 +4,5 @@
  */
 
 export { EdgememSaver } from './saver.js';
-export { EdgememStore, type EdgememIndexConfig, type EdgememSearchOperation, type EdgememSearchOptions, type EdgememStoreOptions } from './store.js';
+export { EdgememStore, type EdgememIndexConfig, type EmbeddingsIndexConfig, type StoreEmbeddedIndexConfig, type EdgememSearchOperation, type EdgememSearchOptions, type EdgememStoreOptions } from './store.js';
+export { storeEmbedder, type StoreEmbedder } from './store-embedder.js';

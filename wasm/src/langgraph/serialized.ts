@@ -1,5 +1,5 @@
 /** A LangGraph serializer's `[type, bytes]` as an edgemem checkpoint payload, and back: the store's two kinds are its two types. */
-import type { SerializerProtocol } from '@langchain/langgraph-checkpoint';
+import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { EdgememError } from '../errors.js';
 import type { CheckpointData, JsonValue } from '../types.js';
 
@@ -19,6 +19,29 @@ export function toStored([type, bytes]: [string, Uint8Array]): Serialized {
   throw new EdgememError('INVALID_ARGUMENT', `edgemem/langgraph stores the serializer types "json" and "bytes", not ${JSON.stringify(type)}`);
 }
 
+/**
+ * Whether LangGraph's `JsonPlusSerializer` would change `value` when loading it: its reviver only rebuilds
+ * objects with an `lc` field (its records of undefined, Set, Map, Error, messages, …); it copies the rest
+ * as they are. A `__proto__` key is sent the long way too (the reviver's assignment would set a prototype).
+ */
+function jsonPlusRevives(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) {
+    for (const v of value) if (jsonPlusRevives(v)) return true;
+    return false;
+  }
+  if (Object.prototype.hasOwnProperty.call(value, 'lc') || Object.prototype.hasOwnProperty.call(value, '__proto__')) return true;
+  for (const k in value) if (jsonPlusRevives((value as Record<string, unknown>)[k])) return true;
+  return false;
+}
+
+/**
+ * The value a stored payload holds. JSON that LangGraph's own serializer (exactly it: a subclass may load
+ * otherwise) would return unchanged is returned as the store parsed it, skipping its stringify, parse and
+ * async revival (the bulk of a `list`); everything else goes through `serde.loadsTyped`.
+ */
 export async function fromStored(serde: SerializerProtocol, data: Serialized): Promise<unknown> {
-  return data instanceof Uint8Array ? serde.loadsTyped('bytes', data) : serde.loadsTyped('json', JSON.stringify(data));
+  if (data instanceof Uint8Array) return serde.loadsTyped('bytes', data);
+  if (serde.constructor === JsonPlusSerializer && !jsonPlusRevives(data)) return data;
+  return serde.loadsTyped('json', JSON.stringify(data));
 }

@@ -16,13 +16,31 @@ import { EdgememError } from '../errors.js';
 import type { AsOf, JsonValue, MemoryInput, MemoryStore, Namespace, SearchMode } from '../types.js';
 import { toConditions } from './filters.js';
 import { textsAtPath } from './field-paths.js';
+import { storeEmbedder } from './store-embedder.js';
 
-/** What the store indexes for search: LangGraph's `IndexConfig`. */
-export interface EdgememIndexConfig {
+/**
+ * What the store indexes for search: LangGraph's `IndexConfig` (`dims` and `embeddings` given), or, over a
+ * store that embeds text itself (`openStore({ embedder })`, `connect({ embedder })`, or an agent whose Worker
+ * has an embedder), just the `fields`: puts then send the fields' text and the store embeds it; searches send
+ * the query's text.
+ */
+export type EdgememIndexConfig = EmbeddingsIndexConfig | StoreEmbeddedIndexConfig;
+
+/** An index embedded by a LangGraph `EmbeddingsInterface`. */
+export interface EmbeddingsIndexConfig {
   /** Must equal the edgemem store's `dims`. */
   dims: number;
   /** Embeds the indexed texts (`embedDocuments`) and queries (`embedQuery`). */
   embeddings: EmbeddingsInterface;
+  /** Which parts of a value to index, in LangGraph's path syntax (default `["$"]`: the whole value). */
+  fields?: string[];
+}
+
+/** An index embedded by the store's own embedder (checked on first use: INVALID_ARGUMENT if it has none). */
+export interface StoreEmbeddedIndexConfig {
+  /** If given, must equal the store's embedder's dimensions. */
+  dims?: number;
+  embeddings?: undefined;
   /** Which parts of a value to index, in LangGraph's path syntax (default `["$"]`: the whole value). */
   fields?: string[];
 }
@@ -80,12 +98,35 @@ export class EdgememStore extends BaseStore {
   readonly store: MemoryStore;
   readonly #index: EdgememIndexConfig | undefined;
   readonly #mode: SearchMode;
+  /** With an index that has no `embeddings`: the check that the store embeds, made once. */
+  #storeEmbeds: Promise<void> | undefined;
 
   constructor(store: MemoryStore, options: EdgememStoreOptions = {}) {
     super();
     this.store = store;
     this.#index = options.index;
     this.#mode = options.searchMode ?? 'hybrid';
+  }
+
+  /** The index's embeddings, or null when the store embeds (after checking, once, that it does). */
+  async #embeddings(index: EdgememIndexConfig): Promise<EmbeddingsIndexConfig | null> {
+    if (index.embeddings !== undefined) return index;
+    this.#storeEmbeds ??= storeEmbedder(this.store).then((e) => {
+      if (e === null) {
+        throw new EdgememError(
+          'INVALID_ARGUMENT',
+          'EdgememStore: an index without `embeddings` needs a store that embeds (openStore({ embedder }), connect({ embedder }), or an agent with an embedder setting)',
+        );
+      }
+      if (index.dims !== undefined && index.dims !== e.dims) {
+        throw new EdgememError('DIMENSION_MISMATCH', `EdgememStore: index.dims is ${index.dims}, the store's embedder (${e.id}) gives ${e.dims}`);
+      }
+    });
+    this.#storeEmbeds.catch(() => {
+      this.#storeEmbeds = undefined; // a failed check (e.g. the network) is made again next time
+    });
+    await this.#storeEmbeds;
+    return null;
   }
 
   /** LangGraph's `search`, plus `mode` (vector, lexical or hybrid) and `asOf` (the store as it was then). */
@@ -127,10 +168,17 @@ export class EdgememStore extends BaseStore {
       return page.items.slice(0, limit).map((m) => ({ ...item(m), score: undefined }));
     }
     const mode = op.mode ?? (this.#index ? this.#mode : 'lexical');
-    const vector = mode === 'lexical' ? undefined : await this.#embedQuery(op.query);
+    let vector: number[] | undefined;
+    let text: string | undefined = mode === 'vector' ? undefined : op.query;
+    if (mode !== 'lexical') {
+      if (!this.#index) throw new EdgememError('INVALID_ARGUMENT', 'EdgememStore: vector and hybrid search need an `index`');
+      const fn = await this.#embeddings(this.#index);
+      if (fn) vector = await fn.embeddings.embedQuery(op.query);
+      else text = op.query; // the store embeds it
+    }
     const hits = await this.store.search({
       mode,
-      text: mode === 'vector' ? undefined : op.query,
+      text,
       vector,
       k: limit,
       offset,
@@ -156,13 +204,12 @@ export class EdgememStore extends BaseStore {
     });
   }
 
-  async #embedQuery(query: string): Promise<number[]> {
-    if (!this.#index) throw new EdgememError('INVALID_ARGUMENT', 'EdgememStore: vector and hybrid search need an `index` with embeddings');
-    return this.#index.embeddings.embedQuery(query);
-  }
-
-  /** Applies a batch's puts: the texts of each value's indexed fields, embedded together, then one putBatch; deletes last. */
+  /**
+   * Applies a batch's puts: the texts of each value's indexed fields, embedded together (by the index's
+   * embeddings, or by the store when it embeds), then one putBatch; deletes last.
+   */
   async #write(ops: PutOperation[]): Promise<void> {
+    const fn = this.#index ? await this.#embeddings(this.#index) : null;
     const inputs: MemoryInput[] = [];
     const toEmbed: { input: MemoryInput; text: string }[] = [];
     const deletes: PutOperation[] = [];
@@ -177,17 +224,17 @@ export class EdgememStore extends BaseStore {
         const texts = fields.flatMap((f) => textsAtPath(op.value, f));
         if (texts.length > 0) {
           input.text = texts.join('\n');
-          if (this.#index) toEmbed.push({ input, text: input.text });
+          if (fn) toEmbed.push({ input, text: input.text });
         }
       }
       inputs.push(input);
     }
-    if (toEmbed.length > 0 && this.#index) {
-      const vectors = await this.#index.embeddings.embedDocuments(toEmbed.map((e) => e.text));
+    if (toEmbed.length > 0 && fn) {
+      const vectors = await fn.embeddings.embedDocuments(toEmbed.map((e) => e.text));
       toEmbed.forEach((e, i) => {
         const v = vectors[i];
-        if (!v || v.length !== this.#index!.dims) {
-          throw new EdgememError('DIMENSION_MISMATCH', `EdgememStore: the embeddings gave ${v?.length ?? 0} dimensions, index.dims is ${this.#index!.dims}`);
+        if (!v || v.length !== fn.dims) {
+          throw new EdgememError('DIMENSION_MISMATCH', `EdgememStore: the embeddings gave ${v?.length ?? 0} dimensions, index.dims is ${fn.dims}`);
         }
         e.input.embedding = v;
       });
