@@ -47,14 +47,16 @@ export function run(cmd, args, opts) {
 }
 
 /**
- * Copies fixtures/`name` into the temp dir and installs the tarball there; returns the project's dir.
+ * Copies fixtures/`name` into the temp dir and installs the tarball (and any `extra` tarballs) there; returns
+ * the project's dir.
  * @param {string} name
+ * @param {string[]} [extra]
  */
-export function installConsumer(name) {
+export function installConsumer(name, extra = []) {
   const dir = join(workDir(), name);
   if (existsSync(dir)) throw new Error(`${dir} exists: one consumer per fixture and run`);
   cpSync(join(here, 'fixtures', name), dir, { recursive: true });
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball()], {
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball(), ...extra], {
     cwd: dir,
   });
   return dir;
