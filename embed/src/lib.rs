@@ -4,7 +4,10 @@
 //! vectors.
 
 mod engine;
+// The engine's C allocator, compiled into this separate wasm module too (never linked with the engine's:
+// both define `malloc`).
 #[cfg(target_arch = "wasm32")]
+#[path = "../../core/src/wasm_rt/libc_alloc.rs"]
 mod libc_alloc;
 mod model;
 mod weights;
