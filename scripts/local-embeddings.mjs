@@ -15,11 +15,15 @@ try {
   const { e5 } = await import(name);
   embedder = await e5();
 } catch (e) {
-  console.error(`local-embeddings: the built-in embedder (edgemem-e5) could not be loaded: ${e instanceof Error ? e.message : e}`);
+  console.error(
+    `local-embeddings: the built-in embedder (edgemem-e5) could not be loaded: ${e instanceof Error ? e.message : e}`,
+  );
   process.exit(3);
 }
 const server = await serveEmbeddings(embedder, { port });
-console.log(`edgemem-embeddings ready ${JSON.stringify({ url: server.url, id: embedder.id, dims: embedder.dims, normalized: embedder.normalized })}`);
+console.log(
+  `edgemem-embeddings ready ${JSON.stringify({ url: server.url, id: embedder.id, dims: embedder.dims, normalized: embedder.normalized })}`,
+);
 const stop = async () => {
   await server.close();
   embedder.close?.();

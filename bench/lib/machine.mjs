@@ -44,7 +44,11 @@ export function versions(root) {
     rustc: cmd('rustc', ['-V'], root),
     miniflare: pkgVersion(root, 'node_modules/miniflare/package.json'),
     workerd: pkgVersion(root, 'node_modules/workerd/package.json'),
-    wasmtime_py: cmd(join(root, '.state/wasmtime-py/bin/python'), ['-c', 'from importlib.metadata import version; print(version("wasmtime"))'], root),
+    wasmtime_py: cmd(
+      join(root, '.state/wasmtime-py/bin/python'),
+      ['-c', 'from importlib.metadata import version; print(version("wasmtime"))'],
+      root,
+    ),
     edgemem: pkgVersion(root, 'wasm/package.json'),
     git_commit: cmd('git', ['rev-parse', 'HEAD'], root),
     git_dirty: (cmd('git', ['status', '--porcelain', '--untracked-files=no'], root) ?? '') !== '',

@@ -12,27 +12,67 @@ export const PEER_OPS = ['put', 'get', 'checkpoint_put', 'search'];
 
 /** name → what it is, which job measures it, and which edgemem host (latency.<host>) it is compared with. */
 export const PEERS = {
-  sqlite_vec: { label: 'better-sqlite3 + sqlite-vec + FTS5', host: 'wasm', hostLabel: 'edgemem in Node (wasm)', latency: 'peer_sqlite_vec_latency', recall: 'peer_sqlite_vec_recall' },
-  orama: { label: 'Orama', host: 'wasm', hostLabel: 'edgemem in Node (wasm)', latency: 'peer_orama_latency', recall: 'peer_orama_recall' },
-  plain_do: { label: 'plain Durable Object (DO SQLite + FTS5 + JS cosine scan)', host: 'miniflare', hostLabel: 'edgemem Worker in Miniflare', latency: 'peer_plain_do_latency', recall: 'peer_plain_do_recall' },
+  sqlite_vec: {
+    label: 'better-sqlite3 + sqlite-vec + FTS5',
+    host: 'wasm',
+    hostLabel: 'edgemem in Node (wasm)',
+    latency: 'peer_sqlite_vec_latency',
+    recall: 'peer_sqlite_vec_recall',
+  },
+  orama: {
+    label: 'Orama',
+    host: 'wasm',
+    hostLabel: 'edgemem in Node (wasm)',
+    latency: 'peer_orama_latency',
+    recall: 'peer_orama_recall',
+  },
+  plain_do: {
+    label: 'plain Durable Object (DO SQLite + FTS5 + JS cosine scan)',
+    host: 'miniflare',
+    hostLabel: 'edgemem Worker in Miniflare',
+    latency: 'peer_plain_do_latency',
+    recall: 'peer_plain_do_recall',
+  },
 };
 
 const ratio = (a, b) => (a != null && b ? a / b : null);
 
 function ops(peerOut, ours) {
-  return Object.fromEntries(PEER_OPS.map((op) => {
-    const p = usToMs(peerOut?.ops?.[op]);
-    const e = ours?.[op];
-    if (!p) return [op, null];
-    return [op, { p50: p.p50, p95: p.p95, p99: p.p99, n: p.n, edgemem_p50: e?.p50 ?? null, edgemem_p99: e?.p99 ?? null, ratio_p50: ratio(e?.p50, p.p50), ratio_p99: ratio(e?.p99, p.p99) }];
-  }));
+  return Object.fromEntries(
+    PEER_OPS.map((op) => {
+      const p = usToMs(peerOut?.ops?.[op]);
+      const e = ours?.[op];
+      if (!p) return [op, null];
+      return [
+        op,
+        {
+          p50: p.p50,
+          p95: p.p95,
+          p99: p.p99,
+          n: p.n,
+          edgemem_p50: e?.p50 ?? null,
+          edgemem_p99: e?.p99 ?? null,
+          ratio_p50: ratio(e?.p50, p.p50),
+          ratio_p99: ratio(e?.p99, p.p99),
+        },
+      ];
+    }),
+  );
 }
 
 function recall(peerOut, ours) {
   const h = peerOut?.modes?.hybrid?.['cat1-4'];
   if (!h) return null;
   const modes = Object.fromEntries(Object.entries(peerOut.modes).map(([m, v]) => [m, v['cat1-4']]));
-  return { r1: h.r1, r5: h.r5, r10: h.r10, n: h.n, vectors: peerOut.vectors, modes, edgemem_r10: ours?.hybrid?.r10 ?? null };
+  return {
+    r1: h.r1,
+    r5: h.r5,
+    r10: h.r10,
+    n: h.n,
+    vectors: peerOut.vectors,
+    modes,
+    edgemem_r10: ours?.hybrid?.r10 ?? null,
+  };
 }
 
 /**
@@ -42,17 +82,22 @@ function recall(peerOut, ours) {
  */
 export function peers(out, ours, suites) {
   if (!suites.has('latency') && !suites.has('recall')) return null;
-  return Object.fromEntries(Object.entries(PEERS).map(([name, p]) => {
-    const lat = suites.has('latency') ? out[p.latency] : null;
-    const rec = suites.has('recall') ? out[p.recall] : null;
-    return [name, {
-      label: p.label,
-      compared_with: `latency.${p.host}`,
-      ...(lat ? ops(lat, ours.latency?.[p.host]) : Object.fromEntries(PEER_OPS.map((op) => [op, null]))),
-      recall: recall(rec, ours.recall),
-      cold_start_first_search_ms: lat?.cold_start?.first_search_ms ?? null,
-      config: lat?.config ?? rec?.config ?? null,
-      versions: lat?.versions ?? rec?.versions ?? null,
-    }];
-  }));
+  return Object.fromEntries(
+    Object.entries(PEERS).map(([name, p]) => {
+      const lat = suites.has('latency') ? out[p.latency] : null;
+      const rec = suites.has('recall') ? out[p.recall] : null;
+      return [
+        name,
+        {
+          label: p.label,
+          compared_with: `latency.${p.host}`,
+          ...(lat ? ops(lat, ours.latency?.[p.host]) : Object.fromEntries(PEER_OPS.map((op) => [op, null]))),
+          recall: recall(rec, ours.recall),
+          cold_start_first_search_ms: lat?.cold_start?.first_search_ms ?? null,
+          config: lat?.config ?? rec?.config ?? null,
+          versions: lat?.versions ?? rec?.versions ?? null,
+        },
+      ];
+    }),
+  );
 }

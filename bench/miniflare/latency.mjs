@@ -33,7 +33,9 @@ const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '500'));
 const coldRuns = Number(flag('--cold', '3'));
 const asJson = args.includes('--json');
-const log = (...m) => { if (!asJson) console.error(...m); };
+const log = (...m) => {
+  if (!asJson) console.error(...m);
+};
 
 const ADMIN = 'bench-admin-token';
 const AGENT = 'bench-agent';
@@ -53,7 +55,13 @@ const url = server.url;
 
 try {
   await createAgent({ url, adminToken: ADMIN, agent: AGENT, settings: { dims: DIMS } });
-  const { token } = await mintToken({ url, adminToken: ADMIN, agent: AGENT, scopes: ['read', 'write', 'subscribe'], ttlSeconds: 24 * 3600 });
+  const { token } = await mintToken({
+    url,
+    adminToken: ADMIN,
+    agent: AGENT,
+    scopes: ['read', 'write', 'subscribe'],
+    ttlSeconds: 24 * 3600,
+  });
   const store = await connect({ url, agent: AGENT, token });
 
   log(`loading ${n} memories…`);
@@ -61,7 +69,13 @@ try {
   for (let start = 0; start < n; start += 100) {
     const batch = [];
     for (let i = start; i < Math.min(n, start + 100); i++) {
-      batch.push({ namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[i % texts.length], embedding: vecs[i] });
+      batch.push({
+        namespace: nsOf(i),
+        key: `m${i}`,
+        value: value1k(i),
+        text: texts[i % texts.length],
+        embedding: vecs[i],
+      });
     }
     await store.putBatch(batch);
   }
@@ -93,20 +107,28 @@ try {
   const ops = {};
   ops.put = await measure('PUT', (it) => {
     const i = it % 2 === 0 ? r.below(n) : n + it;
-    return store.put({ namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[r.below(texts.length)], embedding: vecs[n + it] });
+    return store.put({
+      namespace: nsOf(i),
+      key: `m${i}`,
+      value: value1k(i),
+      text: texts[r.below(texts.length)],
+      embedding: vecs[n + it],
+    });
   });
   ops.get = await measure('GET', async () => {
     const i = r.below(n);
     if (!(await store.get(nsOf(i), `m${i}`))) throw new Error(`GET m${i} found nothing`);
   });
   const cpPayload = checkpointPayload();
-  ops.checkpoint_put = await measure('CHECKPOINT PUT', (it) => store.putCheckpoint({
-    threadId: `thread-${it % 16}`,
-    checkpointId: `cp-${String(it).padStart(8, '0')}`,
-    parentId: it >= 16 ? `cp-${String(it - 16).padStart(8, '0')}` : null,
-    data: cpPayload,
-    metadata: { step: it, source: 'loop' },
-  }));
+  ops.checkpoint_put = await measure('CHECKPOINT PUT', (it) =>
+    store.putCheckpoint({
+      threadId: `thread-${it % 16}`,
+      checkpointId: `cp-${String(it).padStart(8, '0')}`,
+      parentId: it >= 16 ? `cp-${String(it - 16).padStart(8, '0')}` : null,
+      data: cpPayload,
+      metadata: { step: it, source: 'loop' },
+    }),
+  );
   ops.search = await measure('SEARCH', async () => {
     const q = r.below(questions.length);
     const hits = await store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
@@ -115,7 +137,9 @@ try {
   let arrived = () => {};
   const sub = await store.subscribe({ kinds: ['notify'], channels: ['bench'] }, () => arrived());
   ops.ws_push = await measure('WebSocket push', async (it) => {
-    const got = new Promise((resolve) => { arrived = resolve; });
+    const got = new Promise((resolve) => {
+      arrived = resolve;
+    });
     await store.notify('bench', { i: it });
     await got;
   });
@@ -171,7 +195,15 @@ try {
     load_ms: loadMs,
     floor: summarize(floor),
     ops,
-    cold_start: { stale_snapshot_first_search_ms: stale.first_ms, first_search_ms: cold.map((c) => c.first_ms), second_search_ms: cold.map((c) => c.second_ms), cold_isolate_first_search_ms: coldIsolate.first_ms, open_via_stats_ms: openMs, then_first_search_ms: firstSearchOpenMs, target_ms: 150 },
+    cold_start: {
+      stale_snapshot_first_search_ms: stale.first_ms,
+      first_search_ms: cold.map((c) => c.first_ms),
+      second_search_ms: cold.map((c) => c.second_ms),
+      cold_isolate_first_search_ms: coldIsolate.first_ms,
+      open_via_stats_ms: openMs,
+      then_first_search_ms: firstSearchOpenMs,
+      target_ms: 150,
+    },
     db_bytes: stats.dbBytes,
     index_bytes: stats.indexBytes,
   };
@@ -179,15 +211,23 @@ try {
     console.log(JSON.stringify(result));
   } else {
     const ms = (us) => (us / 1000).toFixed(2).padStart(8);
-    console.log(`edgemem Worker under Miniflare over HTTP (port ${port}), Node ${process.version}, ${n} memories × ${DIMS}-d (loaded in ${(loadMs / 1000).toFixed(1)} s), ${iters} timed iterations per op after ${warm} warm-up`);
-    console.log(`${'op'.padEnd(24)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}`);
+    console.log(
+      `edgemem Worker under Miniflare over HTTP (port ${port}), Node ${process.version}, ${n} memories × ${DIMS}-d (loaded in ${(loadMs / 1000).toFixed(1)} s), ${iters} timed iterations per op after ${warm} warm-up`,
+    );
+    console.log(
+      `${'op'.padEnd(24)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}`,
+    );
     for (const [k, v] of Object.entries({ 'floor (GET /v1/health)': result.floor, ...ops })) {
       console.log(`${k.padEnd(24)} ${ms(v.p50_us)} ${ms(v.p95_us)} ${ms(v.p99_us)} ${ms(v.max_us)}`);
     }
     const f = (x) => `${x.toFixed(1)} ms`;
-    console.log(`cold start (DO evicted: new workerd over the same state), first hybrid search: ${cold.map((c) => f(c.first_ms)).join(', ')} ` +
-      `(the next: ${cold.map((c) => f(c.second_ms)).join(', ')}); with a cold isolate too: ${f(coldIsolate.first_ms)}; target ≤ 150 ms`);
-    console.log(`  with ${iters + warm} PUTs since the index snapshot (replayed on open): first search ${f(stale.first_ms)}`);
+    console.log(
+      `cold start (DO evicted: new workerd over the same state), first hybrid search: ${cold.map((c) => f(c.first_ms)).join(', ')} ` +
+        `(the next: ${cold.map((c) => f(c.second_ms)).join(', ')}); with a cold isolate too: ${f(coldIsolate.first_ms)}; target ≤ 150 ms`,
+    );
+    console.log(
+      `  with ${iters + warm} PUTs since the index snapshot (replayed on open): first search ${f(stale.first_ms)}`,
+    );
     console.log(`  split: a first stats (opens the store) ${f(openMs)}, then the first search ${f(firstSearchOpenMs)}`);
   }
 } finally {

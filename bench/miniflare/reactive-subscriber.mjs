@@ -50,7 +50,15 @@ function finish() {
   if (finished) return;
   finished = true;
   process.stdout.write(`${JSON.stringify({ push, poll, polls })}\n`);
-  sub.unsubscribe().catch(() => {}).finally(() => store.close().catch(() => {}).finally(() => process.exit(0)));
+  sub
+    .unsubscribe()
+    .catch(() => {})
+    .finally(() =>
+      store
+        .close()
+        .catch(() => {})
+        .finally(() => process.exit(0)),
+    );
 }
 
 async function pollLoop(k) {
@@ -74,7 +82,14 @@ async function pollLoop(k) {
 function schedule(k) {
   let next = k;
   while (t0 + next * interval < nowMs()) next++; // a poll slower than the interval skips the missed slots
-  setTimeout(() => pollLoop(next).catch((e) => { console.error(e); finish(); }), Math.max(0, t0 + next * interval - nowMs()));
+  setTimeout(
+    () =>
+      pollLoop(next).catch((e) => {
+        console.error(e);
+        finish();
+      }),
+    Math.max(0, t0 + next * interval - nowMs()),
+  );
 }
 
 process.stdout.write(`${JSON.stringify({ ready: true, t0, interval })}\n`);

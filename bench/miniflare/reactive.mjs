@@ -34,8 +34,13 @@ const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 function child(script, argv, onLine = () => {}) {
   const p = spawn(process.execPath, [here(script), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
   let last;
-  createInterface({ input: p.stdout }).on('line', (l) => { last = l; onLine(l); });
-  const done = new Promise((resolve, reject) => p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(last)) : reject(new Error(`${script} exited ${code}`)))));
+  createInterface({ input: p.stdout }).on('line', (l) => {
+    last = l;
+    onLine(l);
+  });
+  const done = new Promise((resolve, reject) =>
+    p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(last)) : reject(new Error(`${script} exited ${code}`)))),
+  );
   return { p, done };
 }
 
@@ -44,22 +49,60 @@ const AGENT = 'reactive-agent';
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-reactive-'));
 log('bundling the Worker…');
 bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
-const server = await startWorker({ bundle: join(dir, 'bundle'), bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '384' }, persist: join(dir, 'state') });
+const server = await startWorker({
+  bundle: join(dir, 'bundle'),
+  bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '384' },
+  persist: join(dir, 'state'),
+});
 try {
   const { url } = server;
   await createAgent({ url, adminToken: ADMIN, agent: AGENT, settings: { dims: 384 } });
-  const { token } = await mintToken({ url, adminToken: ADMIN, agent: AGENT, scopes: ['read', 'write', 'subscribe'], ttlSeconds: 3600 });
+  const { token } = await mintToken({
+    url,
+    adminToken: ADMIN,
+    agent: AGENT,
+    scopes: ['read', 'write', 'subscribe'],
+    ttlSeconds: 3600,
+  });
   const n = windows * perWindow;
   let ready;
-  const readyP = new Promise((resolve) => { ready = resolve; });
-  const sub = child('./reactive-subscriber.mjs', [url, AGENT, token, String(n), String(interval), String((windows + 10) * interval)], (l) => {
-    const m = JSON.parse(l);
-    if (m.ready) ready(m);
+  const readyP = new Promise((resolve) => {
+    ready = resolve;
   });
-  const { t0 } = await Promise.race([readyP, sub.done.then(() => { throw new Error('subscriber ended before it was ready'); })]);
-  log(`${n} events, ${perWindow} per ${interval} ms poll window at random offsets (≈ ${Math.round((windows * interval) / 1000)} s)…`);
-  const progress = setInterval(() => log(`… ${Math.min(100, Math.round(((Number(process.hrtime.bigint()) / 1e6 - t0) / (windows * interval)) * 100))} %`), 15_000);
-  const pub = await child('./reactive-publisher.mjs', [url, AGENT, token, String(t0), String(interval), String(windows), String(perWindow), '7']).done;
+  const sub = child(
+    './reactive-subscriber.mjs',
+    [url, AGENT, token, String(n), String(interval), String((windows + 10) * interval)],
+    (l) => {
+      const m = JSON.parse(l);
+      if (m.ready) ready(m);
+    },
+  );
+  const { t0 } = await Promise.race([
+    readyP,
+    sub.done.then(() => {
+      throw new Error('subscriber ended before it was ready');
+    }),
+  ]);
+  log(
+    `${n} events, ${perWindow} per ${interval} ms poll window at random offsets (≈ ${Math.round((windows * interval) / 1000)} s)…`,
+  );
+  const progress = setInterval(
+    () =>
+      log(
+        `… ${Math.min(100, Math.round(((Number(process.hrtime.bigint()) / 1e6 - t0) / (windows * interval)) * 100))} %`,
+      ),
+    15_000,
+  );
+  const pub = await child('./reactive-publisher.mjs', [
+    url,
+    AGENT,
+    token,
+    String(t0),
+    String(interval),
+    String(windows),
+    String(perWindow),
+    '7',
+  ]).done;
   const got = await sub.done;
   clearInterval(progress);
 

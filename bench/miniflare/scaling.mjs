@@ -39,7 +39,11 @@ const cpPayload = checkpointPayload();
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-scaling-'));
 log('bundling the Worker…');
 bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
-const server = await startWorker({ bundle: join(dir, 'bundle'), bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS) }, persist: join(dir, 'state') });
+const server = await startWorker({
+  bundle: join(dir, 'bundle'),
+  bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS) },
+  persist: join(dir, 'state'),
+});
 const pid = workerdPid();
 const agents = [];
 
@@ -48,12 +52,24 @@ async function addAgent(j) {
   const { url } = server;
   const agent = `scale-${j}`;
   await createAgent({ url, adminToken: ADMIN, agent, settings: { dims: DIMS } });
-  const { token } = await mintToken({ url, adminToken: ADMIN, agent, scopes: ['read', 'write', 'subscribe'], ttlSeconds: 3600 });
+  const { token } = await mintToken({
+    url,
+    adminToken: ADMIN,
+    agent,
+    scopes: ['read', 'write', 'subscribe'],
+    ttlSeconds: 3600,
+  });
   const store = await connect({ url, agent, token });
   for (let start = 0; start < memories; start += 100) {
     const batch = [];
     for (let i = start; i < Math.min(memories, start + 100); i++) {
-      batch.push({ namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[(i + j * 7) % texts.length], embedding: vecs[(i + j) % vecs.length] });
+      batch.push({
+        namespace: nsOf(i),
+        key: `m${i}`,
+        value: value1k(i),
+        text: texts[(i + j * 7) % texts.length],
+        embedding: vecs[(i + j) % vecs.length],
+      });
     }
     await store.putBatch(batch);
   }
@@ -67,9 +83,21 @@ async function step(a) {
   const q = r.below(questions.length);
   await a.store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
   const k = r.below(memories);
-  await a.store.put({ namespace: nsOf(k), key: `m${k}`, value: value1k(k), text: texts[r.below(texts.length)], embedding: vecs[r.below(vecs.length)] });
+  await a.store.put({
+    namespace: nsOf(k),
+    key: `m${k}`,
+    value: value1k(k),
+    text: texts[r.below(texts.length)],
+    embedding: vecs[r.below(vecs.length)],
+  });
   const s = a.steps++;
-  await a.store.putCheckpoint({ threadId: 'main', checkpointId: `cp-${String(s).padStart(8, '0')}`, parentId: s ? `cp-${String(s - 1).padStart(8, '0')}` : null, data: cpPayload, metadata: { step: s } });
+  await a.store.putCheckpoint({
+    threadId: 'main',
+    checkpointId: `cp-${String(s).padStart(8, '0')}`,
+    parentId: s ? `cp-${String(s - 1).padStart(8, '0')}` : null,
+    data: cpPayload,
+    metadata: { step: s },
+  });
   await a.store.notify('steps', { step: s });
 }
 
@@ -83,7 +111,13 @@ try {
       const group = [];
       for (let j = agents.length; j < Math.min(level, agents.length + 8); j++) {
         // One retry: a set-up request lost under load is reported (setup_retries), not fatal.
-        group.push(addAgent(j).catch((e) => { setupRetries++; log(`agent ${j}: set-up failed (${e?.message}); retrying`); return addAgent(j); }));
+        group.push(
+          addAgent(j).catch((e) => {
+            setupRetries++;
+            log(`agent ${j}: set-up failed (${e?.message}); retrying`);
+            return addAgent(j);
+          }),
+        );
       }
       agents.push(...(await Promise.all(group)));
     }
@@ -95,24 +129,33 @@ try {
       if (firstErrors.length < 3) firstErrors.push(String(e?.cause?.cause?.message ?? e?.message ?? e).slice(0, 200));
     };
     // Warm-up: every DO instantiated and its store open. A failed step here is counted apart, not fatal.
-    await Promise.all(active.map((a) => step(a).catch((e) => { warmupFailures++; failed(e); })));
+    await Promise.all(
+      active.map((a) =>
+        step(a).catch((e) => {
+          warmupFailures++;
+          failed(e);
+        }),
+      ),
+    );
     log(`${level} agent(s): stepping for ${seconds} s…`);
     const sampler = pid ? rssSampler(pid) : null;
     const lat = [];
     const t0 = performance.now();
     const end = t0 + seconds * 1000;
-    await Promise.all(active.map(async (a) => {
-      while (performance.now() < end) {
-        const t = performance.now();
-        try {
-          await step(a);
-          lat.push(performance.now() - t);
-        } catch (e) {
-          failures++;
-          failed(e);
+    await Promise.all(
+      active.map(async (a) => {
+        while (performance.now() < end) {
+          const t = performance.now();
+          try {
+            await step(a);
+            lat.push(performance.now() - t);
+          } catch (e) {
+            failures++;
+            failed(e);
+          }
         }
-      }
-    }));
+      }),
+    );
     const elapsed = (performance.now() - t0) / 1000;
     const peak = sampler ? sampler.stop() : null;
     const s = summarizeMs(lat);
@@ -133,7 +176,9 @@ try {
       workerd_peak_rss_bytes: peak,
     };
     results.push(row);
-    log(`${level} agent(s): ${row.steps_per_s.toFixed(1)} steps/s, p99 ${row.p99?.toFixed(1)} ms, ${failures} failures (+${warmupFailures} in warm-up), workerd RSS ${(row.workerd_rss_bytes / 2 ** 20).toFixed(0)} MiB`);
+    log(
+      `${level} agent(s): ${row.steps_per_s.toFixed(1)} steps/s, p99 ${row.p99?.toFixed(1)} ms, ${failures} failures (+${warmupFailures} in warm-up), workerd RSS ${(row.workerd_rss_bytes / 2 ** 20).toFixed(0)} MiB`,
+    );
   }
 } finally {
   await Promise.all(agents.map((a) => a.store.close().catch(() => {})));
@@ -145,6 +190,8 @@ if (asJson) console.log(JSON.stringify(out));
 else {
   console.log('agents  steps/s   p50 ms   p95 ms   p99 ms  failures  workerd RSS MiB');
   for (const x of results) {
-    console.log(`${String(x.agents).padStart(6)} ${x.steps_per_s.toFixed(1).padStart(8)} ${x.p50.toFixed(1).padStart(8)} ${x.p95.toFixed(1).padStart(8)} ${x.p99.toFixed(1).padStart(8)} ${String(x.failures).padStart(9)} ${(x.workerd_rss_bytes / 2 ** 20).toFixed(0).padStart(16)}`);
+    console.log(
+      `${String(x.agents).padStart(6)} ${x.steps_per_s.toFixed(1).padStart(8)} ${x.p50.toFixed(1).padStart(8)} ${x.p95.toFixed(1).padStart(8)} ${x.p99.toFixed(1).padStart(8)} ${String(x.failures).padStart(9)} ${(x.workerd_rss_bytes / 2 ** 20).toFixed(0).padStart(16)}`,
+    );
   }
 }

@@ -34,10 +34,12 @@ import { rss, workerdPid } from './workerd-rss.mjs';
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
 const data = flag('--data', '../shared/datasets/locomo');
-const configs = flag('--configs', '10000:f32,100000:i8').split(',').map((c) => {
-  const [m, scalar] = c.split(':');
-  return { memories: Number(m), scalar };
-});
+const configs = flag('--configs', '10000:f32,100000:i8')
+  .split(',')
+  .map((c) => {
+    const [m, scalar] = c.split(':');
+    return { memories: Number(m), scalar };
+  });
 const asJson = args.includes('--json');
 const log = (m) => console.error(`[size] ${m}`);
 const ADMIN = 'bench-admin-token';
@@ -53,7 +55,12 @@ function gzipBytes() {
   }
 }
 const gz = gzipBytes();
-const module = { wasm_path: 'wasm/dist-wasm/edgemem_wasm_bg.wasm', wasm_bytes: wasm.length, wasm_gzip_bytes: gz.bytes, gzip_tool: gz.tool };
+const module = {
+  wasm_path: 'wasm/dist-wasm/edgemem_wasm_bg.wasm',
+  wasm_bytes: wasm.length,
+  wasm_gzip_bytes: gz.bytes,
+  gzip_tool: gz.tool,
+};
 
 const maxN = Math.max(...configs.map((c) => c.memories));
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, maxN);
@@ -64,7 +71,11 @@ log('bundling the Worker…');
 bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
 
 async function withWorker(persist, fn) {
-  const server = await startWorker({ bundle: join(dir, 'bundle'), bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' }, persist });
+  const server = await startWorker({
+    bundle: join(dir, 'bundle'),
+    bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },
+    persist,
+  });
   try {
     return await fn(server.url, workerdPid());
   } finally {
@@ -74,7 +85,11 @@ async function withWorker(persist, fn) {
 
 /** bench/node/heap.mjs in a fresh Node process (a fresh wasm instance): its JSON line. */
 function heap(argv) {
-  const out = execFileSync(process.execPath, [fileURLToPath(new URL('../node/heap.mjs', import.meta.url)), '--data', data, ...argv], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL('../node/heap.mjs', import.meta.url)), '--data', data, ...argv],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return JSON.parse(out.trim().split('\n').pop());
 }
 
@@ -99,12 +114,20 @@ try {
       for (let start = 0; start < memories; start += 100) {
         const batch = [];
         for (let i = start; i < Math.min(memories, start + 100); i++) {
-          batch.push({ namespace: ['agent', 'facts'], key: `m${i}`, value: { i }, text: texts[i % texts.length], embedding: round(vecs[i]) });
+          batch.push({
+            namespace: ['agent', 'facts'],
+            key: `m${i}`,
+            value: { i },
+            text: texts[i % texts.length],
+            embedding: round(vecs[i]),
+          });
         }
         await s.putBatch(batch);
         const done = Math.min(memories, start + 100);
         if (Math.floor((done * 10) / memories) > Math.floor((start * 10) / memories) && done < memories) {
-          log(`${memories} × ${DIMS} ${scalar}: ${Math.floor((done * 10) / memories) * 10} % (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+          log(
+            `${memories} × ${DIMS} ${scalar}: ${Math.floor((done * 10) / memories) * 10} % (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+          );
         }
       }
       await s.maintain();
@@ -144,10 +167,23 @@ try {
       db_bytes: loaded.stats.dbBytes,
       index_bytes: loaded.stats.indexBytes,
       index_vectors: loaded.stats.indexVectors,
-      after_load: { base_rss_bytes: loaded.base, rss_bytes: loaded.after, delta_bytes: loaded.after - loaded.base, workerd_peak_rss_bytes: loaded.peak },
-      reopened: { base_rss_bytes: reopened.base, rss_bytes: reopened.after, delta_bytes: reopened.after - reopened.base },
+      after_load: {
+        base_rss_bytes: loaded.base,
+        rss_bytes: loaded.after,
+        delta_bytes: loaded.after - loaded.base,
+        workerd_peak_rss_bytes: loaded.peak,
+      },
+      reopened: {
+        base_rss_bytes: reopened.base,
+        rss_bytes: reopened.after,
+        delta_bytes: reopened.after - reopened.base,
+      },
       // Linear memory never shrinks: after the load it is the load's peak.
-      engine_heap: { base_wasm_bytes: heapOpen.base_wasm_bytes, peak_wasm_bytes: heapLoad.wasm_bytes, reopened_wasm_bytes: heapOpen.wasm_bytes },
+      engine_heap: {
+        base_wasm_bytes: heapOpen.base_wasm_bytes,
+        peak_wasm_bytes: heapLoad.wasm_bytes,
+        reopened_wasm_bytes: heapOpen.wasm_bytes,
+      },
       index: { recall_vs_exact: heapLoad.recall_vs_exact, k: 10, queries: heapLoad.recall_queries },
     });
   }
@@ -160,7 +196,9 @@ if (asJson) console.log(JSON.stringify(out));
 else {
   console.log(`wasm module: ${mib(module.wasm_bytes)} raw, ${mib(module.wasm_gzip_bytes)} gzip -9`);
   for (const r of rows) {
-    console.log(`${r.memories} × ${r.dims} ${r.scalar}: workerd RSS +${mib(r.after_load.delta_bytes)} after loading, +${mib(r.reopened.delta_bytes)} reopened cold; ` +
-      `engine wasm heap ${mib(r.engine_heap.peak_wasm_bytes)} at the load's peak, ${mib(r.engine_heap.reopened_wasm_bytes)} reopened; index R@10 vs exact ${r.index.recall_vs_exact?.toFixed(3)}; db ${mib(r.db_bytes)}, index ${mib(r.index_bytes)}`);
+    console.log(
+      `${r.memories} × ${r.dims} ${r.scalar}: workerd RSS +${mib(r.after_load.delta_bytes)} after loading, +${mib(r.reopened.delta_bytes)} reopened cold; ` +
+        `engine wasm heap ${mib(r.engine_heap.peak_wasm_bytes)} at the load's peak, ${mib(r.engine_heap.reopened_wasm_bytes)} reopened; index R@10 vs exact ${r.index.recall_vs_exact?.toFixed(3)}; db ${mib(r.db_bytes)}, index ${mib(r.index_bytes)}`,
+    );
   }
 }

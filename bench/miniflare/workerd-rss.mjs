@@ -5,7 +5,7 @@
  * Used by the scaling and size benches (bench/miniflare/scaling.mjs, size.mjs). Linux only; elsewhere the
  * figures are null.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 function children(pid) {
   const out = [];
@@ -18,7 +18,9 @@ function children(pid) {
   for (const t of tasks) {
     try {
       out.push(...readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
-    } catch { /* the thread ended */ }
+    } catch {
+      /* the thread ended */
+    }
   }
   return out;
 }
@@ -31,7 +33,9 @@ export function workerdPid(root = process.pid) {
     for (const c of children(pid)) {
       try {
         if (readFileSync(`/proc/${c}/comm`, 'utf8').trim() === 'workerd') return c;
-      } catch { /* gone */ }
+      } catch {
+        /* gone */
+      }
       queue.push(c);
     }
   }

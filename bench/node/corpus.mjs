@@ -16,7 +16,10 @@ export function flag(args, name, dflt) {
 }
 
 function readJsonl(path) {
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 }
 
 function readF32(path, rows) {
@@ -82,9 +85,11 @@ export function loadCorpus(data, count) {
   };
 }
 
-const WORDS = ('meeting project deadline coffee travel paris budget report family birthday gym doctor recipe garden ' +
+const WORDS = (
+  'meeting project deadline coffee travel paris budget report family birthday gym doctor recipe garden ' +
   'music concert book movie python rust launch customer invoice weekend hiking camera painting school exam flight ' +
-  'hotel dinner allergy preference').split(' ');
+  'hotel dinner allergy preference'
+).split(' ');
 const KINDS = ['facts', 'prefs', 'episodes', 'tasks'];
 
 /** Random words, a ~1 KB value, the namespace of memory i, and a 1 KB checkpoint payload, from one seeded stream. */

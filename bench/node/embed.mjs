@@ -14,9 +14,17 @@ const nq = Number(arg('--queries', 200));
 const np = Number(arg('--passages', 640));
 if (!model) throw new Error('--model PATH is required');
 
-const lines = (f) => readFileSync(`${data}/${f}`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const questions = lines('questions.jsonl').slice(0, nq).map((q) => q.question);
-const turns = lines('turns.jsonl').slice(0, np).map((t) => `${t.speaker}: ${t.embed_text}`);
+const lines = (f) =>
+  readFileSync(`${data}/${f}`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+const questions = lines('questions.jsonl')
+  .slice(0, nq)
+  .map((q) => q.question);
+const turns = lines('turns.jsonl')
+  .slice(0, np)
+  .map((t) => `${t.speaker}: ${t.embed_text}`);
 
 let load_ms = Infinity;
 let emb;
@@ -39,6 +47,15 @@ const t = performance.now();
 for (let i = 0; i < turns.length; i += 32) await emb.embed(turns.slice(i, i + 32), 'passage');
 const passages_per_s = turns.length / ((performance.now() - t) / 1000);
 const r = (x) => Math.round(x * 100) / 100;
-console.log(JSON.stringify({ engine: 'wasm (Node)', load_ms: r(load_ms), query_ms_p50: r(at(0.5)), query_ms_p99: r(at(0.99)),
-  queries: samples.length, passages_per_s: r(passages_per_s), passages: turns.length }));
+console.log(
+  JSON.stringify({
+    engine: 'wasm (Node)',
+    load_ms: r(load_ms),
+    query_ms_p50: r(at(0.5)),
+    query_ms_p99: r(at(0.99)),
+    queries: samples.length,
+    passages_per_s: r(passages_per_s),
+    passages: turns.length,
+  }),
+);
 emb.close();

@@ -16,8 +16,8 @@
  * (cosine, brute force here) over `recall_queries` LoCoMo questions.
  */
 import { rmSync } from 'node:fs';
-import * as bindings from '../../wasm/dist-wasm/edgemem_wasm.js';
 import { openStore } from '../../wasm/dist/node.js';
+import * as bindings from '../../wasm/dist-wasm/edgemem_wasm.js';
 import { DIMS, flag as flagOf, loadCorpus } from './corpus.mjs';
 
 const args = process.argv.slice(2);
@@ -39,7 +39,13 @@ const store = await openStore({ dims: DIMS, scalar, storage: { file } });
 for (let start = 0; start < load; start += 500) {
   const batch = [];
   for (let i = start; i < Math.min(load, start + 500); i++) {
-    batch.push({ namespace: ['agent', 'facts'], key: `m${i}`, value: { i }, text: texts[i % texts.length], embedding: vecs[i] });
+    batch.push({
+      namespace: ['agent', 'facts'],
+      key: `m${i}`,
+      value: { i },
+      text: texts[i % texts.length],
+      embedding: vecs[i],
+    });
   }
   await store.putBatch(batch);
 }
@@ -49,7 +55,15 @@ const q = load ? 0 : 1;
 await store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
 const wasm_bytes = wasmBytes();
 const recall = load ? await recallVsExact(100) : {};
-console.log(JSON.stringify({ phase: load ? 'load' : 'open', base_wasm_bytes: base, wasm_bytes, ...recall, seconds: (Date.now() - t0) / 1000 }));
+console.log(
+  JSON.stringify({
+    phase: load ? 'load' : 'open',
+    base_wasm_bytes: base,
+    wasm_bytes,
+    ...recall,
+    seconds: (Date.now() - t0) / 1000,
+  }),
+);
 
 /** Mean top-10 overlap of the store's vector search with exact cosine search, over `n` questions. */
 async function recallVsExact(n) {

@@ -21,8 +21,7 @@
 //   node bench/node/langgraph.mjs --data DIR [--steps 300] [--lists 20] [--items 10000] [--queries 200] --json
 
 import fs, { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
-import { createRequire } from 'node:module';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +50,9 @@ const dir = mkdtempSync(join(tmpdir(), 'edgemem-bench-langgraph-'));
 function* supersteps(threadId, n) {
   const g = generators(7);
   const versions = Object.fromEntries(Array.from({ length: CHANNELS }, (_, c) => [`ch${c}`, 1]));
-  const values = Object.fromEntries(Array.from({ length: CHANNELS }, (_, c) => [`ch${c}`, { n: c, note: g.sentence(20) }]));
+  const values = Object.fromEntries(
+    Array.from({ length: CHANNELS }, (_, c) => [`ch${c}`, { n: c, note: g.sentence(20) }]),
+  );
   values.messages = [];
   versions.messages = 1;
   let parent;
@@ -61,9 +62,27 @@ function* supersteps(threadId, n) {
     values[changed[1]] = { n: step, note: g.sentence(20) };
     const newVersions = {};
     for (const c of changed) newVersions[c] = versions[c] = versions[c] + 1;
-    const checkpoint = { v: 4, id: uuid6(-1), ts: new Date().toISOString(), channel_values: { ...values }, channel_versions: { ...versions }, versions_seen: { model: { messages: versions.messages } } };
-    const config = { configurable: { thread_id: threadId, checkpoint_ns: '', ...(parent ? { checkpoint_id: parent } : {}) } };
-    yield { config, checkpoint, metadata: { source: 'loop', step, parents: {} }, newVersions, writes: [['messages', values.messages.at(-1)], [changed[1], values[changed[1]]]] };
+    const checkpoint = {
+      v: 4,
+      id: uuid6(-1),
+      ts: new Date().toISOString(),
+      channel_values: { ...values },
+      channel_versions: { ...versions },
+      versions_seen: { model: { messages: versions.messages } },
+    };
+    const config = {
+      configurable: { thread_id: threadId, checkpoint_ns: '', ...(parent ? { checkpoint_id: parent } : {}) },
+    };
+    yield {
+      config,
+      checkpoint,
+      metadata: { source: 'loop', step, parents: {} },
+      newVersions,
+      writes: [
+        ['messages', values.messages.at(-1)],
+        [changed[1], values[changed[1]]],
+      ],
+    };
     parent = checkpoint.id;
   }
 }
@@ -125,7 +144,9 @@ async function stepBench(savers, n) {
 /** Each saver gets a thread of 1,000 checkpoints, then lists it whole `lists` times, the savers alternated. */
 async function listBench(savers, lists) {
   const names = Object.keys(savers);
-  for (const name of names) for (const s of supersteps(`list-${name}`, 1000)) await savers[name].put(s.config, s.checkpoint, s.metadata, s.newVersions);
+  for (const name of names)
+    for (const s of supersteps(`list-${name}`, 1000))
+      await savers[name].put(s.config, s.checkpoint, s.metadata, s.newVersions);
   const times = Object.fromEntries(names.map((name) => [name, []]));
   for (let i = 0; i < lists + 2; i++) {
     for (const name of rotate(names, i)) {
@@ -218,23 +239,33 @@ try {
 
   log(`store search: ${ITEMS} items, ${QUERIES} queries, alternated`);
   const c = loadCorpus(data, ITEMS);
-  const corpus = { itemTexts: c.vecs.map((_, i) => `${c.texts[i % c.texts.length]} #${i}`), queryTexts: c.questions.map((q, i) => `${q.question} ?${i}`) };
+  const corpus = {
+    itemTexts: c.vecs.map((_, i) => `${c.texts[i % c.texts.length]} #${i}`),
+    queryTexts: c.questions.map((q, i) => `${q.question} ?${i}`),
+  };
   const byText = new Map();
   corpus.itemTexts.forEach((t, i) => byText.set(t, c.vecs[i]));
   corpus.queryTexts.forEach((t, i) => byText.set(t, c.questionVecs[i]));
   const index = { dims: DIMS, embeddings: lookupEmbeddings(byText), fields: ['text'] };
   const edgeSearch = await openStore({ dims: DIMS });
-  const stores = { edgemem: new EdgememStore(edgeSearch, { index, searchMode: 'vector' }), memory: new InMemoryStore({ index }) };
+  const stores = {
+    edgemem: new EdgememStore(edgeSearch, { index, searchMode: 'vector' }),
+    memory: new InMemoryStore({ index }),
+  };
   for (const store of Object.values(stores)) await load(store, corpus);
   const search = await searchBench(stores, corpus);
-  out.edgemem.store_search = { ...pct(search.times.edgemem), recall_at_10_vs_brute_force: search.recallVsBruteForce, scalar: (await edgeSearch.stats()).scalar };
+  out.edgemem.store_search = {
+    ...pct(search.times.edgemem),
+    recall_at_10_vs_brute_force: search.recallVsBruteForce,
+    scalar: (await edgeSearch.stats()).scalar,
+  };
   out.memory.store_search = pct(search.times.memory);
   out.sqlite.store_search = null; // no sqlite store in LangGraph.js
   await edgeSearch.close();
 
   const p = (name, op, q) => out[name][op]?.[q];
   out.ratios = {
-    what: "edgemem ÷ peer, same run (below 1: edgemem faster); store_search: InMemoryStore ÷ edgemem (the speed-up)",
+    what: 'edgemem ÷ peer, same run (below 1: edgemem faster); store_search: InMemoryStore ÷ edgemem (the speed-up)',
     step_p50_edgemem_memory_vs_sqlite: ratio(p('edgemem_memory', 'step', 'p50'), p('sqlite', 'step', 'p50')),
     step_p99_edgemem_memory_vs_sqlite: ratio(p('edgemem_memory', 'step', 'p99'), p('sqlite', 'step', 'p99')),
     step_p50_edgemem_vs_sqlite_full: ratio(p('edgemem', 'step', 'p50'), p('sqlite_full', 'step', 'p50')),

@@ -27,7 +27,9 @@ const { buildMs, warm, ops } = await runWorkload(store, { data, n, iters });
 
 const notify = [];
 let got;
-const sub = await store.subscribe({ kinds: ['notify'] }, () => { got = performance.now(); });
+const sub = await store.subscribe({ kinds: ['notify'] }, () => {
+  got = performance.now();
+});
 for (let it = 0; it < iters + warm; it++) {
   got = undefined;
   const t = performance.now();
@@ -41,8 +43,20 @@ const stats = await store.stats();
 await store.close();
 
 if (asJson) {
-  console.log(JSON.stringify({ host: 'wasm-node', node: process.version, memories: n, build_ms: buildMs, ops, db_bytes: stats.dbBytes, index_bytes: stats.indexBytes }));
+  console.log(
+    JSON.stringify({
+      host: 'wasm-node',
+      node: process.version,
+      memories: n,
+      build_ms: buildMs,
+      ops,
+      db_bytes: stats.dbBytes,
+      index_bytes: stats.indexBytes,
+    }),
+  );
 } else {
-  console.log(`wasm in Node ${process.version}, ${n} memories × ${DIMS}-d (built in ${buildMs.toFixed(0)} ms), ${iters} timed iterations after ${warm} warm-up`);
+  console.log(
+    `wasm in Node ${process.version}, ${n} memories × ${DIMS}-d (built in ${buildMs.toFixed(0)} ms), ${iters} timed iterations after ${warm} warm-up`,
+  );
   printOps(ops);
 }

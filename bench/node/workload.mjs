@@ -25,17 +25,32 @@ export async function runWorkload(store, { data, n, iters }) {
   for (let start = 0; start < n; start += 500) {
     const batch = [];
     for (let i = start; i < Math.min(n, start + 500); i++) {
-      batch.push({ namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[i % texts.length], embedding: vecs[i] });
+      batch.push({
+        namespace: nsOf(i),
+        key: `m${i}`,
+        value: value1k(i),
+        text: texts[i % texts.length],
+        embedding: vecs[i],
+      });
     }
     await store.putBatch(batch);
   }
   const buildMs = performance.now() - t0;
 
   const warm = Math.floor(iters / 10);
-  const put = [], get = [], cp = [], search = [];
+  const put = [],
+    get = [],
+    cp = [],
+    search = [];
   for (let it = 0; it < iters + warm; it++) {
     const i = it % 2 === 0 ? r.below(n) : n + it;
-    const m = { namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[r.below(texts.length)], embedding: vecs[n + it] };
+    const m = {
+      namespace: nsOf(i),
+      key: `m${i}`,
+      value: value1k(i),
+      text: texts[r.below(texts.length)],
+      embedding: vecs[n + it],
+    };
     await timed(put, it >= warm, () => store.put(m));
   }
   for (let it = 0; it < iters + warm; it++) {
@@ -57,17 +72,26 @@ export async function runWorkload(store, { data, n, iters }) {
   for (let it = 0; it < iters + warm; it++) {
     const q = r.below(questions.length);
     const hits = await timed(search, it >= warm, () =>
-      store.search({ text: questions[q].question, vector: questionVecs[q], k: 10, mode: 'hybrid' }));
+      store.search({ text: questions[q].question, vector: questionVecs[q], k: 10, mode: 'hybrid' }),
+    );
     if (hits.length !== 10) throw new Error(`search returned ${hits.length} hits`);
   }
-  return { buildMs, warm, ops: { put: summarize(put), get: summarize(get), checkpoint_put: summarize(cp), search: summarize(search) } };
+  return {
+    buildMs,
+    warm,
+    ops: { put: summarize(put), get: summarize(get), checkpoint_put: summarize(cp), search: summarize(search) },
+  };
 }
 
 /** The human-readable table of `ops` (µs). */
 export function printOps(ops) {
-  console.log(`${'op'.padEnd(16)} ${'p50 µs'.padStart(9)} ${'p95 µs'.padStart(9)} ${'p99 µs'.padStart(9)} ${'max µs'.padStart(9)}`);
+  console.log(
+    `${'op'.padEnd(16)} ${'p50 µs'.padStart(9)} ${'p95 µs'.padStart(9)} ${'p99 µs'.padStart(9)} ${'max µs'.padStart(9)}`,
+  );
   for (const [k, v] of Object.entries(ops)) {
-    console.log(`${k.padEnd(16)} ${v.p50_us.toFixed(1).padStart(9)} ${v.p95_us.toFixed(1).padStart(9)} ${v.p99_us.toFixed(1).padStart(9)} ${v.max_us.toFixed(1).padStart(9)}`);
+    console.log(
+      `${k.padEnd(16)} ${v.p50_us.toFixed(1).padStart(9)} ${v.p95_us.toFixed(1).padStart(9)} ${v.p99_us.toFixed(1).padStart(9)} ${v.max_us.toFixed(1).padStart(9)}`,
+    );
   }
 }
 

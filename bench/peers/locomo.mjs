@@ -11,11 +11,16 @@ import { DIMS } from '../node/corpus.mjs';
 
 export const MODES = ['vector', 'lexical', 'hybrid'];
 
-const readJsonl = (path) => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const readJsonl = (path) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 function readF32(path, rows) {
   const buf = readFileSync(path);
-  if (buf.length !== rows * DIMS * 4) throw new Error(`${path}: expected ${rows} rows of ${DIMS} f32, got ${buf.length} bytes`);
+  if (buf.length !== rows * DIMS * 4)
+    throw new Error(`${path}: expected ${rows} rows of ${DIMS} f32, got ${buf.length} bytes`);
   const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
   return Array.from({ length: rows }, (_, i) => all.subarray(i * DIMS, (i + 1) * DIMS));
 }
@@ -39,8 +44,11 @@ export function memoriesByConversation({ turns, turnVecs }) {
   turns.forEach((t, i) => {
     if (!by.has(t.conv)) by.set(t.conv, []);
     by.get(t.conv).push({
-      namespace: ['conv', t.conv], key: t.dia_id, value: { speaker: t.speaker, text: t.embed_text },
-      text: `${t.speaker}: ${t.embed_text}`, embedding: turnVecs[i],
+      namespace: ['conv', t.conv],
+      key: t.dia_id,
+      value: { speaker: t.speaker, text: t.embed_text },
+      text: `${t.speaker}: ${t.embed_text}`,
+      embedding: turnVecs[i],
     });
   });
   return by;
@@ -81,9 +89,13 @@ export async function measureRecall({ questions, questionVecs }, search, onMode 
 export function printRecall(title, modes) {
   console.log(title);
   const c = (x) => String(x).padStart(6);
-  console.log(`${'mode'.padEnd(8)} ${c('R@1')} ${c('R@5')} ${c('R@10')} ${'n'.padStart(5)} | ${c('c5 R@1')} ${c('R@5')} ${c('R@10')} ${'n'.padStart(5)}`);
+  console.log(
+    `${'mode'.padEnd(8)} ${c('R@1')} ${c('R@5')} ${c('R@10')} ${'n'.padStart(5)} | ${c('c5 R@1')} ${c('R@5')} ${c('R@10')} ${'n'.padStart(5)}`,
+  );
   for (const [name, m] of Object.entries(modes)) {
     const [a, b] = [m['cat1-4'], m.cat5];
-    console.log(`${name.padEnd(8)} ${c(a.r1)} ${c(a.r5)} ${c(a.r10)} ${String(a.n).padStart(5)} | ${c(b.r1)} ${c(b.r5)} ${c(b.r10)} ${String(b.n).padStart(5)}`);
+    console.log(
+      `${name.padEnd(8)} ${c(a.r1)} ${c(a.r5)} ${c(a.r10)} ${String(a.n).padStart(5)} | ${c(b.r1)} ${c(b.r5)} ${c(b.r10)} ${String(b.n).padStart(5)}`,
+    );
   }
 }

@@ -12,4 +12,7 @@ export function fmtMs(v) {
 export const mib = (b) => (b === null || b === undefined ? '–' : `${(b / 2 ** 20).toFixed(1)} MiB`);
 
 /** A markdown table. */
-export const table = (head, rows) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+export const table = (head, rows) =>
+  [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join(
+    '\n',
+  );

@@ -4,9 +4,9 @@
  * `peers.svg` (ratio edgemem / peer per op, p50 and p99, on a log axis centred on 1). From the results'
  * `peers` section (bench/lib/peers.mjs).
  */
-import { PEERS, PEER_OPS } from '../lib/peers.mjs';
+import { PEER_OPS, PEERS } from '../lib/peers.mjs';
 import { fmtMs, table } from './format.mjs';
-import { PALETTE, doc, line, rect, text } from './svg.mjs';
+import { doc, line, PALETTE, rect, text } from './svg.mjs';
 
 const OP_LABELS = { put: 'PUT', get: 'GET', checkpoint_put: 'CHECKPOINT PUT', search: 'hybrid SEARCH' };
 
@@ -21,30 +21,68 @@ export function peersMarkdown(r) {
   const p = r.peers;
   if (!p) return '';
   const out = ['## Peers', ''];
-  out.push('Each peer runs the same workload as edgemem on the same host in the same run (configuration: bench/README.md, "Peers"). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold.', '');
+  out.push(
+    'Each peer runs the same workload as edgemem on the same host in the same run (configuration: bench/README.md, "Peers"). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold.',
+    '',
+  );
   const rows = [];
   for (const [name, meta] of Object.entries(PEERS)) {
     for (const op of PEER_OPS) {
       const v = p[name]?.[op];
       if (!v) continue;
-      rows.push([meta.label, OP_LABELS[op], `${fmtMs(v.p50)} / ${fmtMs(v.p99)}`, `${fmtMs(v.edgemem_p50)} / ${fmtMs(v.edgemem_p99)} (${meta.hostLabel})`,
-        `${v.ratio_p50?.toFixed(2) ?? '–'} / ${v.ratio_p99?.toFixed(2) ?? '–'}`, `p50: ${verdict(v.ratio_p50)}; p99: ${verdict(v.ratio_p99)}`]);
+      rows.push([
+        meta.label,
+        OP_LABELS[op],
+        `${fmtMs(v.p50)} / ${fmtMs(v.p99)}`,
+        `${fmtMs(v.edgemem_p50)} / ${fmtMs(v.edgemem_p99)} (${meta.hostLabel})`,
+        `${v.ratio_p50?.toFixed(2) ?? '–'} / ${v.ratio_p99?.toFixed(2) ?? '–'}`,
+        `p50: ${verdict(v.ratio_p50)}; p99: ${verdict(v.ratio_p99)}`,
+      ]);
     }
   }
   if (rows.length) {
-    out.push(table(['peer', 'op', 'peer p50 / p99', 'edgemem p50 / p99', 'ratio p50 / p99', 'verdict'], rows), '', '![edgemem / peer latency ratios](peers.svg)', '');
+    out.push(
+      table(['peer', 'op', 'peer p50 / p99', 'edgemem p50 / p99', 'ratio p50 / p99', 'verdict'], rows),
+      '',
+      '![edgemem / peer latency ratios](peers.svg)',
+      '',
+    );
     const cold = p.plain_do?.cold_start_first_search_ms;
-    if (cold?.length && r.cold_start) out.push(`Cold start (evicted Durable Object with 10k memories, first hybrid search): plain DO ${cold.map(fmtMs).join(', ')}; edgemem ${r.cold_start.first_search_runs_ms.map(fmtMs).join(', ')}.`, '');
+    if (cold?.length && r.cold_start)
+      out.push(
+        `Cold start (evicted Durable Object with 10k memories, first hybrid search): plain DO ${cold.map(fmtMs).join(', ')}; edgemem ${r.cold_start.first_search_runs_ms.map(fmtMs).join(', ')}.`,
+        '',
+      );
   }
   const rec = Object.entries(PEERS).filter(([name]) => p[name]?.recall);
   if (rec.length) {
     const f = (x) => (x == null ? '–' : x.toFixed(3));
     const recRows = rec.map(([name, meta]) => {
       const m = p[name].recall.modes;
-      return [meta.label, f(m.vector?.r10), f(m.lexical?.r10), f(m.hybrid?.r10), f(p[name].recall.r1), f(p[name].recall.r5)];
+      return [
+        meta.label,
+        f(m.vector?.r10),
+        f(m.lexical?.r10),
+        f(m.hybrid?.r10),
+        f(p[name].recall.r1),
+        f(p[name].recall.r5),
+      ];
     });
-    if (r.recall) recRows.unshift(['edgemem', f(r.recall.vector?.r10), f(r.recall.lexical?.r10), f(r.recall.hybrid?.r10), f(r.recall.hybrid?.r1), f(r.recall.hybrid?.r5)]);
-    out.push('LoCoMo recall, categories 1–4, e5 vectors, one store per conversation:', '', table(['store', 'vector R@10', 'lexical R@10', 'hybrid R@10', 'hybrid R@1', 'hybrid R@5'], recRows), '');
+    if (r.recall)
+      recRows.unshift([
+        'edgemem',
+        f(r.recall.vector?.r10),
+        f(r.recall.lexical?.r10),
+        f(r.recall.hybrid?.r10),
+        f(r.recall.hybrid?.r1),
+        f(r.recall.hybrid?.r5),
+      ]);
+    out.push(
+      'LoCoMo recall, categories 1–4, e5 vectors, one store per conversation:',
+      '',
+      table(['store', 'vector R@10', 'lexical R@10', 'hybrid R@10', 'hybrid R@1', 'hybrid R@5'], recRows),
+      '',
+    );
   }
   return out.join('\n');
 }
@@ -67,17 +105,39 @@ export function peersChart(r) {
   const span = 2; // decades each side
   const x = (ratio) => mid + (Math.max(-span, Math.min(span, Math.log10(ratio))) / span) * (right - mid);
   const rowH = 12;
-  const body = [text(20, 24, 'edgemem / peer latency ratio (log scale): left of 1 edgemem is faster, right of 1 the peer is', { size: 13, weight: 'bold' })];
-  body.push(rect(left, 38, 12, 10, { fill: PALETTE[0] }), text(left + 16, 47, 'p50', { size: 11 }), rect(left + 60, 38, 12, 10, { fill: PALETTE[1] }), text(left + 76, 47, 'p99', { size: 11 }));
+  const body = [
+    text(20, 24, 'edgemem / peer latency ratio (log scale): left of 1 edgemem is faster, right of 1 the peer is', {
+      size: 13,
+      weight: 'bold',
+    }),
+  ];
+  body.push(
+    rect(left, 38, 12, 10, { fill: PALETTE[0] }),
+    text(left + 16, 47, 'p50', { size: 11 }),
+    rect(left + 60, 38, 12, 10, { fill: PALETTE[1] }),
+    text(left + 76, 47, 'p99', { size: 11 }),
+  );
   let y = 60;
   const top = y;
   for (const g of groups) {
     body.push(text(left - 8, y + rowH + 3, g.label, { anchor: 'end', size: 11 }));
-    for (const [k, ratio] of [[0, g.v.ratio_p50], [1, g.v.ratio_p99]]) {
+    for (const [k, ratio] of [
+      [0, g.v.ratio_p50],
+      [1, g.v.ratio_p99],
+    ]) {
       if (ratio == null) continue;
       const x1 = x(ratio);
-      body.push(rect(Math.min(mid, x1), y + k * rowH + 1, Math.abs(x1 - mid), rowH - 2, { fill: PALETTE[k], opacity: 0.85 }));
-      body.push(text(x1 + (ratio <= 1 ? -3 : 3), y + k * rowH + rowH - 2, `${ratio < 0.1 ? ratio.toFixed(3) : ratio.toFixed(2)}`, { anchor: ratio <= 1 ? 'end' : 'start', size: 9 }));
+      body.push(
+        rect(Math.min(mid, x1), y + k * rowH + 1, Math.abs(x1 - mid), rowH - 2, { fill: PALETTE[k], opacity: 0.85 }),
+      );
+      body.push(
+        text(
+          x1 + (ratio <= 1 ? -3 : 3),
+          y + k * rowH + rowH - 2,
+          `${ratio < 0.1 ? ratio.toFixed(3) : ratio.toFixed(2)}`,
+          { anchor: ratio <= 1 ? 'end' : 'start', size: 9 },
+        ),
+      );
     }
     y += 2 * rowH + 8;
   }

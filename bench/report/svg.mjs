@@ -10,8 +10,10 @@ const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const n = (x) => (Number.isFinite(x) ? Math.round(x * 10) / 10 : 0);
 
 export function doc(width, height, body, title) {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">\n` +
-    `<title>${esc(title)}</title>\n<rect width="${width}" height="${height}" fill="#fff"/>\n${body.join('\n')}\n</svg>\n`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">\n` +
+    `<title>${esc(title)}</title>\n<rect width="${width}" height="${height}" fill="#fff"/>\n${body.join('\n')}\n</svg>\n`
+  );
 }
 
 export function text(x, y, s, { anchor = 'start', size = 12, fill = '#222', weight = 'normal', rotate = 0 } = {}) {

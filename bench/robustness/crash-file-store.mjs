@@ -62,7 +62,19 @@ export async function runFileCrash(o) {
   /** @type {string[]} */
   const problems = [];
   /** @type {FileCrashReport} */
-  const report = { kills: 0, acked: 0, lost: 0, integrity_failures: 0, problems, by_mode: { write: 0, recovery: 0, batch: 0 }, recovery_kills_mid_open: 0, hot_journals: 0, checks: 0, seconds: 0, seed };
+  const report = {
+    kills: 0,
+    acked: 0,
+    lost: 0,
+    integrity_failures: 0,
+    problems,
+    by_mode: { write: 0, recovery: 0, batch: 0 },
+    recovery_kills_mid_open: 0,
+    hot_journals: 0,
+    checks: 0,
+    seconds: 0,
+    seed,
+  };
   let openMs = 30;
   let batchMs = 30;
   let maxSeq = 0;
@@ -75,7 +87,8 @@ export async function runFileCrash(o) {
       if (cycle.openMs !== undefined) openMs = cycle.openMs;
       if (cycle.batchMs !== undefined) batchMs = cycle.batchMs;
       if (mode === 'recovery' && !cycle.opened) report.recovery_kills_mid_open++;
-      if (cycle.openSeq !== undefined && cycle.openSeq < maxSeq) problems.push(`kill ${k}: the store reopened at seq ${cycle.openSeq}, below the acknowledged seq ${maxSeq}`);
+      if (cycle.openSeq !== undefined && cycle.openSeq < maxSeq)
+        problems.push(`kill ${k}: the store reopened at seq ${cycle.openSeq}, below the acknowledged seq ${maxSeq}`);
       if (cycle.error) problems.push(`kill ${k} (${mode}): ${cycle.error}`);
       for (const a of cycle.acks) maxSeq = Math.max(maxSeq, a.seq);
       all.push(...cycle.acks);
@@ -84,7 +97,9 @@ export async function runFileCrash(o) {
       if (image.hotJournal) report.hot_journals++;
       if (!image.ok) {
         report.integrity_failures++;
-        problems.push(`kill ${k} (${mode}): the crash image fails SQLite's integrity check: ${image.output.slice(0, 400)}`);
+        problems.push(
+          `kill ${k} (${mode}): the crash image fails SQLite's integrity check: ${image.output.slice(0, 400)}`,
+        );
       }
       const nextIsRecovery = MODES[(k + 1) % MODES.length] === 'recovery' && k + 1 < o.kills;
       if (!nextIsRecovery) {
@@ -94,10 +109,14 @@ export async function runFileCrash(o) {
         const closed = integrityCheck(file);
         if (!closed.ok) {
           report.integrity_failures++;
-          problems.push(`after kill ${k}: the reopened and closed store fails SQLite's integrity check: ${closed.output.slice(0, 400)}`);
+          problems.push(
+            `after kill ${k}: the reopened and closed store fails SQLite's integrity check: ${closed.output.slice(0, 400)}`,
+          );
         }
       }
-      log(`kill ${k + 1}/${o.kills} (${mode}${mode === 'recovery' ? (cycle.opened ? ', landed after the open' : ', mid-open') : ''}): ${cycle.acks.length} acknowledged, ${all.length} in all, ${lost.size} lost`);
+      log(
+        `kill ${k + 1}/${o.kills} (${mode}${mode === 'recovery' ? (cycle.opened ? ', landed after the open' : ', mid-open') : ''}): ${cycle.acks.length} acknowledged, ${all.length} in all, ${lost.size} lost`,
+      );
     }
     await verify(file, all, maxSeq, lost, problems, 'at the end (every acknowledged write)');
     report.checks++;
@@ -118,7 +137,11 @@ export async function runFileCrash(o) {
 function killOnce(o) {
   const childMode = o.mode === 'batch' ? 'batch' : 'write';
   const batch = 20 + Math.floor(o.rand() * 180);
-  const child = spawn(process.execPath, [WRITER, '--file', o.file, '--mode', childMode, '--id', String(o.id), '--batch', String(batch)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [WRITER, '--file', o.file, '--mode', childMode, '--id', String(o.id), '--batch', String(batch)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   /** @type {Ack[]} */
   const acks = [];
   let opened = false;
@@ -139,8 +162,10 @@ function killOnce(o) {
     }
   };
   // Kill points: after `afterAcks` acknowledgments, `delayMs` later (write, batch); `delayMs` after `opening` (recovery).
-  const afterAcks = o.mode === 'write' ? 1 + Math.floor(o.rand() * 150) : o.mode === 'batch' ? Math.floor(o.rand() * 3) : Infinity;
-  const delayMs = o.mode === 'write' ? Math.floor(o.rand() * 3) : o.mode === 'batch' ? o.rand() * o.batchMs : o.rand() * o.openMs;
+  const afterAcks =
+    o.mode === 'write' ? 1 + Math.floor(o.rand() * 150) : o.mode === 'batch' ? Math.floor(o.rand() * 3) : Infinity;
+  const delayMs =
+    o.mode === 'write' ? Math.floor(o.rand() * 3) : o.mode === 'batch' ? o.rand() * o.batchMs : o.rand() * o.openMs;
   let count = 0;
   child.stderr.on('data', (d) => {
     stderr += d;
@@ -166,16 +191,46 @@ function killOnce(o) {
     } else if (m.t === 'ack') {
       if (m.op === 'batch') {
         batchMs = now - lastAckAt;
-        m.items.forEach((/** @type {any} */ it, /** @type {number} */ j) => acks.push({ id: `${o.id}:${count}:${j}`, op: 'put', ns: it.ns, key: it.key, value: it.value, seq: it.seq, version: it.version }));
-      } else if (m.op === 'put') acks.push({ id: `${o.id}:${count}`, op: 'put', ns: m.ns, key: m.key, value: m.value, seq: m.seq, version: m.version });
-      else acks.push({ id: `${o.id}:${count}`, op: 'checkpoint', threadId: m.threadId, checkpointId: m.checkpointId, data: m.data, seq: m.seq });
+        m.items.forEach((/** @type {any} */ it, /** @type {number} */ j) =>
+          acks.push({
+            id: `${o.id}:${count}:${j}`,
+            op: 'put',
+            ns: it.ns,
+            key: it.key,
+            value: it.value,
+            seq: it.seq,
+            version: it.version,
+          }),
+        );
+      } else if (m.op === 'put')
+        acks.push({
+          id: `${o.id}:${count}`,
+          op: 'put',
+          ns: m.ns,
+          key: m.key,
+          value: m.value,
+          seq: m.seq,
+          version: m.version,
+        });
+      else
+        acks.push({
+          id: `${o.id}:${count}`,
+          op: 'checkpoint',
+          threadId: m.threadId,
+          checkpointId: m.checkpointId,
+          data: m.data,
+          seq: m.seq,
+        });
       lastAckAt = now;
       if (m.op !== 'checkpoint' && ++count === afterAcks) setTimeout(kill, delayMs);
     }
   });
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
-      const error = signal === 'SIGKILL' && killed ? undefined : `the writer exited by itself (code ${code}, signal ${signal}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
+      const error =
+        signal === 'SIGKILL' && killed
+          ? undefined
+          : `the writer exited by itself (code ${code}, signal ${signal}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`;
       resolve({ acks, opened, openSeq, openMs, batchMs, error });
     });
   });
@@ -196,15 +251,18 @@ async function verify(file, acks, maxSeq, lost, problems, when) {
       if (a.op === 'checkpoint') {
         const cp = await s.getCheckpoint(/** @type {string} */ (a.threadId), { checkpointId: a.checkpointId });
         if (!cp) wrong = 'missing';
-        else if (cp.seq !== a.seq || !isDeepStrictEqual(cp.data, a.data)) wrong = `seq ${cp.seq}, data ${JSON.stringify(cp.data).slice(0, 80)}`;
+        else if (cp.seq !== a.seq || !isDeepStrictEqual(cp.data, a.data))
+          wrong = `seq ${cp.seq}, data ${JSON.stringify(cp.data).slice(0, 80)}`;
       } else {
         const m = await s.get(/** @type {string[]} */ (a.ns), /** @type {string} */ (a.key), { asOf: { seq: a.seq } });
         if (!m) wrong = 'missing';
-        else if (m.seq !== a.seq || m.version !== a.version || !isDeepStrictEqual(m.value, a.value)) wrong = `seq ${m.seq}, version ${m.version}, value ${JSON.stringify(m.value).slice(0, 80)}`;
+        else if (m.seq !== a.seq || m.version !== a.version || !isDeepStrictEqual(m.value, a.value))
+          wrong = `seq ${m.seq}, version ${m.version}, value ${JSON.stringify(m.value).slice(0, 80)}`;
       }
       if (wrong && !lost.has(a.id)) {
         lost.add(a.id);
-        if (lost.size <= 20) problems.push(`${when}: acknowledged ${a.op} ${JSON.stringify(a).slice(0, 160)} → ${wrong}`);
+        if (lost.size <= 20)
+          problems.push(`${when}: acknowledged ${a.op} ${JSON.stringify(a).slice(0, 160)} → ${wrong}`);
       }
     }
   } finally {
@@ -224,7 +282,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     log: (m) => console.error(`[crash-file] ${m}`),
   });
   for (const p of r.problems) console.error(`[crash-file] PROBLEM ${p}`);
-  console.error(`[crash-file] ${r.kills} kills (${JSON.stringify(r.by_mode)}, ${r.recovery_kills_mid_open} mid-open, ${r.hot_journals} with a hot journal), ${r.acked} acknowledged writes, ${r.lost} lost, ${r.integrity_failures} integrity failures, ${r.seconds.toFixed(1)} s, seed ${r.seed}`);
+  console.error(
+    `[crash-file] ${r.kills} kills (${JSON.stringify(r.by_mode)}, ${r.recovery_kills_mid_open} mid-open, ${r.hot_journals} with a hot journal), ${r.acked} acknowledged writes, ${r.lost} lost, ${r.integrity_failures} integrity failures, ${r.seconds.toFixed(1)} s, seed ${r.seed}`,
+  );
   // With --json (the bench harness) the figures carry the verdict and the exit is 0; without, a problem exits 1.
   if (args.includes('--json')) console.log(JSON.stringify(r));
   process.exit(args.includes('--json') || (r.lost === 0 && r.problems.length === 0) ? 0 : 1);

@@ -63,7 +63,19 @@ export async function runWranglerCrash(o) {
   /** @type {string[]} */
   const problems = [];
   /** @type {WranglerCrashReport} */
-  const report = { kills: 0, acked: 0, lost: 0, integrity_failures: 0, problems, by_mode: { write: 0, recovery: 0, batch: 0 }, recovery_kills_mid_open: 0, checks: 0, restarts: 0, seconds: 0, seed };
+  const report = {
+    kills: 0,
+    acked: 0,
+    lost: 0,
+    integrity_failures: 0,
+    problems,
+    by_mode: { write: 0, recovery: 0, batch: 0 },
+    recovery_kills_mid_open: 0,
+    checks: 0,
+    restarts: 0,
+    seconds: 0,
+    seed,
+  };
   const state = { n: 0, maxSeq: 0, firstMs: 50, batchMs: 50 };
   const start = async () => {
     report.restarts++;
@@ -84,7 +96,9 @@ export async function runWranglerCrash(o) {
         for (const a of cycle.acks) state.maxSeq = Math.max(state.maxSeq, a.seq);
         all.push(...cycle.acks);
         unchecked.push(...cycle.acks);
-        log(`kill ${k + 1}/${o.kills} (${mode}${mode === 'recovery' ? (cycle.answeredFirst ? ', landed after the first answer' : ', mid-open') : ''}): ${cycle.acks.length} acknowledged, ${all.length} in all, ${lost.size} lost`);
+        log(
+          `kill ${k + 1}/${o.kills} (${mode}${mode === 'recovery' ? (cycle.answeredFirst ? ', landed after the first answer' : ', mid-open') : ''}): ${cycle.acks.length} acknowledged, ${all.length} in all, ${lost.size} lost`,
+        );
       } finally {
         await w.kill();
       }
@@ -128,7 +142,9 @@ function checkImages(persist, problems, when) {
         const db = integrityCheck(engine);
         if (!db.ok) {
           failures++;
-          problems.push(`${when}: the engine database in the object's pages fails SQLite's integrity check: ${db.output.slice(0, 400)}`);
+          problems.push(
+            `${when}: the engine database in the object's pages fails SQLite's integrity check: ${db.output.slice(0, 400)}`,
+          );
         }
       }
     } finally {
@@ -150,7 +166,8 @@ async function writeUntilKilled(w, mode, k, rand, state) {
   let stop = false;
   let answeredFirst = false;
   const afterAcks = mode === 'write' ? 1 + Math.floor(rand() * 60) : mode === 'batch' ? Math.floor(rand() * 3) : 0;
-  const delayMs = mode === 'write' ? Math.floor(rand() * 3) : mode === 'batch' ? rand() * state.batchMs : rand() * state.firstMs;
+  const delayMs =
+    mode === 'write' ? Math.floor(rand() * 3) : mode === 'batch' ? rand() * state.batchMs : rand() * state.firstMs;
   const batch = 20 + Math.floor(rand() * 81);
   /** @type {Promise<void> | undefined} */
   let killing;
@@ -161,14 +178,24 @@ async function writeUntilKilled(w, mode, k, rand, state) {
     });
   };
   const json = async (/** @type {string} */ method, /** @type {string} */ path, /** @type {unknown} */ body) => {
-    const r = await fetch(`${w.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(`${w.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const text = await r.text();
     if (r.status !== 200) throw new Error(`${method} ${path} → ${r.status} ${text.slice(0, 300)}`);
     return JSON.parse(text);
   };
   const memory = () => {
     const i = state.n++;
-    return { namespace: ['crash', String(i % 3)], key: `k${i % KEYS}`, value: { k, i, pad: 'z'.repeat((i * 37) % 500) }, text: `crash write ${k} ${i}`, embedding: [Math.sin(i), Math.cos(i)] };
+    return {
+      namespace: ['crash', String(i % 3)],
+      key: `k${i % KEYS}`,
+      value: { k, i, pad: 'z'.repeat((i * 37) % 500) },
+      text: `crash write ${k} ${i}`,
+      embedding: [Math.sin(i), Math.cos(i)],
+    };
   };
   if (mode === 'recovery') killSoon(); // from the first request on, which opens the object and its store
   let count = 0;
@@ -178,22 +205,51 @@ async function writeUntilKilled(w, mode, k, rand, state) {
       if (mode === 'batch') {
         const items = Array.from({ length: batch }, memory);
         const r = await json('POST', `/v1/agents/${AGENT}/memories/batch`, { memories: items });
-        items.forEach((m, j) => acks.push({ id: `${k}:${round}:${j}`, op: 'put', ns: m.namespace, key: m.key, value: m.value, seq: r.acks[j].seq, version: r.acks[j].version }));
+        items.forEach((m, j) =>
+          acks.push({
+            id: `${k}:${round}:${j}`,
+            op: 'put',
+            ns: m.namespace,
+            key: m.key,
+            value: m.value,
+            seq: r.acks[j].seq,
+            version: r.acks[j].version,
+          }),
+        );
         const now = performance.now();
         state.batchMs = now - last;
         last = now;
       } else {
         const m = memory();
         const ns = m.namespace.join('/');
-        const r = await json('PUT', `/v1/agents/${AGENT}/memories/${m.key}?ns=${encodeURIComponent(ns)}`, { value: m.value, text: m.text, embedding: m.embedding });
-        acks.push({ id: `${k}:${round}`, op: 'put', ns: m.namespace, key: m.key, value: m.value, seq: r.seq, version: r.version });
+        const r = await json('PUT', `/v1/agents/${AGENT}/memories/${m.key}?ns=${encodeURIComponent(ns)}`, {
+          value: m.value,
+          text: m.text,
+          embedding: m.embedding,
+        });
+        acks.push({
+          id: `${k}:${round}`,
+          op: 'put',
+          ns: m.namespace,
+          key: m.key,
+          value: m.value,
+          seq: r.seq,
+          version: r.version,
+        });
         answeredFirst = true;
       }
       if (round % 10 === 9) {
         const data = { k, round, s: 'c'.repeat(round % 200) };
         const cp = { threadId: `t${k % 4}`, checkpointId: `c-${k}-${round}`, data };
         const r = await json('POST', `/v1/agents/${AGENT}/checkpoints`, cp);
-        acks.push({ id: `${k}:${round}:cp`, op: 'checkpoint', threadId: cp.threadId, checkpointId: cp.checkpointId, data, seq: r.seq });
+        acks.push({
+          id: `${k}:${round}:cp`,
+          op: 'checkpoint',
+          threadId: cp.threadId,
+          checkpointId: cp.checkpointId,
+          data,
+          seq: r.seq,
+        });
       }
       if (++count >= afterAcks && mode !== 'recovery') killSoon();
     }
@@ -218,18 +274,25 @@ async function verify(url, acks, maxSeq, lost, problems, when) {
   const stats = await get(`/v1/agents/${AGENT}/stats`);
   const firstMs = performance.now() - t0;
   if (stats.status !== 200) problems.push(`${when}: stats → ${stats.status} ${JSON.stringify(stats.body)}`);
-  else if (stats.body.seq < maxSeq) problems.push(`${when}: the agent's seq is ${stats.body.seq}, below the acknowledged ${maxSeq}`);
+  else if (stats.body.seq < maxSeq)
+    problems.push(`${when}: the agent's seq is ${stats.body.seq}, below the acknowledged ${maxSeq}`);
   for (const a of acks) {
     /** @type {string | undefined} */
     let wrong;
     if (a.op === 'checkpoint') {
-      const r = await get(`/v1/agents/${AGENT}/checkpoints/${a.threadId}?checkpointId=${encodeURIComponent(/** @type {string} */ (a.checkpointId))}`);
+      const r = await get(
+        `/v1/agents/${AGENT}/checkpoints/${a.threadId}?checkpointId=${encodeURIComponent(/** @type {string} */ (a.checkpointId))}`,
+      );
       if (r.status !== 200) wrong = `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`;
-      else if (r.body.seq !== a.seq || !isDeepStrictEqual(r.body.data, a.data)) wrong = `seq ${r.body.seq}, data ${JSON.stringify(r.body.data).slice(0, 80)}`;
+      else if (r.body.seq !== a.seq || !isDeepStrictEqual(r.body.data, a.data))
+        wrong = `seq ${r.body.seq}, data ${JSON.stringify(r.body.data).slice(0, 80)}`;
     } else {
-      const r = await get(`/v1/agents/${AGENT}/memories/${a.key}?ns=${encodeURIComponent(/** @type {string[]} */ (a.ns).join('/'))}&asOfSeq=${a.seq}`);
+      const r = await get(
+        `/v1/agents/${AGENT}/memories/${a.key}?ns=${encodeURIComponent(/** @type {string[]} */ (a.ns).join('/'))}&asOfSeq=${a.seq}`,
+      );
       if (r.status !== 200) wrong = `${r.status} ${JSON.stringify(r.body).slice(0, 120)}`;
-      else if (r.body.seq !== a.seq || r.body.version !== a.version || !isDeepStrictEqual(r.body.value, a.value)) wrong = `seq ${r.body.seq}, version ${r.body.version}, value ${JSON.stringify(r.body.value).slice(0, 80)}`;
+      else if (r.body.seq !== a.seq || r.body.version !== a.version || !isDeepStrictEqual(r.body.value, a.value))
+        wrong = `seq ${r.body.seq}, version ${r.body.version}, value ${JSON.stringify(r.body.value).slice(0, 80)}`;
     }
     if (wrong && !lost.has(a.id)) {
       lost.add(a.id);
@@ -251,7 +314,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     log: (m) => console.error(`[crash-wrangler] ${m}`),
   });
   for (const p of r.problems) console.error(`[crash-wrangler] PROBLEM ${p}`);
-  console.error(`[crash-wrangler] ${r.kills} kills (${JSON.stringify(r.by_mode)}, ${r.recovery_kills_mid_open} mid-open), ${r.restarts} restarts, ${r.acked} acknowledged writes, ${r.lost} lost, ${r.integrity_failures} integrity failures, ${r.seconds.toFixed(1)} s, seed ${r.seed}`);
+  console.error(
+    `[crash-wrangler] ${r.kills} kills (${JSON.stringify(r.by_mode)}, ${r.recovery_kills_mid_open} mid-open), ${r.restarts} restarts, ${r.acked} acknowledged writes, ${r.lost} lost, ${r.integrity_failures} integrity failures, ${r.seconds.toFixed(1)} s, seed ${r.seed}`,
+  );
   // With --json (the bench harness) the figures carry the verdict and the exit is 0; without, a problem exits 1.
   if (args.includes('--json')) console.log(JSON.stringify(r));
   process.exit(args.includes('--json') || (r.lost === 0 && r.problems.length === 0) ? 0 : 1);

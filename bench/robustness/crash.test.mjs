@@ -15,7 +15,9 @@ const log = (/** @type {string} */ tag) => (/** @type {string} */ m) => console.
 describe('crash durability (SIGKILL, then reopen)', () => {
   it('the Node file store keeps every acknowledged write and a sound database through 3 kills', async () => {
     const r = await runFileCrash({ kills: 3, seed, log: log('crash-file') });
-    console.error(`[crash-file] seed ${r.seed}: ${r.kills} kills, ${r.acked} acknowledged, ${r.lost} lost, ${r.hot_journals} hot journals`);
+    console.error(
+      `[crash-file] seed ${r.seed}: ${r.kills} kills, ${r.acked} acknowledged, ${r.lost} lost, ${r.hot_journals} hot journals`,
+    );
     assert.equal(r.kills, 3);
     assert.ok(r.acked > 0, 'the writer acknowledged nothing: the test tested nothing');
     assert.deepEqual(r.problems, [], `seed ${r.seed}`);

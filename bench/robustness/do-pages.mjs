@@ -38,9 +38,17 @@ export function engineDbFromDo(doFile, out) {
     const copy = join(dir, basename(doFile));
     copyFileSync(doFile, copy);
     for (const s of ['-wal', '-shm']) if (existsSync(doFile + s)) copyFileSync(doFile + s, copy + s);
-    const tables = execFileSync('sqlite3', [copy, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = '_cf_KV'"], { encoding: 'utf8' }).trim();
+    const tables = execFileSync(
+      'sqlite3',
+      [copy, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = '_cf_KV'"],
+      { encoding: 'utf8' },
+    ).trim();
     if (!tables) return false; // an object that never used its KV
-    const json = execFileSync('sqlite3', ['-json', copy, "SELECT key, hex(value) AS v FROM _cf_KV WHERE key LIKE 'p:db/%'"], { encoding: 'utf8', maxBuffer: 1 << 30 }).trim();
+    const json = execFileSync(
+      'sqlite3',
+      ['-json', copy, "SELECT key, hex(value) AS v FROM _cf_KV WHERE key LIKE 'p:db/%'"],
+      { encoding: 'utf8', maxBuffer: 1 << 30 },
+    ).trim();
     const rows = /** @type {{ key: string, v: string }[]} */ (json ? JSON.parse(json) : []);
     const size = rows.find((r) => r.key === 'p:db/size');
     if (!size) return false;

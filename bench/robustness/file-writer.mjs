@@ -32,7 +32,13 @@ const memory = () => {
   const i = n++;
   const key = `k${(i * 7 + id) % KEYS}`;
   const value = { id, i, pad: 'x'.repeat((i * 37) % 700) };
-  return { namespace: ['crash', String(i % 3)], key, value, text: `crash write ${id} ${i} word${i % 13}`, embedding: [Math.sin(i + id), Math.cos(i)] };
+  return {
+    namespace: ['crash', String(i % 3)],
+    key,
+    value,
+    text: `crash write ${id} ${i} word${i % 13}`,
+    embedding: [Math.sin(i + id), Math.cos(i)],
+  };
 };
 
 // The runtime (wasm) is loaded before `opening`, so what follows it is the store's open and recovery only.
@@ -45,7 +51,17 @@ for (let round = 0; ; round++) {
   if (mode === 'batch') {
     const items = Array.from({ length: batchSize }, memory);
     const acks = await store.putBatch(items);
-    say({ t: 'ack', op: 'batch', items: items.map((m, j) => ({ ns: m.namespace, key: m.key, value: m.value, seq: acks[j].seq, version: acks[j].version })) });
+    say({
+      t: 'ack',
+      op: 'batch',
+      items: items.map((m, j) => ({
+        ns: m.namespace,
+        key: m.key,
+        value: m.value,
+        seq: acks[j].seq,
+        version: acks[j].version,
+      })),
+    });
   } else {
     const m = memory();
     const ack = await store.put(m);

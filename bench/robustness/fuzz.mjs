@@ -34,7 +34,10 @@ const dir = mkdtempSync(join(tmpdir(), 'edgemem-bench-fuzz-'));
 let code = 0;
 try {
   bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
-  const server = await startWorker({ bundle: join(dir, 'bundle'), bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '4' } });
+  const server = await startWorker({
+    bundle: join(dir, 'bundle'),
+    bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '4' },
+  });
   try {
     const r = await runFuzz({
       url: server.url,
@@ -47,15 +50,46 @@ try {
     });
     log(formatReport(r));
     const call = adminCall(server.url, ADMIN);
-    const put = async (/** @type {string} */ key) => (await call('PUT', `/v1/agents/fz-a/memories/${key}?ns=n`, { value: key })).body.seq;
-    const w = await runWsFuzz({ url: server.url, admin: ADMIN, agent: 'fz-a', runs: wsRuns, seed: r.seed, put, replayCommand: 'FUZZ_SEED=%s FUZZ_WS_PATH=%p node --test workers/test-node/robustness/fuzz-http.test.mjs' });
+    const put = async (/** @type {string} */ key) =>
+      (await call('PUT', `/v1/agents/fz-a/memories/${key}?ns=n`, { value: key })).body.seq;
+    const w = await runWsFuzz({
+      url: server.url,
+      admin: ADMIN,
+      agent: 'fz-a',
+      runs: wsRuns,
+      seed: r.seed,
+      put,
+      replayCommand: 'FUZZ_SEED=%s FUZZ_WS_PATH=%p node --test workers/test-node/robustness/fuzz-http.test.mjs',
+    });
     log(`WebSocket: ${w.messages} messages, replies ${JSON.stringify(w.replies)}, ${w.failures.length} failures`);
     for (const f of w.failures.slice(0, 10)) log(`- ${f.why}; message ${f.message}; replay: ${f.replay}`);
     if (r.failures.length || w.failures.length) code = 1;
     if (asJson) {
-      const classes = r.classes.map((c) => ({ what: c.key, count: c.count, request: c.first.request.slice(0, 500), answer: c.first.answer.slice(0, 300), replay: c.first.replay }));
-      const ws = { messages: w.messages, failures: w.failures.length, first: w.failures.slice(0, 10), replies: w.replies };
-      console.log(JSON.stringify({ requests: r.requests, fivexx: r.fivexx, failures: r.failures.length, classes, seed: r.seed, seconds: r.ms / 1000, statuses: r.statuses, ws }));
+      const classes = r.classes.map((c) => ({
+        what: c.key,
+        count: c.count,
+        request: c.first.request.slice(0, 500),
+        answer: c.first.answer.slice(0, 300),
+        replay: c.first.replay,
+      }));
+      const ws = {
+        messages: w.messages,
+        failures: w.failures.length,
+        first: w.failures.slice(0, 10),
+        replies: w.replies,
+      };
+      console.log(
+        JSON.stringify({
+          requests: r.requests,
+          fivexx: r.fivexx,
+          failures: r.failures.length,
+          classes,
+          seed: r.seed,
+          seconds: r.ms / 1000,
+          statuses: r.statuses,
+          ws,
+        }),
+      );
     }
   } finally {
     await server.mf.dispose();

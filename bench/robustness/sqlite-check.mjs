@@ -16,7 +16,9 @@ export function requireSqlite3() {
   try {
     execFileSync('sqlite3', ['-version'], { encoding: 'utf8' });
   } catch {
-    throw new Error('the sqlite3 shell is needed for the integrity checks (apt-get install sqlite3; scripts/bootstrap installs it)');
+    throw new Error(
+      'the sqlite3 shell is needed for the integrity checks (apt-get install sqlite3; scripts/bootstrap installs it)',
+    );
   }
 }
 
@@ -40,12 +42,21 @@ export function integrityCheck(file, o = {}) {
       }
     }
     const MAGIC = 'd9d505f920a163d7';
-    const hotJournal = companions.includes('-journal') && readFileSync(copy + '-journal').subarray(0, 8).toString('hex') === MAGIC;
-    const run = (/** @type {string} */ sql) => execFileSync('sqlite3', ['-batch', '-bail', copy, sql], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim();
+    const hotJournal =
+      companions.includes('-journal') &&
+      readFileSync(copy + '-journal')
+        .subarray(0, 8)
+        .toString('hex') === MAGIC;
+    const run = (/** @type {string} */ sql) =>
+      execFileSync('sqlite3', ['-batch', '-bail', copy, sql], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim();
     try {
       if (o.sql) run(o.sql);
       const main = run('PRAGMA integrity_check;');
-      const fts = run("SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%';").split('\n').filter(Boolean);
+      const fts = run(
+        "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%';",
+      )
+        .split('\n')
+        .filter(Boolean);
       const ftsOut = fts.map((t) => {
         const q = `"${t.replace(/"/g, '""')}"`;
         return run(`INSERT INTO ${q}(${q}) VALUES('integrity-check');`);

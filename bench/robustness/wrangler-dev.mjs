@@ -32,13 +32,32 @@ export async function startWrangler(o) {
   const port = /** @type {number} */ (await freePort());
   const child = spawn(
     join(root, 'node_modules/.bin/wrangler'),
-    ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', o.persist, '--show-interactive-dev-session=false', '--log-level', 'warn',
-      '--var', `ADMIN_TOKEN:${o.admin}`, '--var', `EDGEMEM_DIMS:${o.dims}`],
+    [
+      'dev',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--persist-to',
+      o.persist,
+      '--show-interactive-dev-session=false',
+      '--log-level',
+      'warn',
+      '--var',
+      `ADMIN_TOKEN:${o.admin}`,
+      '--var',
+      `EDGEMEM_DIMS:${o.dims}`,
+    ],
     {
       cwd: join(root, 'workers'),
       detached: true, // its own process group: killGroup takes wrangler, its children and workerd
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', XDG_CONFIG_HOME: o.configDir },
+      env: {
+        ...process.env,
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        WRANGLER_SEND_METRICS: 'false',
+        XDG_CONFIG_HOME: o.configDir,
+      },
     },
   );
   let output = '';

@@ -26,7 +26,14 @@ pub struct Plan {
 
 impl Default for Plan {
     fn default() -> Self {
-        Plan { cap_bytes: 2 << 20, inserts: 4_000, value_bytes: 1024, pin_every: 500, touch_every: 100, read_every: 100 }
+        Plan {
+            cap_bytes: 2 << 20,
+            inserts: 4_000,
+            value_bytes: 1024,
+            pin_every: 500,
+            touch_every: 100,
+            read_every: 100,
+        }
     }
 }
 
@@ -181,7 +188,10 @@ pub fn run(_args: &[String], as_json: bool) -> Result<(), String> {
         }
     }
     if r.peak_bytes > r.cap_bytes || r.pinned_evicted > 0 {
-        return Err(format!("caps violated: peak {} B over a {} B cap, {} pinned evicted", r.peak_bytes, r.cap_bytes, r.pinned_evicted));
+        return Err(format!(
+            "caps violated: peak {} B over a {} B cap, {} pinned evicted",
+            r.peak_bytes, r.cap_bytes, r.pinned_evicted
+        ));
     }
     Ok(())
 }
@@ -208,7 +218,14 @@ mod tests {
     /// untouched survivors are the most recent inserts.
     #[test]
     fn small_run_keeps_the_cap_and_lru_order() {
-        let p = Plan { cap_bytes: 64 << 10, inserts: 400, value_bytes: 512, pin_every: 100, touch_every: 20, read_every: 20 };
+        let p = Plan {
+            cap_bytes: 64 << 10,
+            inserts: 400,
+            value_bytes: 512,
+            pin_every: 100,
+            touch_every: 20,
+            read_every: 20,
+        };
         let r = measure(&p).unwrap();
         assert!(r.peak_bytes <= r.cap_bytes && r.peak_bytes > r.cap_bytes * 9 / 10, "{r:?}");
         assert_eq!((r.pinned_evicted, r.pinned_keys), (0, 4));
@@ -217,6 +234,10 @@ mod tests {
         let last = &r.survivors_by_decile[9];
         assert_eq!(last.survived, last.inserted, "the newest tenth is all live");
         let first = &r.survivors_by_decile[0];
-        assert_eq!(first.survived, first.pinned + first.touched, "only pinned and re-read keys stay from the oldest tenth");
+        assert_eq!(
+            first.survived,
+            first.pinned + first.touched,
+            "only pinned and re-read keys stay from the oldest tenth"
+        );
     }
 }

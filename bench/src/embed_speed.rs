@@ -15,14 +15,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         Some(p) => p.to_owned(),
         None => default_model_path()?,
     };
-    let queries: usize = flag(args, "--queries")
-        .unwrap_or("200")
-        .parse()
-        .map_err(|e| format!("--queries: {e}"))?;
-    let passages: usize = flag(args, "--passages")
-        .unwrap_or("640")
-        .parse()
-        .map_err(|e| format!("--passages: {e}"))?;
+    let queries: usize = flag(args, "--queries").unwrap_or("200").parse().map_err(|e| format!("--queries: {e}"))?;
+    let passages: usize = flag(args, "--passages").unwrap_or("640").parse().map_err(|e| format!("--passages: {e}"))?;
     let d = load_locomo(Path::new(data), "e5")?;
 
     // Load: read the file (warm in the page cache after the first of three) and parse; best of three.
@@ -36,12 +30,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     }
     let model = model.unwrap();
 
-    let questions: Vec<&str> = d
-        .questions
-        .iter()
-        .map(|q| q.question.as_str())
-        .take(queries)
-        .collect();
+    let questions: Vec<&str> = d.questions.iter().map(|q| q.question.as_str()).take(queries).collect();
     for q in questions.iter().take(10) {
         model.embed_query(&[q]).map_err(|e| e.to_string())?; // warm-up
     }
@@ -53,12 +42,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     }
     let q = summarize(&mut samples);
 
-    let turns: Vec<String> = d
-        .turns
-        .iter()
-        .take(passages)
-        .map(|t| format!("{}: {}", t.speaker, t.embed_text))
-        .collect();
+    let turns: Vec<String> =
+        d.turns.iter().take(passages).map(|t| format!("{}: {}", t.speaker, t.embed_text)).collect();
     let t = Instant::now();
     for batch in turns.chunks(32) {
         model.embed_passage(batch).map_err(|e| e.to_string())?;

@@ -7,7 +7,9 @@
 use crate::corpus::{load_locomo, realistic_vectors, Rng, DIMS};
 use crate::flag;
 use crate::percentiles::{summarize, Summary};
-use edgemem_core::{AsOf, CheckpointData, CheckpointPut, EventFilter, EventKind, MemoryPut, SearchQuery, Storage, Store, StoreConfig};
+use edgemem_core::{
+    AsOf, CheckpointData, CheckpointPut, EventFilter, EventKind, MemoryPut, SearchQuery, Storage, Store, StoreConfig,
+};
 use serde_json::json;
 use std::cell::Cell;
 use std::path::Path;
@@ -15,9 +17,40 @@ use std::rc::Rc;
 use std::time::Instant;
 
 const WORDS: &[&str] = &[
-    "meeting", "project", "deadline", "coffee", "travel", "paris", "budget", "report", "family", "birthday", "gym",
-    "doctor", "recipe", "garden", "music", "concert", "book", "movie", "python", "rust", "launch", "customer", "invoice",
-    "weekend", "hiking", "camera", "painting", "school", "exam", "flight", "hotel", "dinner", "allergy", "preference",
+    "meeting",
+    "project",
+    "deadline",
+    "coffee",
+    "travel",
+    "paris",
+    "budget",
+    "report",
+    "family",
+    "birthday",
+    "gym",
+    "doctor",
+    "recipe",
+    "garden",
+    "music",
+    "concert",
+    "book",
+    "movie",
+    "python",
+    "rust",
+    "launch",
+    "customer",
+    "invoice",
+    "weekend",
+    "hiking",
+    "camera",
+    "painting",
+    "school",
+    "exam",
+    "flight",
+    "hotel",
+    "dinner",
+    "allergy",
+    "preference",
 ];
 
 /// Which host runs this code: natively, or compiled to wasm32-wasip1 for the Wasmtime CLI.
@@ -41,7 +74,8 @@ fn time<T>(samples: &mut Vec<u64>, f: impl FnOnce() -> T) -> T {
 
 pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let n: usize = flag(args, "--n").map(|v| v.parse().map_err(|e| format!("--n: {e}"))).transpose()?.unwrap_or(10_000);
-    let iters: usize = flag(args, "--iters").map(|v| v.parse().map_err(|e| format!("--iters: {e}"))).transpose()?.unwrap_or(2_000);
+    let iters: usize =
+        flag(args, "--iters").map(|v| v.parse().map_err(|e| format!("--iters: {e}"))).transpose()?.unwrap_or(2_000);
     let data = flag(args, "--data").unwrap_or("../shared/datasets/locomo");
     let storage = match flag(args, "--storage").unwrap_or("memory") {
         "memory" => Storage::Memory,
@@ -50,7 +84,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let loco = load_locomo(Path::new(data), "minilm")?;
     let real = &loco.turn_vecs;
     let texts: Vec<String> = loco.turns.iter().map(|t| format!("{}: {}", t.speaker, t.embed_text)).collect();
-    let questions: Vec<(String, Vec<f32>)> = loco.questions.iter().map(|q| q.question.clone()).zip(loco.question_vecs.iter().cloned()).collect();
+    let questions: Vec<(String, Vec<f32>)> =
+        loco.questions.iter().map(|q| q.question.clone()).zip(loco.question_vecs.iter().cloned()).collect();
     let vecs = realistic_vectors(real, n + iters * 2, 42);
     let mut rng = Rng::new(1);
     let e = |e: edgemem_core::Error| e.to_string();
@@ -59,9 +94,13 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let t0 = Instant::now();
     let mut batch = Vec::new();
     for (i, v) in vecs.iter().take(n).enumerate() {
-        let put = MemoryPut::new(&["agent", ["facts", "prefs", "episodes", "tasks"][i % 4]], &format!("m{i}"), value_1k(&mut rng, i))
-            .text(&texts[i % texts.len()])
-            .embedding(v.clone());
+        let put = MemoryPut::new(
+            &["agent", ["facts", "prefs", "episodes", "tasks"][i % 4]],
+            &format!("m{i}"),
+            value_1k(&mut rng, i),
+        )
+        .text(&texts[i % texts.len()])
+        .embedding(v.clone());
         batch.push(put);
         if batch.len() == 500 {
             s.put_batch(std::mem::take(&mut batch)).map_err(e)?;
@@ -78,9 +117,13 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     // PUT: updates of existing keys and new keys, alternating.
     for it in 0..iters + warm {
         let i = if it % 2 == 0 { rng.below(n) } else { n + it };
-        let p = MemoryPut::new(&["agent", ["facts", "prefs", "episodes", "tasks"][i % 4]], &format!("m{i}"), value_1k(&mut rng, i))
-            .text(&texts[rng.below(texts.len())])
-            .embedding(vecs[n + it].clone());
+        let p = MemoryPut::new(
+            &["agent", ["facts", "prefs", "episodes", "tasks"][i % 4]],
+            &format!("m{i}"),
+            value_1k(&mut rng, i),
+        )
+        .text(&texts[rng.below(texts.len())])
+        .embedding(vecs[n + it].clone());
         let mut tmp = Vec::new();
         time(&mut tmp, || s.put(p)).map_err(e)?;
         if it >= warm {
@@ -119,12 +162,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     }
     for it in 0..iters + warm {
         let (qt, qv) = &questions[rng.below(questions.len())];
-        let q = SearchQuery {
-            text: Some(qt.clone()),
-            vector: Some(qv.clone()),
-            k: Some(10),
-            ..Default::default()
-        };
+        let q = SearchQuery { text: Some(qt.clone()), vector: Some(qv.clone()), k: Some(10), ..Default::default() };
         let mut tmp = Vec::new();
         let hits = time(&mut tmp, || s.search(&q)).map_err(e)?;
         if hits.len() != 10 {
@@ -157,7 +195,9 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     }
     let got: Rc<Cell<Option<Instant>>> = Rc::default();
     let g = got.clone();
-    s.subscribe(EventFilter { kinds: vec![EventKind::Notify], ..Default::default() }, move |_| g.set(Some(Instant::now())));
+    s.subscribe(EventFilter { kinds: vec![EventKind::Notify], ..Default::default() }, move |_| {
+        g.set(Some(Instant::now()))
+    });
     for it in 0..iters + warm {
         let t = Instant::now();
         s.notify("bench", json!({"i": it})).map_err(e)?;
@@ -214,7 +254,10 @@ fn temporal(n: usize, iters: usize) -> Result<(usize, usize, Vec<u64>, Vec<u64>)
     let ns = vec!["t".to_string()];
     let write = |s: &mut Store, keys: std::ops::Range<usize>, phase: &str| -> Result<u64, String> {
         for chunk in keys.collect::<Vec<_>>().chunks(500) {
-            let puts = chunk.iter().map(|i| MemoryPut::new(&["t"], &format!("k{i}"), json!({"phase": phase, "pad": "z".repeat(900)}))).collect();
+            let puts = chunk
+                .iter()
+                .map(|i| MemoryPut::new(&["t"], &format!("k{i}"), json!({"phase": phase, "pad": "z".repeat(900)})))
+                .collect();
             s.put_batch(puts).map_err(|e| e.to_string())?;
         }
         Ok(s.seq())
@@ -229,7 +272,8 @@ fn temporal(n: usize, iters: usize) -> Result<(usize, usize, Vec<u64>, Vec<u64>)
         let key = format!("k{i}");
         // One AS OF GET (A, B and C in turn) and one live GET of the same key, alternating which
         // goes first, so both read one row with the same cache warmth.
-        let (at, want) = [(a, "A"), (b, if i < n / 2 { "B" } else { "A" }), (c, if i < n / 2 { "B" } else { "C" })][it % 3];
+        let (at, want) =
+            [(a, "A"), (b, if i < n / 2 { "B" } else { "A" }), (c, if i < n / 2 { "B" } else { "C" })][it % 3];
         if (it / 3) % 2 == 0 {
             time(&mut live, || s.get(&ns, &key)).map_err(e)?;
         }

@@ -133,7 +133,10 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     } else {
         let layout = if single { "one store, namespace filter per conversation" } else { "one store per conversation" };
         println!("LoCoMo recall ({vectors} vectors, {layout}, fusion {:?})", fusion);
-        println!("{:<8} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>5}", "mode", "R@1", "R@5", "R@10", "n", "c5 R@1", "R@5", "R@10", "n");
+        println!(
+            "{:<8} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>5}",
+            "mode", "R@1", "R@5", "R@10", "n", "c5 R@1", "R@5", "R@10", "n"
+        );
         for (name, _) in modes {
             let m = &report["modes"][name];
             let (a, b) = (&m["cat1-4"], &m["cat5"]);

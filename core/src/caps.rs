@@ -56,7 +56,9 @@ impl Store {
         // The memory being written is never evicted to make room for itself.
         let floor_bytes = pinned_bytes + size;
         let floor_count = pinned_count + 1;
-        if (caps.max_bytes > 0 && floor_bytes > caps.max_bytes) || (caps.max_memories > 0 && floor_count > caps.max_memories) {
+        if (caps.max_bytes > 0 && floor_bytes > caps.max_bytes)
+            || (caps.max_memories > 0 && floor_count > caps.max_memories)
+        {
             return Err(Error::new(
                 ErrorCode::QuotaExceeded,
                 format!(

@@ -8,8 +8,8 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::NewEvent;
 use crate::filter::{self, Condition};
-use crate::page_bytes::PageBudget;
 use crate::namespace;
+use crate::page_bytes::PageBudget;
 use crate::store::Store;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension, Row};
@@ -122,7 +122,10 @@ pub const MAX_PENDING_WRITES_FACTOR: usize = 4;
 
 pub(crate) fn check_id(s: &str, what: &str, allow_empty: bool) -> Result<()> {
     if (!allow_empty && s.is_empty()) || s.len() > 256 || s.chars().any(char::is_control) {
-        return Err(Error::invalid(format!("{what} must be {}..=256 bytes without control characters", if allow_empty { 0 } else { 1 })));
+        return Err(Error::invalid(format!(
+            "{what} must be {}..=256 bytes without control characters",
+            if allow_empty { 0 } else { 1 }
+        )));
     }
     Ok(())
 }
@@ -148,7 +151,8 @@ pub fn special_write_idx(channel: &str) -> Option<i64> {
     }
 }
 
-pub(crate) const CP_COLS: &str = "thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, channel_versions";
+pub(crate) const CP_COLS: &str =
+    "thread_id, checkpoint_ns, checkpoint_id, parent_id, kind, data, metadata, created_at, seq, channel_versions";
 
 pub(crate) fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
     let kind: String = r.get(4)?;
@@ -169,8 +173,11 @@ pub(crate) fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
     })
 }
 
-/// Checks and encodes a put's blobs: (channel, version, kind, bytes).
-pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<(&str, &str, &'static str, Vec<u8>)>> {
+/// A checked, encoded blob ready to store: (channel, version, kind, bytes).
+pub(crate) type EncodedBlob<'a> = (&'a str, &'a str, &'static str, Vec<u8>);
+
+/// Checks and encodes a put's blobs.
+pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<EncodedBlob<'_>>> {
     let mut out = Vec::with_capacity(blobs.len());
     for b in blobs {
         check_id(&b.channel, "blob channel", false)?;
@@ -193,7 +200,12 @@ pub(crate) fn check_versions(versions: &Map<String, Value>) -> Result<()> {
 
 impl Store {
     /// Stores blobs, keeping any (thread, ns, channel, version) already there.
-    pub(crate) fn insert_blobs(&self, thread_id: &str, ns: &str, blobs: &[(&str, &str, &'static str, Vec<u8>)]) -> Result<()> {
+    pub(crate) fn insert_blobs(
+        &self,
+        thread_id: &str,
+        ns: &str,
+        blobs: &[(&str, &str, &'static str, Vec<u8>)],
+    ) -> Result<()> {
         let mut st = self.conn.prepare_cached(
             "INSERT OR IGNORE INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, kind, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
@@ -222,7 +234,11 @@ impl Store {
             let kind: String = r.get(2)?;
             let data: Vec<u8> = r.get(3)?;
             bytes += data.len();
-            c.blobs.push(ChannelBlob { channel: r.get(0)?, version: r.get(1)?, data: CheckpointData::decode(&kind, data) });
+            c.blobs.push(ChannelBlob {
+                channel: r.get(0)?,
+                version: r.get(1)?,
+                data: CheckpointData::decode(&kind, data),
+            });
         }
         Ok(bytes)
     }
@@ -283,7 +299,12 @@ impl Store {
     }
 
     /// The latest checkpoint of a thread (or the one with `checkpoint_id`), with pending writes.
-    pub fn get_checkpoint(&self, thread_id: &str, checkpoint_ns: &str, checkpoint_id: Option<&str>) -> Result<Option<Checkpoint>> {
+    pub fn get_checkpoint(
+        &self,
+        thread_id: &str,
+        checkpoint_ns: &str,
+        checkpoint_id: Option<&str>,
+    ) -> Result<Option<Checkpoint>> {
         check_thread_id(thread_id)?;
         let found = match checkpoint_id {
             Some(id) => self
@@ -323,7 +344,12 @@ impl Store {
             let kind: String = r.get(3)?;
             let value: Vec<u8> = r.get(4)?;
             bytes += value.len();
-            writes.push(PendingWrite { task_id: r.get(0)?, idx: r.get(1)?, channel: r.get(2)?, value: CheckpointData::decode(&kind, value) });
+            writes.push(PendingWrite {
+                task_id: r.get(0)?,
+                idx: r.get(1)?,
+                channel: r.get(2)?,
+                value: CheckpointData::decode(&kind, value),
+            });
         }
         Ok((writes, bytes))
     }
@@ -385,7 +411,8 @@ impl Store {
                 break;
             }
         }
-        let next_before = if full || checkpoints.len() == limit { checkpoints.last().map(|c| c.checkpoint_id.clone()) } else { None };
+        let next_before =
+            if full || checkpoints.len() == limit { checkpoints.last().map(|c| c.checkpoint_id.clone()) } else { None };
         Ok(CheckpointPage { checkpoints, next_before })
     }
 
@@ -417,7 +444,10 @@ impl Store {
             encoded.push((ch, k, b));
         }
         if total > self.cfg.max_checkpoint_bytes {
-            return Err(Error::new(ErrorCode::PayloadTooLarge, format!("writes are {total} bytes, limit {}", self.cfg.max_checkpoint_bytes)));
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("writes are {total} bytes, limit {}", self.cfg.max_checkpoint_bytes),
+            ));
         }
         // A checkpoint is read with all its pending writes: every task's together stay bounded too.
         let others: i64 = self.conn.prepare_cached(
@@ -468,7 +498,9 @@ impl Store {
             params![thread_id, ns, keep as i64],
         )?;
         let pruned = self.conn.execute(
-            &format!("DELETE FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id IN ({doomed})"),
+            &format!(
+                "DELETE FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id IN ({doomed})"
+            ),
             params![thread_id, ns, keep as i64],
         )?;
         if pruned > 0 {
@@ -524,4 +556,3 @@ impl Store {
         Ok(())
     }
 }
-

@@ -5,10 +5,10 @@
 
 use crate::checkpoints::Checkpoint;
 use crate::error::{Error, ErrorCode, Result};
+use crate::import_stream::document_lines;
 use crate::memories::{row_to_memory, MEM_COLS, VER_COLS};
 use crate::store::Store;
 use crate::types::Memory;
-use crate::import_stream::document_lines;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -44,9 +44,9 @@ impl Store {
             rows.collect::<rusqlite::Result<_>>()?
         };
         let versions: Vec<ExportedVersion> = {
-            let mut st = self
-                .conn
-                .prepare(&format!("SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM versions ORDER BY ns, key, seq_from"))?;
+            let mut st = self.conn.prepare(&format!(
+                "SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM versions ORDER BY ns, key, seq_from"
+            ))?;
             let rows = st.query_map([], |r| {
                 Ok(ExportedVersion {
                     memory: row_to_memory(r, true)?.1,
@@ -63,7 +63,9 @@ impl Store {
             rows.collect::<rusqlite::Result<_>>()?
         };
         let keys: Vec<(String, String, String)> = {
-            let mut st = self.conn.prepare("SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints ORDER BY thread_id, seq")?;
+            let mut st = self
+                .conn
+                .prepare("SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints ORDER BY thread_id, seq")?;
             let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
@@ -105,11 +107,16 @@ impl Store {
                 return Err(Error::invalid(format!("export holds the memory {:?} in {:?} twice", m.key, m.namespace)));
             }
             if !live.get(&id).is_some_and(|v| same(v, m)) {
-                return Err(Error::invalid(format!("export's memory {:?} in {:?} is not its live version", m.key, m.namespace)));
+                return Err(Error::invalid(format!(
+                    "export's memory {:?} in {:?} is not its live version",
+                    m.key, m.namespace
+                )));
             }
         }
         if seen.len() != live.len() {
-            return Err(Error::invalid("export's memories are not its live versions (each memory needs its version with seq_to null)"));
+            return Err(Error::invalid(
+                "export's memories are not its live versions (each memory needs its version with seq_to null)",
+            ));
         }
         let progress = self.import_lines(document_lines(doc).into_iter().map(Ok))?;
         debug_assert!(progress.done);
@@ -119,12 +126,19 @@ impl Store {
     /// Refuses an import whose live memories would exceed the caps (inside the import's tx).
     pub(crate) fn check_imported_caps(&self) -> Result<()> {
         let (bytes, count): (i64, i64) =
-            self.conn.query_row("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM memories", [], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            self.conn.query_row("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM memories", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
         let caps = self.cfg.caps;
-        if (caps.max_bytes > 0 && bytes as u64 > caps.max_bytes) || (caps.max_memories > 0 && count as u64 > caps.max_memories) {
+        if (caps.max_bytes > 0 && bytes as u64 > caps.max_bytes)
+            || (caps.max_memories > 0 && count as u64 > caps.max_memories)
+        {
             return Err(Error::new(
                 ErrorCode::QuotaExceeded,
-                format!("import holds {bytes} bytes / {count} memories; caps are {} bytes / {} memories", caps.max_bytes, caps.max_memories),
+                format!(
+                    "import holds {bytes} bytes / {count} memories; caps are {} bytes / {} memories",
+                    caps.max_bytes, caps.max_memories
+                ),
             ));
         }
         Ok(())

@@ -239,8 +239,12 @@ impl Store {
 
     fn export_commits(&mut self, c: &mut Cursor, out: &mut String, _max_bytes: usize) -> Result<bool> {
         let items: Vec<(u64, i64)> = {
-            let mut st = self.conn.prepare_cached("SELECT seq, ts FROM commits WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3")?;
-            let rows = st.query_map(params![c.after, c.seq as i64, COMMITS_PER_LINE as i64], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)))?;
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT seq, ts FROM commits WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3")?;
+            let rows = st.query_map(params![c.after, c.seq as i64, COMMITS_PER_LINE as i64], |r| {
+                Ok((r.get::<_, i64>(0)? as u64, r.get(1)?))
+            })?;
             rows.collect::<rusqlite::Result<_>>()?
         };
         let Some(last) = items.last() else { return Ok(false) };
@@ -256,7 +260,9 @@ impl Store {
             let next: Option<(i64, Checkpoint)> = {
                 use rusqlite::OptionalExtension;
                 self.conn
-                    .prepare_cached(&format!("SELECT {CP_COLS}, cid FROM checkpoints WHERE cid > ?1 AND seq <= ?2 ORDER BY cid LIMIT 1"))?
+                    .prepare_cached(&format!(
+                        "SELECT {CP_COLS}, cid FROM checkpoints WHERE cid > ?1 AND seq <= ?2 ORDER BY cid LIMIT 1"
+                    ))?
                     .query_row(params![c.after, c.seq as i64], |r| Ok((r.get(10)?, row_to_checkpoint(r)?)))
                     .optional()?
             };

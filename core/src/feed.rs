@@ -137,11 +137,25 @@ impl<'a> NewEvent<'a> {
     }
     /// A checkpoint put: its id as the key, its thread as the channel.
     pub fn checkpoint(checkpoint_id: &'a str, thread_id: &'a str) -> Self {
-        NewEvent { kind: EventKind::Checkpoint, ns: None, key: Some(checkpoint_id), version: None, channel: Some(thread_id), payload: None }
+        NewEvent {
+            kind: EventKind::Checkpoint,
+            ns: None,
+            key: Some(checkpoint_id),
+            version: None,
+            channel: Some(thread_id),
+            payload: None,
+        }
     }
     /// An application message.
     pub fn notify(channel: &'a str, payload: &'a Value) -> Self {
-        NewEvent { kind: EventKind::Notify, ns: None, key: None, version: None, channel: Some(channel), payload: Some(payload) }
+        NewEvent {
+            kind: EventKind::Notify,
+            ns: None,
+            key: None,
+            version: None,
+            channel: Some(channel),
+            payload: Some(payload),
+        }
     }
 }
 
@@ -182,7 +196,9 @@ impl Store {
     /// Publishes an application message through the change feed. Returns its seq.
     pub fn notify(&mut self, channel: &str, payload: Value) -> Result<u64> {
         if channel.is_empty() || channel.len() > MAX_CHANNEL_BYTES || channel.chars().any(char::is_control) {
-            return Err(Error::invalid(format!("channel must be 1..={MAX_CHANNEL_BYTES} bytes without control characters")));
+            return Err(Error::invalid(format!(
+                "channel must be 1..={MAX_CHANNEL_BYTES} bytes without control characters"
+            )));
         }
         let size = payload.to_string().len();
         if size > MAX_NOTIFY_PAYLOAD_BYTES {
@@ -274,11 +290,12 @@ impl Store {
         let r = self.cfg.retention;
         let mut cut: u64 = 0;
         if r.events_max > 0 && self.seq > r.events_max {
-            let by_count: Option<i64> = self.conn.query_row(
-                "SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET ?1",
-                [r.events_max as i64],
-                |row| row.get(0),
-            ).or_else(|e| if let rusqlite::Error::QueryReturnedNoRows = e { Ok(None) } else { Err(e) })?;
+            let by_count: Option<i64> = self
+                .conn
+                .query_row("SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET ?1", [r.events_max as i64], |row| {
+                    row.get(0)
+                })
+                .or_else(|e| if let rusqlite::Error::QueryReturnedNoRows = e { Ok(None) } else { Err(e) })?;
             cut = cut.max(by_count.unwrap_or(0) as u64);
         }
         if r.events_max_age_ms > 0 {

@@ -41,7 +41,13 @@ impl Store {
         Ok(ts.unwrap_or(self.last_ts))
     }
 
-    pub(crate) fn get_as_of(&mut self, ns: &[String], key: &str, a: AsOf, with_embedding: bool) -> Result<Option<Memory>> {
+    pub(crate) fn get_as_of(
+        &mut self,
+        ns: &[String],
+        key: &str,
+        a: AsOf,
+        with_embedding: bool,
+    ) -> Result<Option<Memory>> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let s = self.resolve_as_of(a)?;
@@ -52,7 +58,9 @@ impl Store {
                 "SELECT {VER_COLS}, seq_to FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3
                  ORDER BY seq_from DESC LIMIT 1"
             ))?
-            .query_row(params![ns, key, s as i64], |r| Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?)))
+            .query_row(params![ns, key, s as i64], |r| {
+                Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?))
+            })
             .optional()?
             .and_then(|(row, seq_to)| seq_to.is_none_or(|t| t as u64 > s).then_some(row));
         match found {
@@ -75,8 +83,11 @@ impl Store {
         let mut floor = self.history_floor;
         if r.history_max_age_ms > 0 {
             let cutoff = now - r.history_max_age_ms as i64;
-            let m: Option<i64> =
-                self.conn.query_row("SELECT MAX(seq_to) FROM versions WHERE seq_to IS NOT NULL AND ended_at < ?1", [cutoff], |row| row.get(0))?;
+            let m: Option<i64> = self.conn.query_row(
+                "SELECT MAX(seq_to) FROM versions WHERE seq_to IS NOT NULL AND ended_at < ?1",
+                [cutoff],
+                |row| row.get(0),
+            )?;
             if let Some(m) = m {
                 floor = floor.max(m as u64);
                 self.conn.execute("DELETE FROM versions WHERE seq_to IS NOT NULL AND ended_at < ?1", [cutoff])?;
@@ -93,7 +104,9 @@ impl Store {
             if let Some(m) = m {
                 floor = floor.max(m as u64);
                 self.conn.execute(
-                    &format!("DELETE FROM versions WHERE (ns, key, seq_from) IN (SELECT ns, key, seq_from FROM ({doomed}))"),
+                    &format!(
+                        "DELETE FROM versions WHERE (ns, key, seq_from) IN (SELECT ns, key, seq_from FROM ({doomed}))"
+                    ),
                     [r.history_versions as i64],
                 )?;
             }
@@ -101,10 +114,12 @@ impl Store {
         if floor > self.history_floor {
             crate::schema::meta_set(&self.conn, "history_floor", floor as i64)?;
             // The commit log is only needed inside the retained window (keep the newest row).
-            self.conn.execute("DELETE FROM commits WHERE seq < ?1 AND seq < (SELECT MAX(seq) FROM commits)", [floor as i64])?;
+            self.conn.execute(
+                "DELETE FROM commits WHERE seq < ?1 AND seq < (SELECT MAX(seq) FROM commits)",
+                [floor as i64],
+            )?;
             self.history_floor = floor;
         }
         Ok(())
     }
 }
-

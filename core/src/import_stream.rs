@@ -12,7 +12,9 @@
 //! abandons the import: the store is emptied again, so it never holds half an import. A new
 //! `header` on a store whose import was abandoned by its client starts over the same way.
 
-use crate::checkpoints::{check_id, check_thread_id, check_versions, encode_blobs, Checkpoint, MAX_PENDING_WRITES_FACTOR};
+use crate::checkpoints::{
+    check_id, check_thread_id, check_versions, encode_blobs, Checkpoint, MAX_PENDING_WRITES_FACTOR,
+};
 use crate::error::{Error, ErrorCode, Result};
 use crate::export::ExportedVersion;
 use crate::export_stream::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
@@ -66,7 +68,9 @@ impl Store {
     /// Loads the persisted state of an unfinished import (on open).
     pub(crate) fn load_import_state(&mut self) -> Result<()> {
         self.import = match crate::schema::meta_get(&self.conn, STATE_META)? {
-            Some(rusqlite::types::Value::Text(s)) => Some(serde_json::from_str(&s).map_err(|e| Error::internal(format!("import state: {e}")))?),
+            Some(rusqlite::types::Value::Text(s)) => {
+                Some(serde_json::from_str(&s).map_err(|e| Error::internal(format!("import state: {e}")))?)
+            }
             _ => None,
         };
         Ok(())
@@ -75,7 +79,10 @@ impl Store {
     /// CONFLICT while an import is in progress (every write path checks it).
     pub(crate) fn check_not_importing(&self) -> Result<()> {
         if self.import.is_some() {
-            return Err(Error::new(ErrorCode::Conflict, "an import is in progress: writes wait until its last chunk (or a failed chunk) ends it"));
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                "an import is in progress: writes wait until its last chunk (or a failed chunk) ends it",
+            ));
         }
         Ok(())
     }
@@ -112,7 +119,8 @@ impl Store {
                         state = Some(ImportState { seq: h.seq, ..ImportState::default() });
                     }
                     other => {
-                        let st = state.as_mut().ok_or_else(|| Error::invalid("an import starts with its `header` line"))?;
+                        let st =
+                            state.as_mut().ok_or_else(|| Error::invalid("an import starts with its `header` line"))?;
                         match other {
                             ExportLine::Version(v) => self.import_version(st, &v, &mut adds)?,
                             ExportLine::Commits(c) => self.import_commits(st, &c.items)?,
@@ -187,7 +195,8 @@ impl Store {
     /// Empties the store of an abandoned import's rows (its own transaction).
     fn abandon_import(&mut self) -> Result<()> {
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        let r = self.wipe_rows().and_then(|()| Ok(self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?));
+        let r =
+            self.wipe_rows().and_then(|()| Ok(self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?));
         match r {
             Ok(_) => self.conn.execute_batch("COMMIT")?,
             Err(e) => {
@@ -224,10 +233,16 @@ impl Store {
             return Err(Error::new(ErrorCode::Conflict, "import needs an empty store"));
         }
         if dims != 0 && dims != self.cfg.dims {
-            return Err(Error::new(ErrorCode::DimensionMismatch, format!("export has dims {dims}, store has {}", self.cfg.dims)));
+            return Err(Error::new(
+                ErrorCode::DimensionMismatch,
+                format!("export has dims {dims}, store has {}", self.cfg.dims),
+            ));
         }
         if dims > 0 && metric != self.cfg.metric.as_str() {
-            return Err(Error::invalid(format!("export uses metric {metric}, this store {}", self.cfg.metric.as_str())));
+            return Err(Error::invalid(format!(
+                "export uses metric {metric}, this store {}",
+                self.cfg.metric.as_str()
+            )));
         }
         if seq > MAX_IMPORT_SEQ {
             return Err(Error::invalid(format!("export seq {seq} leaves no room below 2^53-1 for further changes")));
@@ -243,27 +258,56 @@ impl Store {
             validate(e, self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
         }
         if m.seq == 0 || m.seq > st.seq {
-            return Err(Error::invalid(format!("export has a version of {:?} at seq {} outside 1..={}", m.key, m.seq, st.seq)));
+            return Err(Error::invalid(format!(
+                "export has a version of {:?} at seq {} outside 1..={}",
+                m.key, m.seq, st.seq
+            )));
         }
         // Each version of a key is a change with its own seq, so a version never exceeds its seq.
         if m.version == 0 || m.version > m.seq {
             return Err(Error::invalid(format!("export has version {} of {:?} at seq {}", m.version, m.key, m.seq)));
         }
         if v.seq_to.is_some_and(|t| t <= m.seq || t > st.seq) {
-            return Err(Error::invalid(format!("export has a version of {:?} with an impossible validity range", m.key)));
+            return Err(Error::invalid(format!(
+                "export has a version of {:?} with an impossible validity range",
+                m.key
+            )));
         }
-        if v.end_kind.as_deref().is_some_and(|k| !matches!(EventKind::parse(k), Some(EventKind::Put | EventKind::Delete | EventKind::Expire | EventKind::Evict))) {
+        if v.end_kind.as_deref().is_some_and(|k| {
+            !matches!(
+                EventKind::parse(k),
+                Some(EventKind::Put | EventKind::Delete | EventKind::Expire | EventKind::Evict)
+            )
+        }) {
             return Err(Error::invalid(format!("export has a version ended by {:?}, not a memory change", v.end_kind)));
         }
         let value = serde_json::to_string(&m.value)?;
         let metadata = serde_json::to_string(&m.metadata)?;
         // Accounted size recomputed from content (never trusted from the document); past the limit: 413.
-        let size = self.accounted_size(&ns, &m.key, &value, m.text.as_deref(), &metadata, m.embedding.as_ref().map_or(0, Vec::len))?;
+        let size = self.accounted_size(
+            &ns,
+            &m.key,
+            &value,
+            m.text.as_deref(),
+            &metadata,
+            m.embedding.as_ref().map_or(0, Vec::len),
+        )?;
         let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
         let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
         // The columns a live row and a version row share, in this order.
         let shared: [&dyn ToSql; 12] = [
-            &ns, &m.key, &value, &m.text, &embedding, &metadata, &m.pinned, &m.expires_at, &m.created_at, &m.updated_at, &(m.version as i64), &(m.seq as i64),
+            &ns,
+            &m.key,
+            &value,
+            &m.text,
+            &embedding,
+            &metadata,
+            &m.pinned,
+            &m.expires_at,
+            &m.created_at,
+            &m.updated_at,
+            &(m.version as i64),
+            &(m.seq as i64),
         ];
         let mut mem_id = 0;
         if v.seq_to.is_none() {
@@ -276,7 +320,9 @@ impl Store {
                 .map_err(|e| duplicate(e, || format!("a live version of {:?} in {:?}", m.key, m.namespace)))?;
             mem_id = self.conn.last_insert_rowid();
             if let Some(t) = &m.text {
-                self.conn.prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?.execute(params![mem_id, t])?;
+                self.conn
+                    .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
+                    .execute(params![mem_id, t])?;
             }
             if let Some(e) = &m.embedding {
                 adds.push((mem_id as u64, e.clone()));
@@ -305,10 +351,14 @@ impl Store {
                     return Err(Error::invalid(format!("export holds the commit at seq {seq} twice")));
                 }
                 if seq < last_seq {
-                    return Err(Error::invalid(format!("export's commits are out of order: seq {seq} after {last_seq}")));
+                    return Err(Error::invalid(format!(
+                        "export's commits are out of order: seq {seq} after {last_seq}"
+                    )));
                 }
                 if ts < last_ts {
-                    return Err(Error::invalid(format!("export's commit times run backwards at seq {seq} ({ts} after {last_ts})")));
+                    return Err(Error::invalid(format!(
+                        "export's commit times run backwards at seq {seq} ({ts} after {last_ts})"
+                    )));
                 }
             }
             if ts < 0 {
@@ -323,7 +373,10 @@ impl Store {
 
     fn check_checkpoint_bytes(&self, size: usize, what: &str) -> Result<()> {
         if size > self.cfg.max_checkpoint_bytes {
-            return Err(Error::new(ErrorCode::PayloadTooLarge, format!("{what} is {size} bytes, limit {}", self.cfg.max_checkpoint_bytes)));
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("{what} is {size} bytes, limit {}", self.cfg.max_checkpoint_bytes),
+            ));
         }
         Ok(())
     }
@@ -336,7 +389,10 @@ impl Store {
             check_id(p, "parent_id", false)?;
         }
         if c.seq == 0 || c.seq > st.seq {
-            return Err(Error::invalid(format!("export has checkpoint {:?} at seq {} outside 1..={}", c.checkpoint_id, c.seq, st.seq)));
+            return Err(Error::invalid(format!(
+                "export has checkpoint {:?} at seq {} outside 1..={}",
+                c.checkpoint_id, c.seq, st.seq
+            )));
         }
         check_versions(&c.channel_versions)?;
         // An export carries each checkpoint with the blobs it names: a blob shared by several is stored once.
@@ -379,7 +435,10 @@ impl Store {
             .prepare_cached("SELECT EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3)")?
             .query_row(params![w.thread_id, w.checkpoint_ns, w.checkpoint_id], |r| r.get(0))?;
         if !exists {
-            return Err(Error::invalid(format!("export has a pending write for checkpoint {:?}, which it does not hold", w.checkpoint_id)));
+            return Err(Error::invalid(format!(
+                "export has a pending write for checkpoint {:?}, which it does not hold",
+                w.checkpoint_id
+            )));
         }
         let (kind, value) = w.value.encode()?;
         self.check_checkpoint_bytes(value.len(), "pending write")?;
@@ -389,7 +448,10 @@ impl Store {
             .query_row(params![w.thread_id, w.checkpoint_ns, w.checkpoint_id], |r| r.get(0))?;
         let cap = self.cfg.max_checkpoint_bytes.saturating_mul(MAX_PENDING_WRITES_FACTOR);
         if held as usize + value.len() > cap {
-            return Err(Error::new(ErrorCode::PayloadTooLarge, format!("checkpoint {:?}'s pending writes exceed {cap} bytes", w.checkpoint_id)));
+            return Err(Error::new(
+                ErrorCode::PayloadTooLarge,
+                format!("checkpoint {:?}'s pending writes exceed {cap} bytes", w.checkpoint_id),
+            ));
         }
         self.conn
             .prepare_cached(
@@ -404,14 +466,20 @@ impl Store {
 
     fn import_end(&mut self, st: &ImportState, end: &ExportCounts) -> Result<()> {
         let c = &st.counts;
-        let (want, got) = ((end.versions, end.commits, end.checkpoints, end.writes), (c.versions, c.commits, c.checkpoints, c.writes));
+        let (want, got) = (
+            (end.versions, end.commits, end.checkpoints, end.writes),
+            (c.versions, c.commits, c.checkpoints, c.writes),
+        );
         if want != got {
             return Err(Error::invalid(format!(
                 "export is incomplete or altered: its end line counts (versions, commits, checkpoints, writes) {want:?}, the import got {got:?}"
             )));
         }
         if end.history_floor > st.seq {
-            return Err(Error::invalid(format!("export's history floor {} is beyond its seq {}", end.history_floor, st.seq)));
+            return Err(Error::invalid(format!(
+                "export's history floor {} is beyond its seq {}",
+                end.history_floor, st.seq
+            )));
         }
         self.check_imported_caps()?;
         let c = &self.conn;
@@ -425,7 +493,12 @@ impl Store {
 /// The lines of a one-document export (`ExportDoc`), for `import`.
 pub(crate) fn document_lines(doc: &crate::export::ExportDoc) -> Vec<ExportLine> {
     let mut lines = Vec::with_capacity(doc.versions.len() + doc.checkpoints.len() + 3);
-    lines.push(ExportLine::Header(ExportHeader { format: STREAM_FORMAT.into(), dims: doc.dims, metric: doc.metric.clone(), seq: doc.seq }));
+    lines.push(ExportLine::Header(ExportHeader {
+        format: STREAM_FORMAT.into(),
+        dims: doc.dims,
+        metric: doc.metric.clone(),
+        seq: doc.seq,
+    }));
     lines.extend(doc.versions.iter().cloned().map(ExportLine::Version));
     for chunk in doc.commits.chunks(1000) {
         lines.push(ExportLine::Commits(ExportCommits { items: chunk.to_vec() }));

@@ -114,7 +114,9 @@ impl Store {
                     .execute(params![id, t])?;
             }
             if let Some(t) = new {
-                self.conn.prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?.execute(params![id, t])?;
+                self.conn
+                    .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
+                    .execute(params![id, t])?;
             }
         }
         self.conn.prepare_cached("DELETE FROM fts_pending")?.execute([])?;
@@ -134,7 +136,8 @@ mod tests {
     }
 
     fn lexical(s: &mut Store, text: &str) -> Vec<(String, i64)> {
-        let q = SearchQuery { text: Some(text.into()), mode: Some(SearchMode::Lexical), k: Some(20), ..Default::default() };
+        let q =
+            SearchQuery { text: Some(text.into()), mode: Some(SearchMode::Lexical), k: Some(20), ..Default::default() };
         s.search(&q).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect()
     }
 
@@ -156,12 +159,14 @@ mod tests {
             s.flush_lexical().unwrap(); // one segment per batch, as buffer applies leave them
         }
         assert!(segments(&s) > 1, "{} segments", segments(&s));
-        let before: Vec<_> = ["otter river", "heron", "lantern meadow note"].iter().map(|q| lexical(&mut s, q)).collect();
+        let before: Vec<_> =
+            ["otter river", "heron", "lantern meadow note"].iter().map(|q| lexical(&mut s, q)).collect();
         for _ in 0..8 {
             s.flush_buffers().unwrap();
         }
         assert_eq!(segments(&s), 1);
-        let after: Vec<_> = ["otter river", "heron", "lantern meadow note"].iter().map(|q| lexical(&mut s, q)).collect();
+        let after: Vec<_> =
+            ["otter river", "heron", "lantern meadow note"].iter().map(|q| lexical(&mut s, q)).collect();
         assert_eq!(after, before);
         assert!(!after[0].is_empty());
     }

@@ -18,8 +18,8 @@ mod history;
 mod import_stream;
 mod lexical_buffer;
 mod memdb;
-mod memory_budget;
 mod memories;
+mod memory_budget;
 mod memory_json;
 mod namespace;
 mod namespace_list;
@@ -42,20 +42,25 @@ mod vfs;
 pub mod wasm_rt;
 
 pub use app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
-pub use checkpoints::{ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite};
+pub use checkpoints::{
+    ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite,
+};
 pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
 pub use error::{Error, ErrorCode, Result};
 pub use export::{ExportDoc, ExportedVersion};
-pub use export_stream::{ExportChunk, ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, DEFAULT_CHUNK_BYTES, STREAM_FORMAT};
-pub use import_stream::ImportProgress;
+pub use export_stream::{
+    ExportChunk, ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, DEFAULT_CHUNK_BYTES,
+    STREAM_FORMAT,
+};
 pub use feed::{ChangesPage, Event, EventFilter, EventKind, SubscriptionId};
 pub use filter::{Condition, FilterOp};
+pub use import_stream::ImportProgress;
+pub use memories::{HistoryPage, HISTORY_PAGE_MAX};
+pub use namespace_list::NamespaceQuery;
 pub use page_bytes::MAX_PAGE_BYTES;
 pub use page_cache::page_cache_active;
 pub use page_store::{MemoryPageStore, PageStore};
 pub use search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery};
 pub use stats::Stats;
 pub use store::Store;
-pub use memories::{HistoryPage, HISTORY_PAGE_MAX};
-pub use namespace_list::NamespaceQuery;
 pub use types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};

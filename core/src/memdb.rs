@@ -27,7 +27,12 @@ pub fn open(flags: OpenFlags) -> Result<Connection> {
     let mut limit = MAX_BYTES;
     // SAFETY: the handle is live for the call; SIZE_LIMIT reads and writes one sqlite3_int64.
     let rc = unsafe {
-        ffi::sqlite3_file_control(conn.handle(), c"main".as_ptr(), FCNTL_SIZE_LIMIT, &mut limit as *mut i64 as *mut c_void)
+        ffi::sqlite3_file_control(
+            conn.handle(),
+            c"main".as_ptr(),
+            FCNTL_SIZE_LIMIT,
+            &mut limit as *mut i64 as *mut c_void,
+        )
     };
     if rc != ffi::SQLITE_OK {
         return Err(crate::error::Error::internal(format!("memdb size limit: SQLite code {rc}")));

@@ -131,7 +131,14 @@ impl Store {
                 return Err(Error::invalid(format!("ttl_ms must be 1..={MAX_TTL_MS}")));
             }
         }
-        let size = self.accounted_size(&ns, &p.key, &value, text.as_deref(), &metadata, p.embedding.as_ref().map_or(0, Vec::len))?;
+        let size = self.accounted_size(
+            &ns,
+            &p.key,
+            &value,
+            text.as_deref(),
+            &metadata,
+            p.embedding.as_ref().map_or(0, Vec::len),
+        )?;
         Ok(Prepared {
             ns,
             key: p.key.clone(),
@@ -147,7 +154,15 @@ impl Store {
     }
 
     /// The bytes caps count for a memory; PAYLOAD_TOO_LARGE past `max_memory_bytes`.
-    pub(crate) fn accounted_size(&self, ns: &str, key: &str, value: &str, text: Option<&str>, metadata: &str, dims: usize) -> Result<u64> {
+    pub(crate) fn accounted_size(
+        &self,
+        ns: &str,
+        key: &str,
+        value: &str,
+        text: Option<&str>,
+        metadata: &str,
+        dims: usize,
+    ) -> Result<u64> {
         let payload = (ns.len() + key.len() + value.len() + text.map_or(0, str::len) + metadata.len()) as u64;
         if payload as usize > self.cfg.max_memory_bytes {
             return Err(Error::new(
@@ -159,16 +174,19 @@ impl Store {
     }
 
     pub(crate) fn live_row(&self, ns: &str, key: &str) -> Result<Option<LiveRow>> {
-        Ok(self
-            .conn
-            .prepare_cached(LIVE_STATE_SQL)?
-            .query_row(params![ns, key], live_row_from)
-            .optional()?)
+        Ok(self.conn.prepare_cached(LIVE_STATE_SQL)?.query_row(params![ns, key], live_row_from).optional()?)
     }
 
     /// Removes a live row: closes its version into history, drops it from FTS and the index,
     /// and emits `kind` (delete / expire / evict).
-    pub(crate) fn remove_row(&mut self, tx: &mut Tx, ns: &str, key: &str, row: &LiveRow, kind: EventKind) -> Result<u64> {
+    pub(crate) fn remove_row(
+        &mut self,
+        tx: &mut Tx,
+        ns: &str,
+        key: &str,
+        row: &LiveRow,
+        kind: EventKind,
+    ) -> Result<u64> {
         let seq = tx.next_seq();
         self.end_version(tx, ns, key, row.seq, seq, kind)?;
         if row.has_text {
@@ -374,11 +392,7 @@ impl Store {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let now = self.now_ms();
-        let found = self
-            .conn
-            .prepare_cached(LIVE_ROW_SQL)?
-            .query_row(params![ns, key], f)
-            .optional()?;
+        let found = self.conn.prepare_cached(LIVE_ROW_SQL)?.query_row(params![ns, key], f).optional()?;
         match found {
             Some((id, expires_at, out)) if expires_at.is_none_or(|t| t > now) => {
                 self.touch(id);
@@ -399,7 +413,9 @@ impl Store {
             })?,
             Some(a) => {
                 let m = self.get_as_of(ns, key, a, with_embedding)?;
-                m.map(|m| serde_json::to_string(&m)).transpose().map_err(|e| Error::internal(format!("serialize: {e}")))?
+                m.map(|m| serde_json::to_string(&m))
+                    .transpose()
+                    .map_err(|e| Error::internal(format!("serialize: {e}")))?
             }
         };
         Ok(found.unwrap_or_else(|| "null".to_string()))
@@ -411,7 +427,13 @@ impl Store {
     }
 
     /// As `get_at`, with the embedding only when `with_embedding` (`Memory::embedding` is None otherwise).
-    pub fn get_at_with(&mut self, ns: &[String], key: &str, as_of: Option<AsOf>, with_embedding: bool) -> Result<Option<Memory>> {
+    pub fn get_at_with(
+        &mut self,
+        ns: &[String],
+        key: &str,
+        as_of: Option<AsOf>,
+        with_embedding: bool,
+    ) -> Result<Option<Memory>> {
         match as_of {
             None => self.get_live(ns, key, with_embedding),
             Some(a) => self.get_as_of(ns, key, a, with_embedding),
@@ -432,7 +454,10 @@ impl Store {
             }
             if let Some(want) = if_version {
                 if want != row.version {
-                    return Err(Error::new(ErrorCode::Conflict, format!("if_version {want} does not match the live version {}", row.version)));
+                    return Err(Error::new(
+                        ErrorCode::Conflict,
+                        format!("if_version {want} does not match the live version {}", row.version),
+                    ));
                 }
             }
             s.remove_row(tx, &ns, &key, &row, EventKind::Delete)
@@ -464,7 +489,8 @@ impl Store {
             return Err(Error::invalid("list takes an offset or a cursor, not both"));
         }
         use rusqlite::types::Value as Sql;
-        let mut ps: Vec<Sql> = vec![Sql::Text(prefix), Sql::Text(end), Sql::Text(cns), Sql::Text(ckey), Sql::Integer(limit as i64)];
+        let mut ps: Vec<Sql> =
+            vec![Sql::Text(prefix), Sql::Text(end), Sql::Text(cns), Sql::Text(ckey), Sql::Integer(limit as i64)];
         let live = match seq {
             None => String::new(),
             Some(s) => {
@@ -481,7 +507,8 @@ impl Store {
         conds.push_str(&crate::filter::compile(&q.filter, "metadata", &mut ps)?);
         conds.push_str(&crate::filter::compile(&q.value_filter, "value", &mut ps)?);
         let offset = q.offset.min(i64::MAX as usize) as i64;
-        let table = if seq.is_some() { format!("{VER_COLS} FROM versions") } else { format!("{MEM_COLS} FROM memories") };
+        let table =
+            if seq.is_some() { format!("{VER_COLS} FROM versions") } else { format!("{MEM_COLS} FROM memories") };
         let sql = format!(
             "SELECT {table} WHERE ns >= ?1 AND ns < ?2{live} AND (ns > ?3 OR (ns = ?3 AND key > ?4)){conds} ORDER BY ns, key LIMIT ?5 OFFSET {offset}"
         );
@@ -563,7 +590,10 @@ pub struct HistoryPage {
 }
 
 pub(crate) fn history_pruned(seq: u64, floor: u64) -> Error {
-    Error::new(ErrorCode::HistoryPruned, format!("history before seq {floor} was pruned by retention (asked for seq {seq})"))
+    Error::new(
+        ErrorCode::HistoryPruned,
+        format!("history before seq {floor} was pruned by retention (asked for seq {seq})"),
+    )
 }
 
 fn encode_cursor(ns: &str, key: &str) -> String {

@@ -108,8 +108,13 @@ mod tests {
         assert!(e.message.contains(&format!("{budget} bytes")), "{}", e.message);
         assert_eq!(s.stats().unwrap().memories, 100);
         // Without a vector, a write indexes nothing.
-        s.put(crate::types::MemoryPut { namespace: vec!["t".into()], key: "plain".into(), value: serde_json::json!(1), ..Default::default() })
-            .unwrap();
+        s.put(crate::types::MemoryPut {
+            namespace: vec!["t".into()],
+            key: "plain".into(),
+            value: serde_json::json!(1),
+            ..Default::default()
+        })
+        .unwrap();
         // A delete frees room for one vector; a batch of two is then refused as a whole.
         s.delete(&["t".into()], "k0", None).unwrap();
         let batch = (0..2)

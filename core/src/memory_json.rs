@@ -23,7 +23,8 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
     let metadata = text_bytes(r, 6, "metadata")?;
     let text = r.get_ref(4)?.as_str_or_null()?;
     // Sized for everything up front: growing from a guess copied the value again on a typical read.
-    let mut out: Vec<u8> = Vec::with_capacity(320 + value.len() + metadata.len() + text.map_or(0, |t| t.len() + t.len() / 8));
+    let mut out: Vec<u8> =
+        Vec::with_capacity(320 + value.len() + metadata.len() + text.map_or(0, |t| t.len() + t.len() / 8));
     out.extend_from_slice(b"{\"namespace\":[");
     for (i, seg) in namespace::segments(text_ref(r, 1)?).enumerate() {
         if i > 0 {

@@ -50,7 +50,8 @@ pub fn install() -> bool {
     DEFAULT
         .get_or_init(|| unsafe {
             let mut d: ffi::sqlite3_pcache_methods2 = std::mem::zeroed();
-            if ffi::sqlite3_config(ffi::SQLITE_CONFIG_GETPCACHE2, &mut d as *mut ffi::sqlite3_pcache_methods2) != ffi::SQLITE_OK
+            if ffi::sqlite3_config(ffi::SQLITE_CONFIG_GETPCACHE2, &mut d as *mut ffi::sqlite3_pcache_methods2)
+                != ffi::SQLITE_OK
                 || d.xCreate.is_none()
                 || d.xPagecount.is_none()
                 || d.xFetch.is_none()
@@ -76,7 +77,9 @@ pub fn install() -> bool {
                 xDestroy: Some(x_destroy),
                 xShrink: Some(x_shrink),
             };
-            if ffi::sqlite3_config(ffi::SQLITE_CONFIG_PCACHE2, &wrapped as *const ffi::sqlite3_pcache_methods2) != ffi::SQLITE_OK {
+            if ffi::sqlite3_config(ffi::SQLITE_CONFIG_PCACHE2, &wrapped as *const ffi::sqlite3_pcache_methods2)
+                != ffi::SQLITE_OK
+            {
                 return None;
             }
             Some(Default(d))
@@ -145,7 +148,11 @@ unsafe extern "C" fn x_pagecount(p: *mut ffi::sqlite3_pcache) -> c_int {
     (methods().xPagecount.unwrap_unchecked())(inner(p, 1).0)
 }
 
-unsafe extern "C" fn x_fetch(p: *mut ffi::sqlite3_pcache, pgno: c_uint, create: c_int) -> *mut ffi::sqlite3_pcache_page {
+unsafe extern "C" fn x_fetch(
+    p: *mut ffi::sqlite3_pcache,
+    pgno: c_uint,
+    create: c_int,
+) -> *mut ffi::sqlite3_pcache_page {
     let (c, k) = inner(p, pgno);
     (methods().xFetch.unwrap_unchecked())(c, k, create)
 }
@@ -154,7 +161,12 @@ unsafe extern "C" fn x_unpin(p: *mut ffi::sqlite3_pcache, page: *mut ffi::sqlite
     (methods().xUnpin.unwrap_unchecked())(inner(p, 1).0, page, discard)
 }
 
-unsafe extern "C" fn x_rekey(p: *mut ffi::sqlite3_pcache, page: *mut ffi::sqlite3_pcache_page, old: c_uint, new: c_uint) {
+unsafe extern "C" fn x_rekey(
+    p: *mut ffi::sqlite3_pcache,
+    page: *mut ffi::sqlite3_pcache_page,
+    old: c_uint,
+    new: c_uint,
+) {
     let ((c, old), (_, new)) = (inner(p, old), inner(p, new));
     (methods().xRekey.unwrap_unchecked())(c, page, old, new)
 }

@@ -65,7 +65,11 @@ impl Store {
             projected_peak_bytes: self.projected_peak_bytes(0),
             db_bytes: pages * page_size,
             history_floor: self.history_floor,
-            next_expiry_ms: c.query_row("SELECT MIN(expires_at) FROM memories WHERE expires_at IS NOT NULL", [], |r| r.get(0))?,
+            next_expiry_ms: c.query_row(
+                "SELECT MIN(expires_at) FROM memories WHERE expires_at IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )?,
             dims: self.cfg.dims as u64,
             metric: self.cfg.metric.as_str().to_string(),
             scalar: self.cfg.scalar.as_str().to_string(),

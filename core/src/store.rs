@@ -114,8 +114,9 @@ impl Store {
             Storage::Memory => memdb::open(flags)?,
             Storage::File(path) => Connection::open_with_flags(path, flags)?,
             Storage::Pages { store, atomic } => {
-                let name = vfs::register_store(store.clone(), *atomic)
-                    .ok_or_else(|| Error::new(ErrorCode::Conflict, "this page store is already open in another Store"))?;
+                let name = vfs::register_store(store.clone(), *atomic).ok_or_else(|| {
+                    Error::new(ErrorCode::Conflict, "this page store is already open in another Store")
+                })?;
                 vfs_name = Some(name.clone());
                 Connection::open_with_flags_and_vfs(&name, flags, vfs::VFS_NAME)?
             }
@@ -240,13 +241,12 @@ impl Store {
 
     fn load_counters(&mut self) -> Result<()> {
         let c = &self.conn;
-        let (seq, ts): (Option<i64>, Option<i64>) =
-            c.query_row("SELECT seq, ts FROM commits ORDER BY seq DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?))).or_else(
-                |e| match e {
-                    rusqlite::Error::QueryReturnedNoRows => Ok((None, None)),
-                    e => Err(e),
-                },
-            )?;
+        let (seq, ts): (Option<i64>, Option<i64>) = c
+            .query_row("SELECT seq, ts FROM commits ORDER BY seq DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok((None, None)),
+                e => Err(e),
+            })?;
         let meta_seq = meta_u64(c, "seq_floor")?;
         self.seq = (seq.unwrap_or(0) as u64).max(meta_seq);
         self.last_ts = ts.unwrap_or(0);
@@ -274,7 +274,8 @@ impl Store {
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
-        self.usage = Usage { bytes: bytes as u64, count: count as u64, pinned_bytes: pb as u64, pinned_count: pc as u64 };
+        self.usage =
+            Usage { bytes: bytes as u64, count: count as u64, pinned_bytes: pb as u64, pinned_count: pc as u64 };
         Ok(())
     }
 
@@ -337,8 +338,11 @@ impl Store {
 
     fn index_matches_sqlite(&self) -> Result<bool> {
         // Counted in the partial index memories_vectors, not the table.
-        let n: i64 =
-            self.conn.query_row("SELECT COUNT(*) FROM memories INDEXED BY memories_vectors WHERE embedding IS NOT NULL", [], |r| r.get(0))?;
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM memories INDEXED BY memories_vectors WHERE embedding IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )?;
         Ok(self.index.as_ref().map(|i| i.len() as i64 == n).unwrap_or(false))
     }
 
@@ -405,7 +409,8 @@ impl Store {
     /// neither a later write nor a search pays for them (no snapshot, no checkpoint). For hosts
     /// that run it whenever writes pause (the npm package does).
     pub fn flush_buffers(&mut self) -> Result<()> {
-        let lexical = self.flush_lexical().and_then(|()| self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES));
+        let lexical =
+            self.flush_lexical().and_then(|()| self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES));
         if let Some(idx) = self.index.as_mut() {
             if idx.flush().is_err() {
                 self.index_stale = true;
@@ -612,12 +617,23 @@ fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
     // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made SQLite
     // allocate it whole).
     conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
-    conn.execute("INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))", rusqlite::params![seq as i64, len])?;
+    conn.execute(
+        "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))",
+        rusqlite::params![seq as i64, len],
+    )?;
     let fail = |what: &str, rc: i32| Error::internal(format!("index snapshot {what}: SQLite code {rc}"));
     let mut blob: *mut ffi::sqlite3_blob = std::ptr::null_mut();
     // SAFETY: the connection is live for the calls; the blob handle is closed on every path below.
     unsafe {
-        let rc = ffi::sqlite3_blob_open(conn.handle(), c"main".as_ptr(), c"index_snapshot".as_ptr(), c"data".as_ptr(), 1, 1, &mut blob);
+        let rc = ffi::sqlite3_blob_open(
+            conn.handle(),
+            c"main".as_ptr(),
+            c"index_snapshot".as_ptr(),
+            c"data".as_ptr(),
+            1,
+            1,
+            &mut blob,
+        );
         if rc != ffi::SQLITE_OK {
             ffi::sqlite3_blob_close(blob);
             return Err(fail("open", rc));

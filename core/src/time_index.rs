@@ -28,7 +28,9 @@ pub(crate) fn last_seq_by_time(conn: &Connection, table: &'static str, t: i64, b
     let Some((first, last)) = range else { return Ok(None) };
     // The first row at or after `seq` (it exists while seq <= last).
     let mut at = conn.prepare_cached(&format!("SELECT seq, ts FROM {table} WHERE seq >= ?1 ORDER BY seq LIMIT 1"))?;
-    let mut row_at = |seq: i64| -> Result<Option<(i64, i64)>> { Ok(at.query_row([seq], |r| Ok((r.get(0)?, r.get(1)?))).optional()?) };
+    let mut row_at = |seq: i64| -> Result<Option<(i64, i64)>> {
+        Ok(at.query_row([seq], |r| Ok((r.get(0)?, r.get(1)?))).optional()?)
+    };
     match row_at(first)? {
         Some((_, ts)) if ok(ts) => {}
         _ => return Ok(None),

@@ -123,10 +123,16 @@ pub fn validate(v: &[f32], dims: usize, metric: Metric, scalar: ScalarKind) -> R
     }
     let norm_sq: f64 = v.iter().map(|x| (*x as f64) * (*x as f64)).sum();
     if norm_sq > MAX_NORM_SQ {
-        return Err(Error::invalid(format!("vector norm {:.3e} is too large (at most 1e18): its scores would overflow", norm_sq.sqrt())));
+        return Err(Error::invalid(format!(
+            "vector norm {:.3e} is too large (at most 1e18): its scores would overflow",
+            norm_sq.sqrt()
+        )));
     }
     if metric == Metric::Cosine && norm_sq < MIN_COSINE_NORM_SQ {
-        return Err(Error::invalid(format!("vector norm {:.3e} is too small (at least 1e-15 under cosine): its direction is lost", norm_sq.sqrt())));
+        return Err(Error::invalid(format!(
+            "vector norm {:.3e} is too small (at least 1e-15 under cosine): its direction is lost",
+            norm_sq.sqrt()
+        )));
     }
     if scalar == ScalarKind::F16 && v.iter().any(|x| x.abs() > MAX_F16_COMPONENT) {
         return Err(Error::invalid(format!("vector component beyond {MAX_F16_COMPONENT} (the f16 index's range)")));
@@ -465,7 +471,12 @@ impl VectorIndex {
     fn buffered_scores(&self, q: &[f32], allow: impl Fn(u64) -> bool) -> Vec<(u64, f64)> {
         let pending = self.pending.iter().map(|(id, v)| (*id, v.as_slice()));
         #[cfg(not(target_family = "wasm"))]
-        let building = self.build.iter().flat_map(|b| b.batch.iter()).filter(|(id, _)| !self.stale.contains(id)).map(|(id, v)| (*id, v.as_slice()));
+        let building = self
+            .build
+            .iter()
+            .flat_map(|b| b.batch.iter())
+            .filter(|(id, _)| !self.stale.contains(id))
+            .map(|(id, v)| (*id, v.as_slice()));
         #[cfg(target_family = "wasm")]
         let building = std::iter::empty();
         let kept = pending.chain(building).filter(|(id, _)| allow(*id));
@@ -683,13 +694,19 @@ mod tests {
             assert_eq!(idx.len(), truth.len(), "op {op}: len");
             let probe = rng.below(1200);
             match (truth.get(&probe), idx.score(probe, &[0.5; 16], &mut buf)) {
-                (Some(v), Some(s)) => assert!((s - exact_score(metric, &[0.5; 16], v)).abs() < 1e-4, "op {op}: score of {probe}"),
+                (Some(v), Some(s)) => {
+                    assert!((s - exact_score(metric, &[0.5; 16], v)).abs() < 1e-4, "op {op}: score of {probe}")
+                }
                 (None, None) => {}
                 (want, got) => panic!("op {op}: {probe} live {} but scored {got:?}", want.is_some()),
             }
             if op % 5 == 0 {
                 let q = rng.vec(dims);
-                let res = if op % 3 == 0 { idx.filtered_search(&q, 50, |i| i % 2 == 0).unwrap() } else { idx.search(&q, 50).unwrap() };
+                let res = if op % 3 == 0 {
+                    idx.filtered_search(&q, 50, |i| i % 2 == 0).unwrap()
+                } else {
+                    idx.search(&q, 50).unwrap()
+                };
                 let mut seen = HashSet::new();
                 for (i, s) in &res {
                     assert!(seen.insert(*i), "op {op}: {i} twice");
@@ -697,14 +714,21 @@ mod tests {
                     let e = exact_score(metric, &q, v);
                     assert!((s - e).abs() < 1e-4 * (1.0 + e.abs()), "op {op}: {i} scored {s}, exact {e}");
                 }
-                let best = truth.iter().filter(|(i, _)| op % 3 != 0 || *i % 2 == 0).map(|(i, v)| (*i, exact_score(metric, &q, v))).max_by(|a, b| a.1.total_cmp(&b.1));
+                let best = truth
+                    .iter()
+                    .filter(|(i, _)| op % 3 != 0 || *i % 2 == 0)
+                    .map(|(i, v)| (*i, exact_score(metric, &q, v)))
+                    .max_by(|a, b| a.1.total_cmp(&b.1));
                 if let Some((b, _)) = best {
                     #[cfg(not(target_family = "wasm"))]
                     let building = idx.build.as_ref().is_some_and(|x| x.ids.contains(&b)) && !idx.stale.contains(&b);
                     #[cfg(target_family = "wasm")]
                     let building = false;
                     if idx.pending.contains_key(&b) || building {
-                        assert!(res.iter().any(|(i, _)| *i == b), "op {op}: the best match {b} is buffered but missing");
+                        assert!(
+                            res.iter().any(|(i, _)| *i == b),
+                            "op {op}: the best match {b} is buffered but missing"
+                        );
                     }
                 }
             }

@@ -327,7 +327,12 @@ unsafe extern "C" fn x_read(f: *mut ffi::sqlite3_file, buf: *mut c_void, amt: c_
     }
 }
 
-unsafe extern "C" fn x_write(f: *mut ffi::sqlite3_file, buf: *const c_void, amt: c_int, off: ffi::sqlite3_int64) -> c_int {
+unsafe extern "C" fn x_write(
+    f: *mut ffi::sqlite3_file,
+    buf: *const c_void,
+    amt: c_int,
+    off: ffi::sqlite3_int64,
+) -> c_int {
     let data = std::slice::from_raw_parts(buf as *const u8, amt as usize);
     match state(f).write(data, off as u64) {
         Ok(()) => ffi::SQLITE_OK,
@@ -449,7 +454,12 @@ unsafe extern "C" fn x_delete(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, 
     }
 }
 
-unsafe extern "C" fn x_access(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, _flags: c_int, out: *mut c_int) -> c_int {
+unsafe extern "C" fn x_access(
+    _vfs: *mut ffi::sqlite3_vfs,
+    name: *const c_char,
+    _flags: c_int,
+    out: *mut c_int,
+) -> c_int {
     *out = 0;
     if let Some(backing) = path_str(name).and_then(resolve) {
         match backing.size() {
@@ -461,7 +471,12 @@ unsafe extern "C" fn x_access(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, 
     ffi::SQLITE_OK
 }
 
-unsafe extern "C" fn x_full_pathname(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, n: c_int, out: *mut c_char) -> c_int {
+unsafe extern "C" fn x_full_pathname(
+    _vfs: *mut ffi::sqlite3_vfs,
+    name: *const c_char,
+    n: c_int,
+    out: *mut c_char,
+) -> c_int {
     let src = CStr::from_ptr(name).to_bytes_with_nul();
     if src.len() > n as usize {
         return ffi::SQLITE_CANTOPEN;

@@ -5,14 +5,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type DefaultTheme } from 'vitepress';
+import { type DefaultTheme, defineConfig } from 'vitepress';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /** The sidebar typedoc-vitepress-theme writes next to the generated API pages. */
 function apiSidebar(): DefaultTheme.SidebarItem[] {
   const file = here('../reference/api/typedoc-sidebar.json');
-  if (!existsSync(file)) throw new Error('docs/reference/api is not generated: run scripts/docs-reference (npm run docs does)');
+  if (!existsSync(file))
+    throw new Error('docs/reference/api is not generated: run scripts/docs-reference (npm run docs does)');
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 

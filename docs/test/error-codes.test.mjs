@@ -39,7 +39,10 @@ test('every defined code has a troubleshooting entry', () => {
 
 test('every entry names a code that exists, once', () => {
   const known = new Set([...engine, ...pkg, ...worker]);
-  assert.deepEqual(entries.filter((c) => !known.has(c)), []);
+  assert.deepEqual(
+    entries.filter((c) => !known.has(c)),
+    [],
+  );
   assert.equal(new Set(entries).size, entries.length, 'a code has two entries');
 });
 
@@ -63,7 +66,10 @@ function recordNumbers(/** @type {string} */ source, /** @type {string} */ marke
 test('each entry states the HTTP status and the CLI exit code the code really has', () => {
   const status = recordNumbers(read('workers/src/http-errors.ts'), 'export const STATUS');
   const exits = recordNumbers(read('wasm/src/cli/exit-codes.ts'), 'export const EXIT_CODES');
-  assert.ok(Object.keys(status).length >= 9 && Object.keys(exits).length >= 9, 'the status or exit maps were not found');
+  assert.ok(
+    Object.keys(status).length >= 9 && Object.keys(exits).length >= 9,
+    'the status or exit maps were not found',
+  );
   for (const s of page.split(/^## /m).slice(1)) {
     const code = s.slice(0, s.indexOf('\n'));
     const line = /^HTTP (\d+) · CLI exit (\d+)/m.exec(s);

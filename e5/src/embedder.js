@@ -50,8 +50,10 @@ export function makeEmbedder(bytes) {
     normalized: true,
     async embed(texts, kind) {
       if (closed) throw invalidArgument('this embedder was closed');
-      if (kind !== 'query' && kind !== 'passage') throw invalidArgument(`kind must be 'query' or 'passage', not ${JSON.stringify(kind)}`);
-      if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) throw invalidArgument('texts must be an array of strings');
+      if (kind !== 'query' && kind !== 'passage')
+        throw invalidArgument(`kind must be 'query' or 'passage', not ${JSON.stringify(kind)}`);
+      if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string'))
+        throw invalidArgument('texts must be an array of strings');
       const out = [];
       for (let i = 0; i < texts.length; i += BATCH) {
         let flat;

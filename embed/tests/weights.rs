@@ -20,15 +20,7 @@ fn bad_images_are_invalid_weights() {
     assert!(rejected(Vec::new()).contains("truncated"));
     assert!(rejected(b"GGUF and more bytes".to_vec()).contains("magic"));
     // Truncated in the header, the tokenizer, the tensor directory and inside the tensors.
-    for cut in [
-        10,
-        100,
-        5_000,
-        3_000_000,
-        4_638_000,
-        good.len() / 2,
-        good.len() - 1,
-    ] {
+    for cut in [10, 100, 5_000, 3_000_000, 4_638_000, good.len() / 2, good.len() - 1] {
         rejected(good[..cut].to_vec());
     }
     // An absurd piece count.

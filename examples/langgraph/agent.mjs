@@ -6,12 +6,16 @@
  * to confirm first (an interrupt) and then deletes them.
  */
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
-import { Command, END, MessagesAnnotation, START, StateGraph, interrupt } from '@langchain/langgraph';
+import { Command, END, interrupt, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { EdgememSaver, EdgememStore } from 'edgemem/langgraph';
 
 /** @typedef {import('@langchain/langgraph').LangGraphRunnableConfig} Config */
 
-const factsOf = (/** @type {Config} */ config) => ['users', String(config.configurable?.user_id ?? 'anonymous'), 'facts'];
+const factsOf = (/** @type {Config} */ config) => [
+  'users',
+  String(config.configurable?.user_id ?? 'anonymous'),
+  'facts',
+];
 
 /** The deterministic "model": reads the last message and answers, or calls a tool. */
 async function model(/** @type {typeof MessagesAnnotation.State} */ state, /** @type {Config} */ config) {
@@ -20,15 +24,29 @@ async function model(/** @type {typeof MessagesAnnotation.State} */ state, /** @
   if (last?.getType() === 'tool') return { messages: [new AIMessage(`Noted: ${text}.`)] };
   const remember = /^remember (?:that )?(.+)$/i.exec(text);
   if (remember) {
-    return { messages: [new AIMessage({ content: '', tool_calls: [{ id: `call-${state.messages.length}`, name: 'remember', args: { fact: remember[1] } }] })] };
+    return {
+      messages: [
+        new AIMessage({
+          content: '',
+          tool_calls: [{ id: `call-${state.messages.length}`, name: 'remember', args: { fact: remember[1] } }],
+        }),
+      ],
+    };
   }
   const ask = /^what do you know about (.+?)\??$/i.exec(text);
   if (ask) {
     const found = await config.store?.search(factsOf(config), { query: ask[1], limit: 3 });
     const facts = (found ?? []).map((f) => f.value.fact);
-    return { messages: [new AIMessage(facts.length ? `You told me: ${facts.join('; ')}.` : 'I know nothing about that yet.')] };
+    return {
+      messages: [new AIMessage(facts.length ? `You told me: ${facts.join('; ')}.` : 'I know nothing about that yet.')],
+    };
   }
-  if (/^forget everything$/i.test(text)) return { messages: [new AIMessage({ content: '', tool_calls: [{ id: `call-${state.messages.length}`, name: 'forget', args: {} }] })] };
+  if (/^forget everything$/i.test(text))
+    return {
+      messages: [
+        new AIMessage({ content: '', tool_calls: [{ id: `call-${state.messages.length}`, name: 'forget', args: {} }] }),
+      ],
+    };
   return { messages: [new AIMessage(`You said: ${text} (message ${state.messages.length}).`)] };
 }
 
@@ -50,7 +68,12 @@ async function tools(/** @type {typeof MessagesAnnotation.State} */ state, /** @
           forgotten += 1;
         }
       }
-      out.push(new ToolMessage({ tool_call_id: call.id ?? '', content: answer === 'yes' ? `forgot ${forgotten} facts` : 'kept everything' }));
+      out.push(
+        new ToolMessage({
+          tool_call_id: call.id ?? '',
+          content: answer === 'yes' ? `forgot ${forgotten} facts` : 'kept everything',
+        }),
+      );
     }
   }
   return { messages: out };

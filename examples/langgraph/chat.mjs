@@ -9,7 +9,7 @@
  */
 import { HumanMessage } from '@langchain/core/messages';
 import { openStore } from 'edgemem';
-import { Command, buildAgent } from './agent.mjs';
+import { buildAgent, Command } from './agent.mjs';
 
 const [file, thread, ...rest] = process.argv.slice(2);
 if (!file || !thread || rest.length === 0) {
@@ -20,15 +20,18 @@ const memory = await openStore({ storage: { file } });
 try {
   const agent = buildAgent(memory);
   const config = { configurable: { thread_id: thread, user_id: 'ada' } };
-  const input = rest[0] === '--resume' ? new Command({ resume: rest[1] }) : { messages: [new HumanMessage(rest.join(' '))] };
+  const input =
+    rest[0] === '--resume' ? new Command({ resume: rest[1] }) : { messages: [new HumanMessage(rest.join(' '))] };
   const result = await agent.invoke(input, config);
   const state = await agent.getState(config);
   const pending = state.tasks.flatMap((t) => t.interrupts.map((i) => i.value));
-  console.log(JSON.stringify({
-    reply: String(result.messages.at(-1)?.content ?? ''),
-    messages: result.messages.length,
-    interrupt: pending[0] ?? null,
-  }));
+  console.log(
+    JSON.stringify({
+      reply: String(result.messages.at(-1)?.content ?? ''),
+      messages: result.messages.length,
+      interrupt: pending[0] ?? null,
+    }),
+  );
 } finally {
   await memory.close();
 }

@@ -1,9 +1,9 @@
 /** The browser entry of `edgemem`: `openStore` with memory or host page-store storage, and OPFS in a Web Worker. */
 
-import { openStore as openFetched } from './index.js';
-import { OpfsPageStore } from './opfs-page-store.js';
-import type { OpenOptions, OpenTextOptions } from './open-store.js';
 import type { TextMemoryStore } from './embedding-store.js';
+import { openStore as openFetched } from './index.js';
+import type { OpenOptions, OpenTextOptions } from './open-store.js';
+import { OpfsPageStore } from './opfs-page-store.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';

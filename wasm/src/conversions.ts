@@ -150,7 +150,9 @@ export function toCheckpoint(c: Raw): Checkpoint {
       (w): PendingWrite => ({ taskId: w.task_id, idx: w.idx, channel: w.channel, value: toData(w.value) }),
     ),
     channelVersions: (c.channel_versions ?? {}) as Record<string, string>,
-    blobs: ((c.blobs ?? []) as Raw[]).map((b): ChannelBlob => ({ channel: b.channel, version: b.version, data: toData(b.data) })),
+    blobs: ((c.blobs ?? []) as Raw[]).map(
+      (b): ChannelBlob => ({ channel: b.channel, version: b.version, data: toData(b.data) }),
+    ),
   };
 }
 

@@ -1,7 +1,7 @@
 /** Which embedder made a store's vectors, kept in the store (host metadata), and the check made when it is opened with one. */
 
+import { describeEmbedder, type EmbedderRecord, sameEmbedder } from './embedder.js';
 import { invalid, toEdgememError } from './errors.js';
-import { describeEmbedder, sameEmbedder, type EmbedderRecord } from './embedder.js';
 
 /** A store that keeps host metadata (local stores; see `LocalStore.appMeta`). */
 export interface HostMeta {

@@ -42,7 +42,12 @@ export async function toEmbedder(option: EmbedderOption, dims?: number): Promise
     const fn = option;
     let d = dims;
     if (d === undefined) {
-      const probe = await callEmbedder({ id: FUNCTION_EMBEDDER_ID, dims: 0, normalized: false, embed: fn as Embedder['embed'] }, ['dimensions probe'], 'query', true);
+      const probe = await callEmbedder(
+        { id: FUNCTION_EMBEDDER_ID, dims: 0, normalized: false, embed: fn as Embedder['embed'] },
+        ['dimensions probe'],
+        'query',
+        true,
+      );
       d = probe[0]?.length ?? 0;
     }
     if (!Number.isSafeInteger(d) || d < 1) throw invalid(`the embedder function returned vectors of ${d} dimensions`);
@@ -50,12 +55,17 @@ export async function toEmbedder(option: EmbedderOption, dims?: number): Promise
   }
   const e = option as Partial<Embedder> | null;
   if (typeof e !== 'object' || e === null || typeof e.embed !== 'function') {
-    throw invalid('embedder must be an Embedder ({ id, dims, normalized, embed }) or a function (texts, kind) => vectors');
+    throw invalid(
+      'embedder must be an Embedder ({ id, dims, normalized, embed }) or a function (texts, kind) => vectors',
+    );
   }
-  if (typeof e.id !== 'string' || e.id === '' || e.id.length > 200) throw invalid('embedder.id must be a non-empty string (at most 200 characters)');
-  if (typeof e.dims !== 'number' || !Number.isSafeInteger(e.dims) || e.dims < 1) throw invalid(`embedder.dims must be a positive integer, got ${String(e.dims)}`);
+  if (typeof e.id !== 'string' || e.id === '' || e.id.length > 200)
+    throw invalid('embedder.id must be a non-empty string (at most 200 characters)');
+  if (typeof e.dims !== 'number' || !Number.isSafeInteger(e.dims) || e.dims < 1)
+    throw invalid(`embedder.dims must be a positive integer, got ${String(e.dims)}`);
   if (typeof e.normalized !== 'boolean') throw invalid('embedder.normalized must be a boolean');
-  if (dims !== undefined && dims !== e.dims) throw invalid(`dims ${dims} differs from embedder ${e.id}'s ${e.dims} dimensions`);
+  if (dims !== undefined && dims !== e.dims)
+    throw invalid(`dims ${dims} differs from embedder ${e.id}'s ${e.dims} dimensions`);
   return e as Embedder;
 }
 
@@ -71,7 +81,12 @@ export async function embedAll(embedder: Embedder, texts: string[], kind: EmbedK
   return out;
 }
 
-async function callEmbedder(embedder: Embedder, texts: string[], kind: EmbedKind, anyDims: boolean): Promise<Float32Array[]> {
+async function callEmbedder(
+  embedder: Embedder,
+  texts: string[],
+  kind: EmbedKind,
+  anyDims: boolean,
+): Promise<Float32Array[]> {
   let got: unknown;
   try {
     got = await embedder.embed(texts, kind);
@@ -80,15 +95,19 @@ async function callEmbedder(embedder: Embedder, texts: string[], kind: EmbedKind
     throw embeddingFailed(`embedder ${embedder.id} failed: ${e instanceof Error ? e.message : String(e)}`, e);
   }
   if (!Array.isArray(got) || got.length !== texts.length) {
-    throw embeddingFailed(`embedder ${embedder.id} returned ${Array.isArray(got) ? got.length : typeof got} vectors for ${texts.length} texts`);
+    throw embeddingFailed(
+      `embedder ${embedder.id} returned ${Array.isArray(got) ? got.length : typeof got} vectors for ${texts.length} texts`,
+    );
   }
-  const dims = anyDims ? (got[0] as { length?: number } | undefined)?.length ?? 0 : embedder.dims;
+  const dims = anyDims ? ((got[0] as { length?: number } | undefined)?.length ?? 0) : embedder.dims;
   return got.map((v: unknown, i) => {
     const ok = v instanceof Float32Array || (Array.isArray(v) && v.every((x) => typeof x === 'number'));
     if (!ok) throw embeddingFailed(`embedder ${embedder.id} returned something other than a vector for text ${i}`);
     const vec = v instanceof Float32Array ? v : Float32Array.from(v as number[]);
-    if (vec.length !== dims) throw embeddingFailed(`embedder ${embedder.id} returned ${vec.length} dimensions for text ${i}, not ${dims}`);
-    if (!vec.every(Number.isFinite)) throw embeddingFailed(`embedder ${embedder.id} returned a vector with a non-finite number for text ${i}`);
+    if (vec.length !== dims)
+      throw embeddingFailed(`embedder ${embedder.id} returned ${vec.length} dimensions for text ${i}, not ${dims}`);
+    if (!vec.every(Number.isFinite))
+      throw embeddingFailed(`embedder ${embedder.id} returned a vector with a non-finite number for text ${i}`);
     return vec;
   });
 }

@@ -4,17 +4,25 @@
  * `reembed()`, which re-embeds every memory, resumably, in stores that keep host metadata.
  */
 
+import { EMBED_BATCH, type Embedder, embedAll, recordOf } from './embedder.js';
+import {
+  checkRecord,
+  finishReembed,
+  type HostMeta,
+  hasHostMeta,
+  type ReembedState,
+  readProgress,
+  writeProgress,
+} from './embedder-record.js';
 import { EdgememError, invalid, options as opts } from './errors.js';
-import { embedAll, EMBED_BATCH, recordOf, type Embedder } from './embedder.js';
-import { checkRecord, finishReembed, hasHostMeta, readProgress, writeProgress, type HostMeta, type ReembedState } from './embedder-record.js';
 import type {
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
-  ChunkedTransfer,
   Checkpoint,
   CheckpointInput,
   CheckpointPage,
+  ChunkedTransfer,
   DeleteOptions,
   EventFilter,
   ExportDoc,
@@ -117,7 +125,11 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
   async #withEmbeddings(memories: MemoryInput[]): Promise<MemoryInput[]> {
     const todo = memories.map((m, i) => [m, i] as const).filter(([m]) => needsEmbedding(m));
     if (todo.length === 0) return memories;
-    const vectors = await embedAll(this.embedder, todo.map(([m]) => textOf(m)!), 'passage');
+    const vectors = await embedAll(
+      this.embedder,
+      todo.map(([m]) => textOf(m)!),
+      'passage',
+    );
     const out = memories.slice();
     todo.forEach(([m, i], j) => {
       out[i] = { ...m, embedding: vectors[j] };
@@ -136,8 +148,14 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    if (typeof query === 'object' && query !== null && query.vector === undefined && query.mode !== 'lexical'
-      && typeof query.text === 'string' && query.text !== '') {
+    if (
+      typeof query === 'object' &&
+      query !== null &&
+      query.vector === undefined &&
+      query.mode !== 'lexical' &&
+      typeof query.text === 'string' &&
+      query.text !== ''
+    ) {
       const [vector] = await embedAll(this.embedder, [query.text], 'query');
       return this.#inner.search({ ...query, vector });
     }
@@ -146,17 +164,22 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
 
   async reembed(options?: ReembedOptions): Promise<ReembedProgress> {
     const o = opts(options, 'reembed options');
-    if (o.onProgress !== undefined && typeof o.onProgress !== 'function') throw invalid('onProgress must be a function');
+    if (o.onProgress !== undefined && typeof o.onProgress !== 'function')
+      throw invalid('onProgress must be a function');
     const meta = this.#meta;
     if (!meta) throw invalid('reembed works on local stores; a remote agent re-embeds in its Worker');
     const to = recordOf(this.embedder);
     let state: ReembedState = (await readProgress(meta)) ?? { to, cursor: null, done: 0 };
-    if (state.to.id !== to.id || state.to.dims !== to.dims || state.to.normalized !== to.normalized) state = { to, cursor: null, done: 0 };
+    if (state.to.id !== to.id || state.to.dims !== to.dims || state.to.normalized !== to.normalized)
+      state = { to, cursor: null, done: 0 };
     await writeProgress(meta, state);
     this.#pending = true;
     const total = (await this.#inner.stats()).memories;
     for (;;) {
-      const page = await this.#inner.list({ limit: EMBED_BATCH, ...(state.cursor === null ? {} : { cursor: state.cursor }) });
+      const page = await this.#inner.list({
+        limit: EMBED_BATCH,
+        ...(state.cursor === null ? {} : { cursor: state.cursor }),
+      });
       const done = await this.#reembedPage(page.items);
       state = { to, cursor: page.nextCursor, done: state.done + done };
       if (page.nextCursor === null) break;
@@ -174,9 +197,15 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
   async #reembedPage(items: Memory[]): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       const now = Date.now();
-      const live = items.filter((m) => m.text !== null && m.text !== '' && (m.expiresAt === null || m.expiresAt > now + 1));
+      const live = items.filter(
+        (m) => m.text !== null && m.text !== '' && (m.expiresAt === null || m.expiresAt > now + 1),
+      );
       if (live.length === 0) return 0;
-      const vectors = await embedAll(this.embedder, live.map((m) => m.text!), 'passage');
+      const vectors = await embedAll(
+        this.embedder,
+        live.map((m) => m.text!),
+        'passage',
+      );
       const puts: MemoryInput[] = live.map((m, i) => ({
         namespace: m.namespace,
         key: m.key,
@@ -275,7 +304,11 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
   /** The inner store's chunked transfer (local stores; a host such as the Worker's Durable Object streams with it). */
   #chunked(): ChunkedTransfer {
     const t = this.#inner as Partial<ChunkedTransfer>;
-    if (typeof t.exportChunk !== 'function' || typeof t.importChunk !== 'function' || typeof t.importAbort !== 'function') {
+    if (
+      typeof t.exportChunk !== 'function' ||
+      typeof t.importChunk !== 'function' ||
+      typeof t.importAbort !== 'function'
+    ) {
       throw invalid('this store has no chunked transfer (remote stores stream with exportStream / importStream)');
     }
     return t as ChunkedTransfer;

@@ -7,7 +7,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { embedAll, type Embedder, type EmbedKind } from './embedder.js';
+import { type Embedder, type EmbedKind, embedAll } from './embedder.js';
 import { invalid } from './errors.js';
 
 export interface ServeEmbeddingsOptions {
@@ -31,7 +31,11 @@ export interface EmbeddingsServer {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly type = 'invalid_request_error') {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type = 'invalid_request_error',
+  ) {
     super(message);
   }
 }
@@ -72,8 +76,12 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** Starts the server; resolves once it listens. Requests are embedded one at a time (the model uses every core). */
-export async function serveEmbeddings(embedder: Embedder, options: ServeEmbeddingsOptions = {}): Promise<EmbeddingsServer> {
-  if (typeof embedder !== 'object' || embedder === null || typeof embedder.embed !== 'function') throw invalid('serveEmbeddings takes an Embedder');
+export async function serveEmbeddings(
+  embedder: Embedder,
+  options: ServeEmbeddingsOptions = {},
+): Promise<EmbeddingsServer> {
+  if (typeof embedder !== 'object' || embedder === null || typeof embedder.embed !== 'function')
+    throw invalid('serveEmbeddings takes an Embedder');
   const maxInputs = options.maxInputs ?? 256;
   const maxBody = options.maxBodyBytes ?? 4 << 20;
   const fallback = options.defaultKind ?? 'query';
@@ -87,11 +95,14 @@ export async function serveEmbeddings(embedder: Embedder, options: ServeEmbeddin
       if (e instanceof HttpError) throw e;
       throw new HttpError(400, 'invalid JSON body');
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the body must be a JSON object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new HttpError(400, 'the body must be a JSON object');
     const r = body as Record<string, unknown>;
     const input = typeof r.input === 'string' ? [r.input] : r.input;
-    if (!Array.isArray(input) || !input.every((t) => typeof t === 'string')) throw new HttpError(400, "'input' must be a string or an array of strings");
-    if (input.length === 0 || input.length > maxInputs) throw new HttpError(400, `'input' must hold 1 to ${maxInputs} strings`);
+    if (!Array.isArray(input) || !input.every((t) => typeof t === 'string'))
+      throw new HttpError(400, "'input' must be a string or an array of strings");
+    if (input.length === 0 || input.length > maxInputs)
+      throw new HttpError(400, `'input' must hold 1 to ${maxInputs} strings`);
     const kind = kindOf(r, fallback);
     const base64 = r.encoding_format === 'base64';
     const run = queue.then(() => embedAll(embedder, input as string[], kind));
@@ -118,8 +129,10 @@ export async function serveEmbeddings(embedder: Embedder, options: ServeEmbeddin
     const path = (req.url ?? '/').split('?')[0];
     const handle = async (): Promise<void> => {
       if (req.method === 'GET' && (path === '/' || path === '/health')) return send(res, 200, { status: 'ok' });
-      if (req.method === 'GET' && path === '/v1/models') return send(res, 200, { object: 'list', data: [{ id: embedder.id, object: 'model', owned_by: 'edgemem' }] });
-      if (req.method === 'POST' && (path === '/v1/embeddings' || path === '/embeddings')) return send(res, 200, await embeddings(req));
+      if (req.method === 'GET' && path === '/v1/models')
+        return send(res, 200, { object: 'list', data: [{ id: embedder.id, object: 'model', owned_by: 'edgemem' }] });
+      if (req.method === 'POST' && (path === '/v1/embeddings' || path === '/embeddings'))
+        return send(res, 200, await embeddings(req));
       throw new HttpError(404, 'unknown route');
     };
     handle().catch((e: unknown) => {

@@ -69,7 +69,10 @@ export function invalid(message: string): EdgememError {
  */
 export function safeOut(n: unknown, what: string): number {
   if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
-    throw new EdgememError('INTERNAL', `the store returned ${what} ${String(n)}, beyond 2^53-1: a JavaScript number cannot hold it exactly`);
+    throw new EdgememError(
+      'INTERNAL',
+      `the store returned ${what} ${String(n)}, beyond 2^53-1: a JavaScript number cannot hold it exactly`,
+    );
   }
   return n;
 }

@@ -16,7 +16,14 @@ extern "C" {
     /// Copies the page at `key` from byte `offset` on into `memory` at `ptr` (at most `len` bytes): the
     /// count, or -1 when there is none.
     #[wasm_bindgen(method, catch, js_name = readPage)]
-    fn js_read_into(this: &JsPageStore, key: &str, offset: u32, memory: &JsValue, ptr: u32, len: u32) -> Result<i32, JsValue>;
+    fn js_read_into(
+        this: &JsPageStore,
+        key: &str,
+        offset: u32,
+        memory: &JsValue,
+        ptr: u32,
+        len: u32,
+    ) -> Result<i32, JsValue>;
     #[wasm_bindgen(method, catch, js_name = put)]
     fn js_put(this: &JsPageStore, key: &str, value: &[u8]) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch, js_name = delete)]

@@ -1,7 +1,7 @@
 /** The default entry of `edgemem` (bundlers, Deno, the browser main thread): `openStore` with memory or host page-store storage, the .wasm fetched next to the package. */
 
-import { openWithEmbedder, type OpenOptions, type OpenTextOptions } from './open-store.js';
 import type { TextMemoryStore } from './embedding-store.js';
+import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from './open-store.js';
 import type { WasmSource } from './runtime.js';
 import type { MemoryStore } from './types.js';
 

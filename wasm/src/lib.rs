@@ -9,8 +9,8 @@ mod errors;
 mod host_pages;
 
 use edgemem_core::{
-    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ListQuery, MemoryPut,
-    Metric, Retention, ScalarKind, SearchQuery, Storage, Store, StoreConfig, Sync,
+    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ListQuery, MemoryPut, Metric, Retention,
+    ScalarKind, SearchQuery, Storage, Store, StoreConfig, Sync,
 };
 use errors::{invalid, parse, safe, seq_arg, to_js};
 use host_pages::{HostPages, JsPageStore};

@@ -2,29 +2,39 @@
 
 import * as conv from './conversions.js';
 import { EnginePages } from './engine-pages.js';
-import { EdgememError, argument, checkPositive, checkSafe, invalid, isWellFormed, options as opts, safeOut, toEdgememError, wellFormed } from './errors.js';
-import type { PageStore } from './page-store.js';
-import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
-import { allChanges, allHistory, someCheckpoints } from './paging.js';
+import {
+  argument,
+  checkPositive,
+  checkSafe,
+  EdgememError,
+  invalid,
+  isWellFormed,
+  options as opts,
+  safeOut,
+  toEdgememError,
+  wellFormed,
+} from './errors.js';
 import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
+import type { PageStore } from './page-store.js';
+import { allChanges, allHistory, someCheckpoints } from './paging.js';
+import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
 import type {
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
   Checkpoint,
-  CheckpointPage,
-  HistoryOptions,
-  HistoryPage,
-  ChunkedTransfer,
-  ExportStreamOptions,
-  ImportProgress,
-  NdjsonSource,
   CheckpointInput,
+  CheckpointPage,
+  ChunkedTransfer,
   DeleteOptions,
   EventFilter,
   ExportDoc,
+  ExportStreamOptions,
   GetCheckpointOptions,
   GetOptions,
+  HistoryOptions,
+  HistoryPage,
+  ImportProgress,
   JsonValue,
   ListCheckpointsOptions,
   ListNamespacesOptions,
@@ -34,6 +44,7 @@ import type {
   MemoryInput,
   MemoryStore,
   Namespace,
+  NdjsonSource,
   PutWritesInput,
   SearchHit,
   SearchQuery,
@@ -166,7 +177,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   /** Opens (creating if needed) the store kept in `pages`. The runtime must be initialised. */
   static open(pages: PageStore, settings: StoreSettings = {}, atomic = false): LocalStore {
     const idle = settings.idleFlushMs ?? IDLE_FLUSH_MS;
-    if (typeof idle !== 'number' || !Number.isFinite(idle) || idle < 0) throw invalid('idleFlushMs must be a number of ms, 0 or more');
+    if (typeof idle !== 'number' || !Number.isFinite(idle) || idle < 0)
+      throw invalid('idleFlushMs must be a number of ms, 0 or more');
     const store = new LocalStore(pages, engineConfig(settings, atomic), idle);
     try {
       guarded(() => store.#atomically(() => store.#reopen()));
@@ -224,10 +236,12 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   #call<T>(f: (w: WasmStore) => T): T {
     if (this.#closed) throw invalid('the store is closed');
     try {
-      return guarded(() => this.#atomically(() => {
-        if (this.#generation !== currentGeneration() || !this.#inner) this.#reopen();
-        return f(this.#inner!);
-      }));
+      return guarded(() =>
+        this.#atomically(() => {
+          if (this.#generation !== currentGeneration() || !this.#inner) this.#reopen();
+          return f(this.#inner!);
+        }),
+      );
     } catch (e) {
       if (this.#generation !== currentGeneration()) {
         // This call trapped: reopen now so the next call runs on the fresh instance (if this fails,
@@ -269,7 +283,9 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       }
       if (watched?.failed) {
         this.#dropEngine(); // inside the transaction: whatever closing it writes is discarded too
-        throw out.ok ? new EdgememError('INTERNAL', 'the page store failed during this call; none of its writes were kept') : out.error;
+        throw out.ok
+          ? new EdgememError('INTERNAL', 'the page store failed during this call; none of its writes were kept')
+          : out.error;
       }
       return out;
     });
@@ -307,7 +323,9 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         const r: unknown = sub.callback(event);
         // An async callback's rejection must not become an unhandled rejection (fatal in Node).
         if (r && typeof (r as PromiseLike<unknown>).then === 'function') {
-          (r as PromiseLike<unknown>).then(undefined, (e: unknown) => console.error('edgemem: a subscribe callback rejected', e));
+          (r as PromiseLike<unknown>).then(undefined, (e: unknown) =>
+            console.error('edgemem: a subscribe callback rejected', e),
+          );
         }
       } catch (e) {
         console.error('edgemem: a subscribe callback threw', e);
@@ -428,8 +446,14 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         limit: o.limit === undefined ? undefined : checkPositive(o.limit, 'limit'),
       }),
     );
-    const page = JSON.parse(this.#call((w) => w.history(args))) as { versions: unknown[]; next_after_seq: number | null };
-    return { versions: page.versions.map(conv.toMemory), nextAfterSeq: page.next_after_seq === null ? null : safeOut(page.next_after_seq, 'nextAfterSeq') };
+    const page = JSON.parse(this.#call((w) => w.history(args))) as {
+      versions: unknown[];
+      next_after_seq: number | null;
+    };
+    return {
+      versions: page.versions.map(conv.toMemory),
+      nextAfterSeq: page.next_after_seq === null ? null : safeOut(page.next_after_seq, 'nextAfterSeq'),
+    };
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
@@ -479,7 +503,11 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   async getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null> {
     const args = argument('getCheckpoint', () => {
       const o = opts(options, 'getCheckpoint options');
-      return JSON.stringify({ thread_id: threadId, checkpoint_ns: o.checkpointNs ?? '', checkpoint_id: o.checkpointId });
+      return JSON.stringify({
+        thread_id: threadId,
+        checkpoint_ns: o.checkpointNs ?? '',
+        checkpoint_id: o.checkpointId,
+      });
     });
     const c = JSON.parse(this.#call((w) => w.getCheckpoint(args)));
     return c === null ? null : conv.toCheckpoint(c);
@@ -501,13 +529,17 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         filter: options.filter ?? [],
       });
     });
-    const page = JSON.parse(this.#call((w) => w.listCheckpoints(q))) as { checkpoints: unknown[]; next_before: string | null };
+    const page = JSON.parse(this.#call((w) => w.listCheckpoints(q))) as {
+      checkpoints: unknown[];
+      next_before: string | null;
+    };
     return { checkpoints: page.checkpoints.map(conv.toCheckpoint), nextBefore: page.next_before };
   }
 
   async putWrites(input: PutWritesInput): Promise<void> {
     const json = argument('putWrites', () => {
-      if (typeof input !== 'object' || input === null) throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
+      if (typeof input !== 'object' || input === null)
+        throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
       if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
       return JSON.stringify({
         thread_id: input.threadId,
@@ -581,7 +613,10 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   }
 
   async seq(): Promise<number> {
-    return safeOut(this.#call((w) => w.seq()), 'seq');
+    return safeOut(
+      this.#call((w) => w.seq()),
+      'seq',
+    );
   }
 
   async export(): Promise<ExportDoc> {
@@ -623,7 +658,10 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     return progress;
   }
 
-  async exportChunk(cursor: string | null, maxBytes: number = DEFAULT_EXPORT_CHUNK_BYTES): Promise<{ ndjson: string; cursor: string | null }> {
+  async exportChunk(
+    cursor: string | null,
+    maxBytes: number = DEFAULT_EXPORT_CHUNK_BYTES,
+  ): Promise<{ ndjson: string; cursor: string | null }> {
     if (cursor !== null && typeof cursor !== 'string') throw invalid('cursor must be a string or null');
     checkPositive(maxBytes, 'maxBytes');
     const out = this.#call((w) => w.exportChunk(cursor ?? undefined, Math.min(maxBytes, 0xffffffff)));

@@ -80,7 +80,10 @@ export async function* ndjsonLines(source: NdjsonSource, maxLine = MAX_LINE_CHAR
 }
 
 /** Whole lines of `lines` joined into chunks of about `chunkChars` (one longer line goes alone). */
-export async function* lineChunks(lines: AsyncIterable<string>, chunkChars = IMPORT_CHUNK_CHARS): AsyncGenerator<string> {
+export async function* lineChunks(
+  lines: AsyncIterable<string>,
+  chunkChars = IMPORT_CHUNK_CHARS,
+): AsyncGenerator<string> {
   let chunk: string[] = [];
   let size = 0;
   for await (const line of lines) {
@@ -108,10 +111,18 @@ export function* documentLines(doc: ExportDoc): Generator<string> {
   const checkpoints = list(doc.checkpoints, 'checkpoints');
   const memories = list(doc.memories, 'memories');
   const live = versions.filter((v) => v && typeof v === 'object' && v.seq_to == null).length;
-  if (live !== memories.length) throw invalid("export's memories are not its live versions (each memory needs its version with seq_to null)");
-  yield JSON.stringify({ kind: 'header', format: 'edgemem-export/2', dims: doc.dims, metric: doc.metric, seq: doc.seq });
+  if (live !== memories.length)
+    throw invalid("export's memories are not its live versions (each memory needs its version with seq_to null)");
+  yield JSON.stringify({
+    kind: 'header',
+    format: 'edgemem-export/2',
+    dims: doc.dims,
+    metric: doc.metric,
+    seq: doc.seq,
+  });
   for (const v of versions) yield JSON.stringify({ kind: 'version', ...v });
-  for (let i = 0; i < commits.length; i += 1000) yield JSON.stringify({ kind: 'commits', items: commits.slice(i, i + 1000) });
+  for (let i = 0; i < commits.length; i += 1000)
+    yield JSON.stringify({ kind: 'commits', items: commits.slice(i, i + 1000) });
   let writes = 0;
   for (const c of checkpoints) {
     yield JSON.stringify({ kind: 'checkpoint', ...c });

@@ -4,17 +4,17 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { NodeFilePageStore } from './node-file-page-store.js';
-import { openWithEmbedder, type OpenOptions, type OpenTextOptions } from './open-store.js';
 import type { TextMemoryStore } from './embedding-store.js';
-import { remoteWithEmbedder, type ConnectOptions, type ConnectTextOptions } from './remote-store.js';
 import { EdgememError } from './errors.js';
+import { NodeFilePageStore } from './node-file-page-store.js';
+import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from './open-store.js';
 import type { WebSocketConstructor } from './remote-feed.js';
+import { type ConnectOptions, type ConnectTextOptions, remoteWithEmbedder } from './remote-store.js';
 import type { MemoryStore } from './types.js';
 
+export { type EmbeddingsServer, type ServeEmbeddingsOptions, serveEmbeddings } from './embeddings-server.js';
 export * from './public-api.js';
 export { NodeFilePageStore };
-export { serveEmbeddings, type EmbeddingsServer, type ServeEmbeddingsOptions } from './embeddings-server.js';
 
 async function readWasm(): Promise<WebAssembly.Module> {
   return new WebAssembly.Module(readFileSync(new URL('../dist-wasm/edgemem_wasm_bg.wasm', import.meta.url)));
@@ -37,7 +37,11 @@ async function nodeWebSocket(): Promise<WebSocketConstructor> {
     const ws = mod.WebSocket ?? mod.default;
     if (ws) return ws;
   } catch (e) {
-    throw new EdgememError('INVALID_ARGUMENT', 'subscribe needs a WebSocket: Node < 22 has none built in — `npm install ws`, or pass connect({ WebSocket })', { cause: e });
+    throw new EdgememError(
+      'INVALID_ARGUMENT',
+      'subscribe needs a WebSocket: Node < 22 has none built in — `npm install ws`, or pass connect({ WebSocket })',
+      { cause: e },
+    );
   }
   throw new EdgememError('INVALID_ARGUMENT', 'the ws package exports no WebSocket class');
 }

@@ -1,12 +1,12 @@
 /** `openStore` options and the runtime-independent part of opening a local store. */
 
+import { type EmbedderOption, toEmbedder } from './embedder.js';
+import { EmbeddingStore, type TextMemoryStore } from './embedding-store.js';
 import { invalid, toEdgememError } from './errors.js';
 import { LocalStore, type StoreSettings } from './local-store.js';
 import { MemoryPageStore, type PageStore } from './page-store.js';
 import { initRuntime, isReady, type WasmSource } from './runtime.js';
 import type { MemoryStore } from './types.js';
-import { toEmbedder, type EmbedderOption } from './embedder.js';
-import { EmbeddingStore, type TextMemoryStore } from './embedding-store.js';
 
 /**
  * Where a store keeps its data: `'memory'` (pages in a JS Map, gone when the process ends), a host
@@ -14,11 +14,7 @@ import { EmbeddingStore, type TextMemoryStore } from './embedding-store.js';
  * from the Node entry only a database file, or from the browser entry, inside a dedicated Web Worker,
  * the origin private file system (`opfs`: the store's name there).
  */
-export type StorageOption =
-  | 'memory'
-  | { pages: PageStore; atomic?: boolean }
-  | { file: string }
-  | { opfs: string };
+export type StorageOption = 'memory' | { pages: PageStore; atomic?: boolean } | { file: string } | { opfs: string };
 
 export interface OpenOptions extends StoreSettings {
   /** Default `'memory'`. */

@@ -1,7 +1,7 @@
 /** `openaiEmbeddings()`: an `Embedder` over any OpenAI-compatible `POST /v1/embeddings` endpoint, with fetch. */
 
+import { type Embedder, type EmbedKind, embeddingFailed } from './embedder.js';
 import { invalid } from './errors.js';
-import { embeddingFailed, type Embedder, type EmbedKind } from './embedder.js';
 
 export interface OpenAIEmbeddingsOptions {
   /** The API base (`https://api.openai.com/v1`) or the embeddings URL itself (ending in `/embeddings`). */
@@ -38,18 +38,21 @@ export function embeddingsUrl(url: string): string {
   } catch {
     throw invalid(`embeddings url ${JSON.stringify(url)} is not a URL`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw invalid(`embeddings url must be http(s), got ${u.protocol}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw invalid(`embeddings url must be http(s), got ${u.protocol}`);
   const s = u.toString();
   return /\/embeddings\/?$/.test(u.pathname) ? s : `${s.replace(/\/$/, '')}/embeddings`;
 }
 
 /** An embedder that posts `{ model, input }` to an OpenAI-compatible endpoint. Failures are EMBEDDING_FAILED. */
 export function openaiEmbeddings(options: OpenAIEmbeddingsOptions): Embedder {
-  if (typeof options !== 'object' || options === null) throw invalid('openaiEmbeddings takes { url, model, dims, apiKey? }');
+  if (typeof options !== 'object' || options === null)
+    throw invalid('openaiEmbeddings takes { url, model, dims, apiKey? }');
   const endpoint = embeddingsUrl(options.url);
   const { model, dims, apiKey } = options;
   if (typeof model !== 'string' || model === '') throw invalid('openaiEmbeddings: model must be a non-empty string');
-  if (typeof dims !== 'number' || !Number.isSafeInteger(dims) || dims < 1) throw invalid('openaiEmbeddings: dims must be a positive integer');
+  if (typeof dims !== 'number' || !Number.isSafeInteger(dims) || dims < 1)
+    throw invalid('openaiEmbeddings: dims must be a positive integer');
   if (apiKey !== undefined && typeof apiKey !== 'string') throw invalid('openaiEmbeddings: apiKey must be a string');
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -64,12 +67,21 @@ export function openaiEmbeddings(options: OpenAIEmbeddingsOptions): Embedder {
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     let res: Response;
     try {
-      res = await doFetch(endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+      res = await doFetch(endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     } catch (e) {
-      throw embeddingFailed(`the embeddings endpoint at ${host} could not be reached: ${e instanceof Error ? e.message : String(e)}`, e);
+      throw embeddingFailed(
+        `the embeddings endpoint at ${host} could not be reached: ${e instanceof Error ? e.message : String(e)}`,
+        e,
+      );
     }
     const text = await res.text().catch(() => '');
-    if (!res.ok) throw embeddingFailed(`the embeddings endpoint at ${host} answered HTTP ${res.status}: ${text.slice(0, 300)}`);
+    if (!res.ok)
+      throw embeddingFailed(`the embeddings endpoint at ${host} answered HTTP ${res.status}: ${text.slice(0, 300)}`);
     let parsed: { data?: { embedding?: unknown; index?: unknown }[] };
     try {
       parsed = JSON.parse(text);
@@ -78,15 +90,20 @@ export function openaiEmbeddings(options: OpenAIEmbeddingsOptions): Embedder {
     }
     const data = parsed?.data;
     if (!Array.isArray(data) || data.length !== texts.length) {
-      throw embeddingFailed(`the embeddings endpoint at ${host} answered ${Array.isArray(data) ? data.length : 'no'} embeddings for ${texts.length} inputs`);
+      throw embeddingFailed(
+        `the embeddings endpoint at ${host} answered ${Array.isArray(data) ? data.length : 'no'} embeddings for ${texts.length} inputs`,
+      );
     }
     const out: Float32Array[] = new Array(texts.length);
     data.forEach((d, i) => {
       const at = typeof d?.index === 'number' ? d.index : i;
       const v = d?.embedding;
-      const isVector = Array.isArray(v) && v.length === dims && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+      const isVector =
+        Array.isArray(v) && v.length === dims && v.every((x) => typeof x === 'number' && Number.isFinite(x));
       if (!Number.isInteger(at) || at < 0 || at >= texts.length || out[at] || !isVector) {
-        throw embeddingFailed(`the embeddings endpoint at ${host} answered a malformed embedding (index ${String(d?.index)}, expected ${dims} numbers)`);
+        throw embeddingFailed(
+          `the embeddings endpoint at ${host} answered a malformed embedding (index ${String(d?.index)}, expected ${dims} numbers)`,
+        );
       }
       out[at] = Float32Array.from(v as number[]);
     });

@@ -75,7 +75,9 @@ export class OpfsPageStore implements PageStore {
     const files = new Map<string, OpenFile>();
     try {
       const root = await navigator.storage.getDirectory();
-      const dir = await (await root.getDirectoryHandle(ROOT, { create: true })).getDirectoryHandle(name, { create: true });
+      const dir = await (await root.getDirectoryHandle(ROOT, { create: true })).getDirectoryHandle(name, {
+        create: true,
+      });
       for (const file of FILES) {
         const fh: SyncFileHandle = await dir.getFileHandle(file, { create: true });
         let handle: SyncAccessHandle;
@@ -97,7 +99,9 @@ export class OpfsPageStore implements PageStore {
     } catch (e) {
       for (const f of files.values()) f.handle.close();
       if (e instanceof EdgememError) throw e;
-      throw new EdgememError('INTERNAL', `cannot open the OPFS store ${JSON.stringify(name)}: ${String(e)}`, { cause: e });
+      throw new EdgememError('INTERNAL', `cannot open the OPFS store ${JSON.stringify(name)}: ${String(e)}`, {
+        cause: e,
+      });
     }
     return new OpfsPageStore(name, files);
   }

@@ -22,7 +22,12 @@ export function chunkIndex(part: string): number {
  * of the chunk: the file position and byte count (0 when `offset` is past the chunk's end), or undefined
  * when the file has no such chunk.
  */
-export function chunkRead(part: string, offset: number, size: number, len: number): { at: number; n: number } | undefined {
+export function chunkRead(
+  part: string,
+  offset: number,
+  size: number,
+  len: number,
+): { at: number; n: number } | undefined {
   const start = chunkIndex(part) * CHUNK_BYTES;
   const end = Math.min(start + CHUNK_BYTES, size);
   if (end <= start) return undefined;
@@ -33,7 +38,13 @@ export function chunkRead(part: string, offset: number, size: number, len: numbe
  * Copies `bytes[offset..]` into `dst` from index `at` on, at most `max` bytes (all of `dst` after `at` by
  * default): the count, or -1 when `bytes` is undefined.
  */
-export function copyInto(bytes: Uint8Array | undefined, offset: number, dst: Uint8Array, at = 0, max = dst.length - at): number {
+export function copyInto(
+  bytes: Uint8Array | undefined,
+  offset: number,
+  dst: Uint8Array,
+  at = 0,
+  max = dst.length - at,
+): number {
   if (bytes === undefined) return -1;
   const n = Math.max(0, Math.min(max, bytes.length - offset));
   if (n > 0) dst.set(offset === 0 && n === bytes.length ? bytes : bytes.subarray(offset, offset + n), at);

@@ -3,7 +3,17 @@
  * remote, or one of your own), over the paged reads that end by count and by size (`historyPage`,
  * `listCheckpointsPage`, `changesPage`).
  */
-import type { ChangeEvent, ChangesOptions, ChangesPage, Checkpoint, CheckpointPage, HistoryOptions, HistoryPage, ListCheckpointsOptions, Memory } from './types.js';
+import type {
+  ChangeEvent,
+  ChangesOptions,
+  ChangesPage,
+  Checkpoint,
+  CheckpointPage,
+  HistoryOptions,
+  HistoryPage,
+  ListCheckpointsOptions,
+  Memory,
+} from './types.js';
 
 /** Every version `page` gives, following `nextAfterSeq` to the end. */
 export async function allHistory(page: (options: HistoryOptions) => Promise<HistoryPage>): Promise<Memory[]> {

@@ -6,16 +6,19 @@
  */
 
 import { invalid } from './errors.js';
-import { HttpClient, type FetchLike } from './remote-http.js';
-import { pathPart } from './remote-wire.js';
 import type { StoreSettings } from './local-store.js';
+import { type FetchLike, HttpClient } from './remote-http.js';
+import { pathPart } from './remote-wire.js';
 
 /**
  * The settings an agent's store can be created with. `dims`, `metric` and `scalar` are fixed once the agent
  * holds data (changing them then is CONFLICT); caps, retention and size limits can change at any time (lower
  * caps apply from the next write). Absent fields take the Worker's defaults (its EDGEMEM_* variables).
  */
-export type AgentSettings = Pick<StoreSettings, 'dims' | 'metric' | 'scalar' | 'maxBytes' | 'maxMemories' | 'retention' | 'maxMemoryBytes' | 'maxCheckpointBytes'>;
+export type AgentSettings = Pick<
+  StoreSettings,
+  'dims' | 'metric' | 'scalar' | 'maxBytes' | 'maxMemories' | 'retention' | 'maxMemoryBytes' | 'maxCheckpointBytes'
+>;
 
 /** An agent's embedder setting as the Worker reports it (secrets are named, never shown). */
 export interface AgentEmbedder {
@@ -28,10 +31,11 @@ export interface AgentEmbedder {
 export interface AgentInfo {
   agent: string;
   /** The effective settings (the agent's own over the Worker's defaults). */
-  settings: Required<Pick<AgentSettings, 'dims' | 'metric' | 'scalar'>> & AgentSettings & {
-    /** Present when the agent embeds text-only puts and searches in its Worker. */
-    embedder?: AgentEmbedder;
-  };
+  settings: Required<Pick<AgentSettings, 'dims' | 'metric' | 'scalar'>> &
+    AgentSettings & {
+      /** Present when the agent embeds text-only puts and searches in its Worker. */
+      embedder?: AgentEmbedder;
+    };
   /** The agent's latest seq (0: it holds no data yet). */
   seq: number;
 }
@@ -56,9 +60,13 @@ export interface MintedToken {
  * Creates or reconfigures `agent` with `settings` (replacing any settings it had; absent fields: the Worker's
  * defaults). Idempotent. CONFLICT when dims/metric/scalar differ from those of an agent that already holds data.
  */
-export async function createAgent(options: AdminOptions & { agent: string; settings?: AgentSettings }): Promise<AgentInfo> {
+export async function createAgent(
+  options: AdminOptions & { agent: string; settings?: AgentSettings },
+): Promise<AgentInfo> {
   const http = new HttpClient({ url: options.url, token: options.adminToken, fetch: options.fetch });
-  return http.request<AgentInfo>('PUT', `/v1/agents/${pathPart(options.agent, 'agent')}`, { body: options.settings ?? {} });
+  return http.request<AgentInfo>('PUT', `/v1/agents/${pathPart(options.agent, 'agent')}`, {
+    body: options.settings ?? {},
+  });
 }
 
 /** The effective settings of `agent` (any token with the `read` scope for it works too). */
@@ -68,8 +76,12 @@ export async function agentSettings(options: AdminOptions & { agent: string }): 
 }
 
 /** Mints a token for `agent` with `scopes`, valid for `ttlSeconds` (default 1 hour, at most 24 hours). */
-export async function mintToken(options: AdminOptions & { agent: string; scopes: Scope[]; ttlSeconds?: number }): Promise<MintedToken> {
+export async function mintToken(
+  options: AdminOptions & { agent: string; scopes: Scope[]; ttlSeconds?: number },
+): Promise<MintedToken> {
   if (!Array.isArray(options.scopes)) throw invalid('scopes must be an array of "read" | "write" | "subscribe"');
   const http = new HttpClient({ url: options.url, token: options.adminToken, fetch: options.fetch });
-  return http.request<MintedToken>('POST', '/v1/tokens', { body: { agent: options.agent, scopes: options.scopes, ttlSeconds: options.ttlSeconds } });
+  return http.request<MintedToken>('POST', '/v1/tokens', {
+    body: { agent: options.agent, scopes: options.scopes, ttlSeconds: options.ttlSeconds },
+  });
 }

@@ -10,10 +10,10 @@
  * failure (network, a restarting Worker) is retried until `unsubscribe()`.
  */
 
-import { EdgememError, ERROR_CODES, argument, type ErrorCode } from './errors.js';
+import { argument, EdgememError, ERROR_CODES, type ErrorCode } from './errors.js';
+import type { ClientMessage, ServerMessage } from './protocol.js';
 import { apiUrl, type HttpClient } from './remote-http.js';
 import { toEvent } from './remote-wire.js';
-import type { ClientMessage, ServerMessage } from './protocol.js';
 import type { ChangeEvent, EventFilter, Subscription } from './types.js';
 
 /** What the client needs of a WebSocket: the WHATWG API, which browsers, workerd, Node ≥ 22 and `ws` provide. */
@@ -21,7 +21,10 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: { data?: unknown; code?: number }) => void): void;
+  addEventListener(
+    type: 'open' | 'message' | 'close' | 'error',
+    listener: (event: { data?: unknown; code?: number }) => void,
+  ): void;
 }
 
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
@@ -78,7 +81,12 @@ export class RemoteSubscription implements Subscription {
   #heard = 0;
   readonly #onEnd: (sub: RemoteSubscription) => void;
 
-  private constructor(ctx: FeedContext, filter: EventFilter, callback: (event: ChangeEvent) => void, onEnd: (sub: RemoteSubscription) => void) {
+  private constructor(
+    ctx: FeedContext,
+    filter: EventFilter,
+    callback: (event: ChangeEvent) => void,
+    onEnd: (sub: RemoteSubscription) => void,
+  ) {
     this.#ctx = ctx;
     this.#filter = filter;
     this.#callback = callback;
@@ -100,7 +108,9 @@ export class RemoteSubscription implements Subscription {
     } catch (e) {
       sub.#end();
       if (e instanceof EdgememError) throw e;
-      throw new EdgememError('INTERNAL', `cannot open a WebSocket: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new EdgememError('INTERNAL', `cannot open a WebSocket: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
     }
     return sub;
   }
@@ -146,7 +156,10 @@ export class RemoteSubscription implements Subscription {
     await new Promise<void>((resolve, reject) => {
       let subscribed = false;
       ws.addEventListener('open', () => {
-        const msg: ClientMessage = this.#last === undefined ? { type: 'subscribe', filter: this.#filter } : { type: 'subscribe', filter: this.#filter, since: this.#last };
+        const msg: ClientMessage =
+          this.#last === undefined
+            ? { type: 'subscribe', filter: this.#filter }
+            : { type: 'subscribe', filter: this.#filter, since: this.#last };
         ws.send(JSON.stringify(msg));
       });
       ws.addEventListener('message', (ev) => {
@@ -189,7 +202,9 @@ export class RemoteSubscription implements Subscription {
         }
         if (!subscribed) {
           // null: diagnosed below
-          reject(this.#ended ? new EdgememError('INVALID_ARGUMENT', 'the subscription was ended while connecting') : null);
+          reject(
+            this.#ended ? new EdgememError('INVALID_ARGUMENT', 'the subscription was ended while connecting') : null,
+          );
           return;
         }
         if (current) this.#retry();
@@ -205,9 +220,15 @@ export class RemoteSubscription implements Subscription {
   /** Why a socket closed before subscribing: the route's token check over plain HTTP, else INTERNAL. */
   async #diagnose(): Promise<EdgememError> {
     // Without an Upgrade header a request whose token is accepted gets INVALID_ARGUMENT ("needs a WebSocket upgrade").
-    const e = await this.#ctx.http.request('GET', `${this.#ctx.agentPath}/ws`).then(() => undefined, (err: unknown) => err);
+    const e = await this.#ctx.http.request('GET', `${this.#ctx.agentPath}/ws`).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     if (e instanceof EdgememError && (e.code === 'UNAUTHORIZED' || e.code === 'FORBIDDEN')) return e;
-    return new EdgememError('INTERNAL', `the WebSocket to ${this.#ctx.http.base} closed before the subscription was confirmed`);
+    return new EdgememError(
+      'INTERNAL',
+      `the WebSocket to ${this.#ctx.http.base} closed before the subscription was confirmed`,
+    );
   }
 
   /** Gives up on a socket that stopped answering and reconnects. */

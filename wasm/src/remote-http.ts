@@ -1,6 +1,6 @@
 /** The remote client's HTTP transport: one JSON request to the edgemem Worker, its error body as an `EdgememError`. */
 
-import { EdgememError, ERROR_CODES, argument, wellFormed, type ErrorCode } from './errors.js';
+import { argument, EdgememError, ERROR_CODES, type ErrorCode, wellFormed } from './errors.js';
 
 /** A bearer token, or a function returning a current one (called before every request and reconnect). */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -32,7 +32,8 @@ export function apiUrl(base: string, path: string, query?: Record<string, QueryV
 
 export async function resolveToken(t: TokenSource): Promise<string> {
   const token = typeof t === 'function' ? await t() : t;
-  if (typeof token !== 'string' || token === '') throw new EdgememError('UNAUTHORIZED', 'no token: pass `token` (a string or a function returning one)');
+  if (typeof token !== 'string' || token === '')
+    throw new EdgememError('UNAUTHORIZED', 'no token: pass `token` (a string or a function returning one)');
   return token;
 }
 
@@ -47,9 +48,12 @@ export async function errorOf(res: Response): Promise<EdgememError> {
   }
   const err = (body as { error?: { code?: unknown; message?: unknown; oldestSeq?: unknown } } | undefined)?.error;
   if (err && typeof err.code === 'string') {
-    const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(err.code) ? (err.code as ErrorCode) : 'INTERNAL';
+    const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(err.code)
+      ? (err.code as ErrorCode)
+      : 'INTERNAL';
     const message = typeof err.message === 'string' ? err.message : err.code;
-    const oldestSeq = typeof err.oldestSeq === 'number' && Number.isSafeInteger(err.oldestSeq) ? err.oldestSeq : undefined;
+    const oldestSeq =
+      typeof err.oldestSeq === 'number' && Number.isSafeInteger(err.oldestSeq) ? err.oldestSeq : undefined;
     return new EdgememError(code, message, oldestSeq === undefined ? undefined : { oldestSeq });
   }
   return new EdgememError('INTERNAL', `HTTP ${res.status} ${res.statusText}: ${text.slice(0, 200)}`);
@@ -80,7 +84,11 @@ export class HttpClient {
   }
 
   /** Sends one request; resolves with the parsed JSON body of a 2xx, rejects with an EdgememError otherwise. */
-  async request<T>(method: string, path: string, options: { query?: Record<string, QueryValue>; body?: unknown } = {}): Promise<T> {
+  async request<T>(
+    method: string,
+    path: string,
+    options: { query?: Record<string, QueryValue>; body?: unknown } = {},
+  ): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.token()}` };
     let body: string | undefined;
     if (options.body !== undefined) {
@@ -93,13 +101,19 @@ export class HttpClient {
     try {
       res = await this.#fetch(url, { method, headers, body });
     } catch (e) {
-      throw new EdgememError('INTERNAL', `cannot reach the edgemem worker at ${this.#base}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new EdgememError(
+        'INTERNAL',
+        `cannot reach the edgemem worker at ${this.#base}: ${e instanceof Error ? e.message : String(e)}`,
+        { cause: e },
+      );
     }
     if (!res.ok) throw await errorOf(res);
     try {
       return (await res.json()) as T;
     } catch (e) {
-      throw new EdgememError('INTERNAL', `the worker answered ${method} ${path} with a body that is not JSON`, { cause: e });
+      throw new EdgememError('INTERNAL', `the worker answered ${method} ${path} with a body that is not JSON`, {
+        cause: e,
+      });
     }
   }
 
@@ -107,14 +121,28 @@ export class HttpClient {
    * Sends one request with a streamed or raw body (`init.body`, its content type in `init.headers`) and
    * resolves with the 2xx response itself (its body unread), rejects with an EdgememError otherwise.
    */
-  async stream(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {}): Promise<Response> {
+  async stream(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { ...init.headers, authorization: `Bearer ${await this.token()}` };
     let res: Response;
     try {
       // duplex: a ReadableStream body is sent as it is read (Node's fetch asks for it; browsers ignore it).
-      res = await this.#fetch(apiUrl(this.#base, path), { method, headers, body: init.body, signal: init.signal, duplex: 'half' } as RequestInit);
+      res = await this.#fetch(apiUrl(this.#base, path), {
+        method,
+        headers,
+        body: init.body,
+        signal: init.signal,
+        duplex: 'half',
+      } as RequestInit);
     } catch (e) {
-      throw new EdgememError('INTERNAL', `cannot reach the edgemem worker at ${this.#base}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new EdgememError(
+        'INTERNAL',
+        `cannot reach the edgemem worker at ${this.#base}: ${e instanceof Error ? e.message : String(e)}`,
+        { cause: e },
+      );
     }
     if (!res.ok) throw await errorOf(res);
     return res;

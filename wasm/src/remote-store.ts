@@ -10,31 +10,30 @@
  */
 
 import { checkExportSeqs } from './conversions.js';
-import { allHistory, someCheckpoints } from './paging.js';
-import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
-import { EdgememError, argument, checkSafe, invalid, safeOut } from './errors.js';
-import { RemoteSubscription, type ReconnectOptions, type WebSocketConstructor } from './remote-feed.js';
-import { HttpClient, type FetchLike, type QueryValue, type TokenSource } from './remote-http.js';
-import * as wire from './remote-wire.js';
-import { toEmbedder, type EmbedderOption } from './embedder.js';
-import type { AgentInfo } from './remote-admin.js';
+import { type EmbedderOption, toEmbedder } from './embedder.js';
 import { EmbeddingStore, type TextMemoryStore } from './embedding-store.js';
+import { argument, checkSafe, EdgememError, invalid, safeOut } from './errors.js';
+import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
+import { allHistory, someCheckpoints } from './paging.js';
+import type { AgentInfo } from './remote-admin.js';
+import { type ReconnectOptions, RemoteSubscription, type WebSocketConstructor } from './remote-feed.js';
+import { type FetchLike, HttpClient, type QueryValue, type TokenSource } from './remote-http.js';
+import * as wire from './remote-wire.js';
 import type {
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
   Checkpoint,
-  CheckpointPage,
-  HistoryOptions,
-  HistoryPage,
   CheckpointInput,
+  CheckpointPage,
   DeleteOptions,
   EventFilter,
   ExportDoc,
   GetCheckpointOptions,
-  ImportProgress,
-  NdjsonSource,
   GetOptions,
+  HistoryOptions,
+  HistoryPage,
+  ImportProgress,
   JsonValue,
   ListCheckpointsOptions,
   ListNamespacesOptions,
@@ -44,6 +43,7 @@ import type {
   MemoryInput,
   MemoryStore,
   Namespace,
+  NdjsonSource,
   PutWritesInput,
   SearchHit,
   SearchQuery,
@@ -87,7 +87,10 @@ export interface ConnectOptions {
 export type ConnectTextOptions = ConnectOptions & { embedder: EmbedderOption };
 
 /** The remote store, wrapped when `options.embedder` is given. */
-export async function remoteWithEmbedder(options: ConnectOptions, loadWebSocket?: WebSocketLoader): Promise<MemoryStore | TextMemoryStore> {
+export async function remoteWithEmbedder(
+  options: ConnectOptions,
+  loadWebSocket?: WebSocketLoader,
+): Promise<MemoryStore | TextMemoryStore> {
   const store = new RemoteStore(options, loadWebSocket);
   if (typeof options !== 'object' || options === null || options.embedder === undefined) return store;
   return EmbeddingStore.over(store, await toEmbedder(options.embedder), false);
@@ -164,7 +167,11 @@ export class RemoteStore implements MemoryStore {
   }
 
   async get(namespace: Namespace, key: string, options: GetOptions = {}): Promise<Memory | null> {
-    const query = { ns: wire.nsQuery(namespace), ...wire.asOfQuery(options.asOf), embedding: options.includeEmbedding ? 'true' : undefined };
+    const query = {
+      ns: wire.nsQuery(namespace),
+      ...wire.asOfQuery(options.asOf),
+      embedding: options.includeEmbedding ? 'true' : undefined,
+    };
     try {
       return wire.toMemory(await this.#call('GET', this.#memoryPath(key), { query }));
     } catch (e) {
@@ -174,7 +181,10 @@ export class RemoteStore implements MemoryStore {
   }
 
   async delete(namespace: Namespace, key: string, options: DeleteOptions = {}): Promise<number> {
-    const query = { ns: wire.nsQuery(namespace), ifVersion: options.ifVersion === undefined ? undefined : checkSafe(options.ifVersion, 'ifVersion') };
+    const query = {
+      ns: wire.nsQuery(namespace),
+      ifVersion: options.ifVersion === undefined ? undefined : checkSafe(options.ifVersion, 'ifVersion'),
+    };
     return (await this.#call<{ seq: number }>('DELETE', this.#memoryPath(key), { query })).seq;
   }
 
@@ -186,7 +196,10 @@ export class RemoteStore implements MemoryStore {
       ...wire.asOfQuery(options.asOf),
       embeddings: options.includeEmbeddings ? 'true' : undefined,
       filter: options.filter === undefined ? undefined : argument('list filter', () => JSON.stringify(options.filter)),
-      valueFilter: options.valueFilter === undefined ? undefined : argument('list valueFilter', () => JSON.stringify(options.valueFilter)),
+      valueFilter:
+        options.valueFilter === undefined
+          ? undefined
+          : argument('list valueFilter', () => JSON.stringify(options.valueFilter)),
       offset: options.offset,
     };
     const page = await this.#call<{ items: unknown[]; nextCursor: string | null }>('GET', '/memories', { query });
@@ -211,7 +224,11 @@ export class RemoteStore implements MemoryStore {
 
   async historyPage(namespace: Namespace, key: string, options: HistoryOptions = {}): Promise<HistoryPage> {
     const query = { ns: wire.nsQuery(namespace), afterSeq: options.afterSeq, limit: options.limit };
-    const r = await this.#call<{ versions: unknown[]; nextAfterSeq: number | null }>('GET', `${this.#memoryPath(key)}/history`, { query });
+    const r = await this.#call<{ versions: unknown[]; nextAfterSeq: number | null }>(
+      'GET',
+      `${this.#memoryPath(key)}/history`,
+      { query },
+    );
     return { versions: r.versions.map(wire.toMemory), nextAfterSeq: r.nextAfterSeq ?? null };
   }
 
@@ -224,14 +241,22 @@ export class RemoteStore implements MemoryStore {
   async putCheckpoint(c: CheckpointInput): Promise<number> {
     if (typeof c !== 'object' || c === null) throw invalid('a checkpoint must be an object');
     const { data, blobs, ...rest } = c;
-    const body = { ...rest, ...wire.dataOut(data), blobs: blobs?.map(({ data: d, ...b }) => ({ ...b, ...wire.dataOut(d) })) };
+    const body = {
+      ...rest,
+      ...wire.dataOut(data),
+      blobs: blobs?.map(({ data: d, ...b }) => ({ ...b, ...wire.dataOut(d) })),
+    };
     return (await this.#call<{ seq: number }>('POST', '/checkpoints', { body })).seq;
   }
 
   async getCheckpoint(threadId: string, options: GetCheckpointOptions = {}): Promise<Checkpoint | null> {
     const path = `/checkpoints/${wire.pathPart(threadId, 'threadId')}`;
     try {
-      return wire.toCheckpoint(await this.#call('GET', path, { query: { checkpointNs: options.checkpointNs, checkpointId: options.checkpointId } }));
+      return wire.toCheckpoint(
+        await this.#call('GET', path, {
+          query: { checkpointNs: options.checkpointNs, checkpointId: options.checkpointId },
+        }),
+      );
     } catch (e) {
       if (e instanceof EdgememError && e.code === 'NOT_FOUND') return null;
       throw e;
@@ -250,7 +275,10 @@ export class RemoteStore implements MemoryStore {
       checkpointNs: options.checkpointNs,
       before: options.before,
       limit: options.limit,
-      filter: options.filter === undefined ? undefined : argument('listCheckpoints filter', () => JSON.stringify(options.filter)),
+      filter:
+        options.filter === undefined
+          ? undefined
+          : argument('listCheckpoints filter', () => JSON.stringify(options.filter)),
     };
     const r = await this.#call<{ checkpoints: unknown[]; nextBefore: string | null }>('GET', '/checkpoints', { query });
     return { checkpoints: r.checkpoints.map(wire.toCheckpoint), nextBefore: r.nextBefore ?? null };
@@ -266,7 +294,8 @@ export class RemoteStore implements MemoryStore {
   }
 
   async deleteThread(threadId: string): Promise<number> {
-    return (await this.#call<{ deleted: number }>('DELETE', `/checkpoints/${wire.pathPart(threadId, 'threadId')}`)).deleted;
+    return (await this.#call<{ deleted: number }>('DELETE', `/checkpoints/${wire.pathPart(threadId, 'threadId')}`))
+      .deleted;
   }
 
   async notify(channel: string, payload: JsonValue): Promise<number> {
@@ -308,7 +337,11 @@ export class RemoteStore implements MemoryStore {
   }
 
   async changesPage(after: number, options: ChangesOptions = {}): Promise<ChangesPage> {
-    const { events, more } = await this.#eventsPage(checkSafe(after, 'after'), options.filter ?? {}, Math.min(1000, checkSafe(options.limit ?? 1000, 'limit')));
+    const { events, more } = await this.#eventsPage(
+      checkSafe(after, 'after'),
+      options.filter ?? {},
+      Math.min(1000, checkSafe(options.limit ?? 1000, 'limit')),
+    );
     return { events, more };
   }
 
@@ -361,7 +394,9 @@ export class RemoteStore implements MemoryStore {
       const tail = decoder.decode();
       if (tail) yield tail;
     } catch (e) {
-      throw new EdgememError('INTERNAL', `the export stream broke off: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new EdgememError('INTERNAL', `the export stream broke off: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
     } finally {
       reader.releaseLock();
     }
@@ -395,7 +430,11 @@ export class RemoteStore implements MemoryStore {
       return (await res.json()) as ImportProgress;
     } catch (e) {
       // The source's own error (a bad line, a broken file) rather than the request's it caused.
-      throw failed === undefined ? e : failed instanceof EdgememError ? failed : new EdgememError('INVALID_ARGUMENT', String(failed));
+      throw failed === undefined
+        ? e
+        : failed instanceof EdgememError
+          ? failed
+          : new EdgememError('INVALID_ARGUMENT', String(failed));
     }
   }
 

@@ -15,7 +15,8 @@ export function nsQuery(ns: Namespace | undefined, what = 'namespace'): string {
   if (!Array.isArray(ns)) throw invalid(`${what} must be an array of strings`);
   for (const seg of ns) {
     if (typeof seg !== 'string') throw invalid(`${what} segments must be strings`);
-    if (seg.includes('/')) throw invalid(`${what} segment ${JSON.stringify(seg)}: the HTTP API does not take '/' inside a segment`);
+    if (seg.includes('/'))
+      throw invalid(`${what} segment ${JSON.stringify(seg)}: the HTTP API does not take '/' inside a segment`);
   }
   return ns.join('/');
 }
@@ -93,7 +94,12 @@ export function toCheckpoint(c: Raw): Checkpoint {
     ...rest,
     data: dataIn(c),
     seq: safeOut(c.seq, 'seq'),
-    pendingWrites: (pendingWrites as Raw[]).map((w) => ({ taskId: w.taskId, idx: w.idx, channel: w.channel, value: dataIn(w) })),
+    pendingWrites: (pendingWrites as Raw[]).map((w) => ({
+      taskId: w.taskId,
+      idx: w.idx,
+      channel: w.channel,
+      value: dataIn(w),
+    })),
     channelVersions: c.channelVersions ?? {},
     blobs: ((blobs ?? []) as Raw[]).map((b) => ({ channel: b.channel, version: b.version, data: dataIn(b) })),
   };

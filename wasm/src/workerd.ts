@@ -5,8 +5,8 @@
  */
 
 import wasmModule from '../dist-wasm/edgemem_wasm_bg.wasm';
-import { openWithEmbedder, type OpenOptions, type OpenTextOptions } from './open-store.js';
 import type { TextMemoryStore } from './embedding-store.js';
+import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from './open-store.js';
 import type { MemoryStore } from './types.js';
 
 export * from './public-api.js';

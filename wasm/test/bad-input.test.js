@@ -9,7 +9,7 @@ import { rejectsWith } from './contract-suite.js';
 /** @type {any} */
 const cyclic = { a: 1 };
 cyclic.self = cyclic;
-let deep = /** @type {any} */ ({});
+const deep = /** @type {any} */ ({});
 for (let i = 0, d = deep; i < 20000; i++) d = d.x = {};
 
 describe('bad input is INVALID_ARGUMENT', () => {
@@ -59,12 +59,20 @@ describe('bad input is INVALID_ARGUMENT', () => {
     process.on('unhandledRejection', onUnhandled);
     const logged = console.error;
     let logs = 0;
-    console.error = () => { logs++; };
+    console.error = () => {
+      logs++;
+    };
     try {
-      await s.subscribe({}, () => { throw new Error('sync boom'); });
-      await s.subscribe({}, async () => { throw new Error('async boom'); });
+      await s.subscribe({}, () => {
+        throw new Error('sync boom');
+      });
+      await s.subscribe({}, async () => {
+        throw new Error('async boom');
+      });
       let got = 0;
-      await s.subscribe({}, () => { got++; });
+      await s.subscribe({}, () => {
+        got++;
+      });
       await s.put({ namespace: ['n'], key: 'k', value: 1 });
       await new Promise((r) => setTimeout(r, 20));
       assert.equal(got, 1);

@@ -14,7 +14,9 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const freshFile = () => join(dir, `store-${n++}.db`);
 
-cliSuite('local store', async (dims) => ({ args: ['--store', freshFile(), ...(dims ? ['--dims', String(dims)] : [])] }));
+cliSuite('local store', async (dims) => ({
+  args: ['--store', freshFile(), ...(dims ? ['--dims', String(dims)] : [])],
+}));
 
 describe('edgemem CLI: local only', () => {
   it('tail prints the retained changes after --since (all by default), filtered by --kinds, and ends', async () => {
@@ -24,14 +26,26 @@ describe('edgemem CLI: local only', () => {
     await cliJson(['put', 'b', 'j', '3', ...store]);
     const all = await cli(['tail', ...store]);
     assert.equal(all.status, 0, all.stderr);
-    assert.deepEqual(all.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 1).concat(l.split('\t').slice(2))), [
-      ['1', 'put', 'a k v1'],
-      ['2', 'put', 'a k v2'],
-      ['3', 'put', 'b j v1'],
-    ]);
+    assert.deepEqual(
+      all.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t').slice(0, 1).concat(l.split('\t').slice(2))),
+      [
+        ['1', 'put', 'a k v1'],
+        ['2', 'put', 'a k v2'],
+        ['3', 'put', 'b j v1'],
+      ],
+    );
     const since = await cli(['tail', '--since', '1', '--prefix', 'a', '--json', ...store]);
-    const events = since.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(events.map((e) => [e.seq, e.kind, e.namespace, e.key, e.version]), [[2, 'put', ['a'], 'k', 2]]);
+    const events = since.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      events.map((e) => [e.seq, e.kind, e.namespace, e.key, e.version]),
+      [[2, 'put', ['a'], 'k', 2]],
+    );
     const none = await cli(['tail', '--kinds', 'delete', ...store]);
     assert.deepEqual([none.status, none.stdout], [0, '']);
     await cliFails(['tail', '--kinds', 'nope', ...store], 'INVALID_ARGUMENT', 2);
@@ -39,7 +53,12 @@ describe('edgemem CLI: local only', () => {
 
   it('mcp: serves MCP on stdio (answers initialize, ends with stdin) and imports a JSONL memory graph', async () => {
     const store = ['--store', freshFile()];
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '0' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cli-test', version: '0' } },
+    };
     const served = startCli(['mcp', ...store], { input: `${JSON.stringify(initialize)}\n` });
     const result = await served.done;
     assert.equal(result.status, 0, result.stderr);
@@ -47,7 +66,10 @@ describe('edgemem CLI: local only', () => {
     assert.equal(answer.id, 1);
     assert.ok(answer.result.serverInfo, result.stdout);
     const graph = join(dir, 'graph.jsonl');
-    writeFileSync(graph, `${JSON.stringify({ type: 'entity', name: 'Alice', entityType: 'person', observations: ['likes tea'] })}\n`);
+    writeFileSync(
+      graph,
+      `${JSON.stringify({ type: 'entity', name: 'Alice', entityType: 'person', observations: ['likes tea'] })}\n`,
+    );
     assert.deepEqual(await cliJson(['mcp', '--import-jsonl', graph, ...store]), { entities: 1, relations: 0 });
     await cliFails(['mcp', '--import-jsonl', join(dir, 'missing.jsonl'), ...store], 'INVALID_ARGUMENT', 2);
   });
@@ -55,7 +77,19 @@ describe('edgemem CLI: local only', () => {
   it('help lists every command and the exit codes; --version; no store is INVALID_ARGUMENT', async () => {
     const help = await cli(['--help']);
     assert.equal(help.status, 0);
-    for (const command of ['stats', 'get', 'put', 'search', 'list', 'history', 'export', 'import', 'tail', 'token', 'mcp']) {
+    for (const command of [
+      'stats',
+      'get',
+      'put',
+      'search',
+      'list',
+      'history',
+      'export',
+      'import',
+      'tail',
+      'token',
+      'mcp',
+    ]) {
       assert.match(help.stdout, new RegExp(`^  ${command} `, 'm'));
     }
     assert.match(help.stdout, /^\s+3 {2}NOT_FOUND$/m);

@@ -28,7 +28,11 @@ function environment(extra) {
  * @param {RunOptions} [o]
  */
 export function startCli(args, o = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: o.cwd, env: environment(o.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: o.cwd,
+    env: environment(o.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
@@ -48,7 +52,8 @@ export function startCli(args, o = {}) {
     async waitFor(stream, pattern, ms = 10_000) {
       const end = Date.now() + ms;
       while (!pattern.test(stream === 'stdout' ? stdout : stderr)) {
-        if (Date.now() > end) assert.fail(`timed out waiting for ${pattern} on ${stream}; stdout: ${stdout}\nstderr: ${stderr}`);
+        if (Date.now() > end)
+          assert.fail(`timed out waiting for ${pattern} on ${stream}; stdout: ${stdout}\nstderr: ${stderr}`);
         await new Promise((r) => setTimeout(r, 20));
       }
     },
@@ -92,7 +97,11 @@ export async function cliJson(args, o = {}) {
  */
 export async function cliFails(args, code, status, o = {}) {
   const r = await cli(args, o);
-  assert.equal(r.status, status, `edgemem ${args.join(' ')}: expected exit ${status} (${code}), got ${r.status}: ${r.stderr}`);
+  assert.equal(
+    r.status,
+    status,
+    `edgemem ${args.join(' ')}: expected exit ${status} (${code}), got ${r.status}: ${r.stderr}`,
+  );
   assert.match(r.stderr, new RegExp(`^edgemem: ${code}: `, 'm'));
   return r;
 }

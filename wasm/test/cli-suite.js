@@ -27,17 +27,35 @@ export function cliSuite(name, fresh) {
       const t = await fresh();
       /** @param {string[]} args */
       const run = (args) => cliJson([...args, ...t.args], { env: t.env });
-      assert.deepEqual(await run(['put', 'user/42', 'coffee', '{"pref":"oat"}', '--text', 'Prefers oat milk']), { seq: 1, version: 1, evicted: [] });
+      assert.deepEqual(await run(['put', 'user/42', 'coffee', '{"pref":"oat"}', '--text', 'Prefers oat milk']), {
+        seq: 1,
+        version: 1,
+        evicted: [],
+      });
       const before = Date.now();
       await new Promise((r) => setTimeout(r, 5));
-      await run(['put', 'user/42', 'coffee', '{"pref":"soy"}', '--text', 'Now soy milk', '--metadata', '{"src":"chat"}']);
+      await run([
+        'put',
+        'user/42',
+        'coffee',
+        '{"pref":"soy"}',
+        '--text',
+        'Now soy milk',
+        '--metadata',
+        '{"src":"chat"}',
+      ]);
       await run(['put', 'user/7', 'tea', '"green"', '--pinned']);
 
       const now = await run(['get', 'user/42', 'coffee']);
-      assert.deepEqual([now.value, now.text, now.version, now.metadata], [{ pref: 'soy' }, 'Now soy milk', 2, { src: 'chat' }]);
+      assert.deepEqual(
+        [now.value, now.text, now.version, now.metadata],
+        [{ pref: 'soy' }, 'Now soy milk', 2, { src: 'chat' }],
+      );
       assert.deepEqual((await run(['get', 'user/42', 'coffee', '--as-of', '1'])).value, { pref: 'oat' });
       assert.deepEqual((await run(['get', 'user/42', 'coffee', '--as-of', `${before}ms`])).value, { pref: 'oat' });
-      assert.deepEqual((await run(['get', 'user/42', 'coffee', '--as-of', new Date(before).toISOString()])).value, { pref: 'oat' });
+      assert.deepEqual((await run(['get', 'user/42', 'coffee', '--as-of', new Date(before).toISOString()])).value, {
+        pref: 'oat',
+      });
       await cliFails(['get', 'user/42', 'coffee', '--as-of', '0ms', ...t.args], 'NOT_FOUND', 3, { env: t.env });
 
       const table = await cli(['get', 'user/42', 'coffee', ...t.args], { env: t.env });
@@ -46,13 +64,25 @@ export function cliSuite(name, fresh) {
       assert.match(table.stdout, /^value\s+\{"pref":"soy"\}$/m);
 
       const all = await run(['list']);
-      assert.deepEqual(all.items.map((/** @type {any} */ m) => `${m.namespace.join('/')} ${m.key}`).sort(), ['user/42 coffee', 'user/7 tea']);
+      assert.deepEqual(all.items.map((/** @type {any} */ m) => `${m.namespace.join('/')} ${m.key}`).sort(), [
+        'user/42 coffee',
+        'user/7 tea',
+      ]);
       const page = await run(['list', 'user/42', '--limit', '1']);
       assert.deepEqual([page.items.length, page.items[0].key], [1, 'coffee']);
-      assert.deepEqual((await run(['list', 'user', '--as-of', '1'])).items.map((/** @type {any} */ m) => m.value), [{ pref: 'oat' }]);
+      assert.deepEqual(
+        (await run(['list', 'user', '--as-of', '1'])).items.map((/** @type {any} */ m) => m.value),
+        [{ pref: 'oat' }],
+      );
 
       const history = await run(['history', 'user/42', 'coffee']);
-      assert.deepEqual(history.map((/** @type {any} */ v) => [v.version, v.value]), [[1, { pref: 'oat' }], [2, { pref: 'soy' }]]);
+      assert.deepEqual(
+        history.map((/** @type {any} */ v) => [v.version, v.value]),
+        [
+          [1, { pref: 'oat' }],
+          [2, { pref: 'soy' }],
+        ],
+      );
       const listed = await cli(['history', 'user/42', 'coffee', ...t.args], { env: t.env });
       assert.match(listed.stdout, /^version\s+seq\s+updated\s+value\s+text$/m);
     });
@@ -65,13 +95,21 @@ export function cliSuite(name, fresh) {
       await run(['put', 'docs', 'b', '2', '--text', 'green tea', '--embedding', '[0,1,0]']);
       await run(['put', 'other', 'c', '3', '--text', 'more oat milk', '--embedding', '[1,0.1,0]']);
       assert.deepEqual((await run(['search', 'milk'])).map((/** @type {any} */ h) => h.key).sort(), ['a', 'c']);
-      assert.deepEqual((await run(['search', 'milk', '--prefix', 'docs'])).map((/** @type {any} */ h) => h.key), ['a']);
+      assert.deepEqual(
+        (await run(['search', 'milk', '--prefix', 'docs'])).map((/** @type {any} */ h) => h.key),
+        ['a'],
+      );
       assert.equal((await run(['search', 'milk', '--k', '1'])).length, 1);
-      assert.deepEqual((await run(['search', '--vector', '[0,1,0]', '--k', '1'])).map((/** @type {any} */ h) => h.key), ['b']);
+      assert.deepEqual(
+        (await run(['search', '--vector', '[0,1,0]', '--k', '1'])).map((/** @type {any} */ h) => h.key),
+        ['b'],
+      );
       const hybrid = await run(['search', 'tea', '--vector', '[0,1,0]', '--mode', 'hybrid', '--k', '2']);
       assert.equal(hybrid[0].key, 'b');
       await cliFails(['search', 'milk', '--mode', 'vector', ...t.args], 'INVALID_ARGUMENT', 2, { env: t.env });
-      await cliFails(['put', 'docs', 'd', '4', '--embedding', '[1,0]', ...t.args], 'DIMENSION_MISMATCH', 5, { env: t.env });
+      await cliFails(['put', 'docs', 'd', '4', '--embedding', '[1,0]', ...t.args], 'DIMENSION_MISMATCH', 5, {
+        env: t.env,
+      });
 
       const stats = await run(['stats']);
       assert.deepEqual([stats.seq, stats.memories, stats.dims], [3, 3, 3]);
@@ -97,7 +135,10 @@ export function cliSuite(name, fresh) {
       const imported = await cliJson(['import', file, ...copy.args], { env: copy.env });
       assert.deepEqual([imported.done, imported.versions], [true, 3]);
       const got = await cliJson(['history', 'a/b', 'k1', ...copy.args], { env: copy.env });
-      assert.deepEqual(got.map((/** @type {any} */ v) => v.value), [{ n: 1 }, { n: 2 }]);
+      assert.deepEqual(
+        got.map((/** @type {any} */ v) => v.value),
+        [{ n: 1 }, { n: 2 }],
+      );
       await cliFails(['import', file, ...copy.args], 'CONFLICT', 4, { env: copy.env });
 
       const piped = await cli(['export', ...t.args], { env: t.env });

@@ -30,14 +30,24 @@ export function fidelityCases(fresh) {
       const value = JSON.parse('{"__proto__":{"x":[1]},"constructor":"c","inner":{"__proto__":null,"toString":2}}');
       const metadata = JSON.parse('{"__proto__":"p","constructor":{"__proto__":1},"kind":"k"}');
       await s.put({ namespace: ['p'], key: 'k', value, metadata, text: 'prototype words' });
-      for (const m of [await s.get(['p'], 'k'), await s.get(['p'], 'k', {}), (await s.list()).items[0], (await s.history(['p'], 'k'))[0]]) {
+      for (const m of [
+        await s.get(['p'], 'k'),
+        await s.get(['p'], 'k', {}),
+        (await s.list()).items[0],
+        (await s.history(['p'], 'k'))[0],
+      ]) {
         assert.ok(m);
         assert.deepStrictEqual(m.value, value);
         assert.deepStrictEqual(m.metadata, metadata);
-        assert.ok(Object.hasOwn(m.metadata, '__proto__') && Object.hasOwn(/** @type {any} */ (m.value).inner, '__proto__'));
+        assert.ok(
+          Object.hasOwn(m.metadata, '__proto__') && Object.hasOwn(/** @type {any} */ (m.value).inner, '__proto__'),
+        );
       }
       const hits = await s.search({ text: 'prototype', filter: [{ field: '__proto__', op: 'eq', value: 'p' }] });
-      assert.deepStrictEqual(hits.map((h) => [h.key, h.metadata]), [['k', metadata]]);
+      assert.deepStrictEqual(
+        hits.map((h) => [h.key, h.metadata]),
+        [['k', metadata]],
+      );
 
       await s.putCheckpoint({ threadId: 't', checkpointId: 'c1', data: value, metadata });
       await s.putWrites({ threadId: 't', checkpointId: 'c1', taskId: 'task', writes: [['ch', value]] });
@@ -47,7 +57,10 @@ export function fidelityCases(fresh) {
       assert.deepStrictEqual(cp.metadata, metadata);
       assert.deepStrictEqual(cp.pendingWrites[0]?.value, value);
       const listed = await s.listCheckpoints({ threadId: 't', filter: [{ field: '__proto__', op: 'eq', value: 'p' }] });
-      assert.deepStrictEqual(listed.map((c) => c.checkpointId), ['c1']);
+      assert.deepStrictEqual(
+        listed.map((c) => c.checkpointId),
+        ['c1'],
+      );
 
       const seq = await s.notify('chan', value);
       const [event] = await s.changes(seq - 1);
@@ -114,7 +127,10 @@ export function fidelityCases(fresh) {
         await rejectsWith(s.putCheckpoint({ threadId: key, checkpointId: 'c', data: 1 }), 'INVALID_ARGUMENT');
         await rejectsWith(s.getCheckpoint(key), 'INVALID_ARGUMENT');
         await rejectsWith(s.listCheckpoints({ threadId: key }), 'INVALID_ARGUMENT');
-        await rejectsWith(s.putWrites({ threadId: key, checkpointId: 'c', taskId: 't', writes: [['ch', 1]] }), 'INVALID_ARGUMENT');
+        await rejectsWith(
+          s.putWrites({ threadId: key, checkpointId: 'c', taskId: 't', writes: [['ch', 1]] }),
+          'INVALID_ARGUMENT',
+        );
         await rejectsWith(s.deleteThread(key), 'INVALID_ARGUMENT');
       }
       // Nor through import.
@@ -122,26 +138,79 @@ export function fidelityCases(fresh) {
       await s.putCheckpoint({ threadId: 'x', checkpointId: 'c', data: 1 });
       const doc = await s.export();
       await rejectsCorruptImports(fresh, doc, [
-        (d) => { d.memories[0].key = '.'; d.versions.forEach((/** @type {any} */ v) => { v.memory.key = '.'; }); },
-        (d) => { d.checkpoints[0].thread_id = '..'; },
+        (d) => {
+          d.memories[0].key = '.';
+          d.versions.forEach((/** @type {any} */ v) => {
+            v.memory.key = '.';
+          });
+        },
+        (d) => {
+          d.checkpoints[0].thread_id = '..';
+        },
       ]);
     });
 
     it('addresses every other key and namespace segment: put, get, history, list, delete', async () => {
       const s = await fresh();
-      const keys = ['a/b', '100%', '%', '%2E', '%2e%2E', '.%2E', '%2F', '%25', 'a?b#c', '?', '#', 'a+b c', ' ', '+', 'a&b=c',
-        'ünï', '😀', 'a.', '...', '.a', '..a', '\\', "it's", 'history', 'batch', '%ZZ'];
-      const namespaces = [['.'], ['..'], ['.', '..'], ['%'], ['%2E'], ['+'], [' '], ['a?b'], ['#'], ['&'], ['='], ['ü'], ['%2F']];
+      const keys = [
+        'a/b',
+        '100%',
+        '%',
+        '%2E',
+        '%2e%2E',
+        '.%2E',
+        '%2F',
+        '%25',
+        'a?b#c',
+        '?',
+        '#',
+        'a+b c',
+        ' ',
+        '+',
+        'a&b=c',
+        'ünï',
+        '😀',
+        'a.',
+        '...',
+        '.a',
+        '..a',
+        '\\',
+        "it's",
+        'history',
+        'batch',
+        '%ZZ',
+      ];
+      const namespaces = [
+        ['.'],
+        ['..'],
+        ['.', '..'],
+        ['%'],
+        ['%2E'],
+        ['+'],
+        [' '],
+        ['a?b'],
+        ['#'],
+        ['&'],
+        ['='],
+        ['ü'],
+        ['%2F'],
+      ];
       for (const key of keys) await s.put({ namespace: ['k'], key, value: key });
       for (const ns of namespaces) await s.put({ namespace: ns, key: 'k', value: ns.join('|') });
       for (const key of keys) {
         assert.equal((await s.get(['k'], key))?.value, key, key);
         assert.equal((await s.get(['k'], key, { includeEmbedding: false }))?.key, key, key);
-        assert.deepStrictEqual((await s.history(['k'], key)).map((m) => m.key), [key]);
+        assert.deepStrictEqual(
+          (await s.history(['k'], key)).map((m) => m.key),
+          [key],
+        );
       }
       for (const ns of namespaces) {
         assert.equal((await s.get(ns, 'k'))?.value, ns.join('|'), ns.join('|'));
-        assert.deepStrictEqual((await s.list({ prefix: ns })).items.map((m) => [m.namespace, m.key]).filter(([n]) => n.length === ns.length), [[ns, 'k']]);
+        assert.deepStrictEqual(
+          (await s.list({ prefix: ns })).items.map((m) => [m.namespace, m.key]).filter(([n]) => n.length === ns.length),
+          [[ns, 'k']],
+        );
       }
       const listed = (await s.list({ prefix: ['k'], limit: 1000 })).items.map((m) => m.key);
       assert.deepStrictEqual([...listed].sort(), [...keys].sort());
@@ -163,10 +232,16 @@ export function fidelityCases(fresh) {
         await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 1, metadata: { d: deep } }), 'INVALID_ARGUMENT');
         await rejectsWith(s.putBatch([{ namespace: ['n'], key: 'k', value: deep }]), 'INVALID_ARGUMENT');
         await rejectsWith(s.putCheckpoint({ threadId: 't', checkpointId: 'c', data: deep }), 'INVALID_ARGUMENT');
-        await rejectsWith(s.putCheckpoint({ threadId: 't', checkpointId: 'c', data: 1, metadata: { d: deep } }), 'INVALID_ARGUMENT');
+        await rejectsWith(
+          s.putCheckpoint({ threadId: 't', checkpointId: 'c', data: 1, metadata: { d: deep } }),
+          'INVALID_ARGUMENT',
+        );
         await rejectsWith(s.notify('c', deep), 'INVALID_ARGUMENT');
         await rejectsWith(s.search({ text: 'x', filter: [{ field: 'f', op: 'eq', value: deep }] }), 'INVALID_ARGUMENT');
-        await rejectsWith(s.listCheckpoints({ threadId: 't', filter: [{ field: 'f', op: 'eq', value: deep }] }), 'INVALID_ARGUMENT');
+        await rejectsWith(
+          s.listCheckpoints({ threadId: 't', filter: [{ field: 'f', op: 'eq', value: deep }] }),
+          'INVALID_ARGUMENT',
+        );
       }
       assert.equal((await s.stats()).seq, 0, 'nothing was written');
       const ok = nested(100);

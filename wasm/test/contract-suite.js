@@ -202,29 +202,67 @@ export function contractSuite(name, factory) {
     it('searches lexically, by vector and hybrid, with filters', async () => {
       const s = await fresh({ dims: 4 });
       await s.putBatch([
-        { namespace: ['u', '1'], key: 'milk', value: 'm', text: 'oat milk in coffee', embedding: [1, 0, 0, 0], metadata: { kind: 'drink', n: 1 } },
-        { namespace: ['u', '1'], key: 'tea', value: 't', text: 'green tea in the morning', embedding: [0, 1, 0, 0], metadata: { kind: 'drink', n: 2 } },
-        { namespace: ['u', '1'], key: 'bike', value: 'b', text: 'rides a bike to work', embedding: [0, 0, 1, 0], metadata: { kind: 'habit', n: 3 } },
-        { namespace: ['u', '2'], key: 'milk2', value: 'm2', text: 'milk allergy', embedding: [0.9, 0.1, 0, 0], metadata: { kind: 'health', n: 4 } },
+        {
+          namespace: ['u', '1'],
+          key: 'milk',
+          value: 'm',
+          text: 'oat milk in coffee',
+          embedding: [1, 0, 0, 0],
+          metadata: { kind: 'drink', n: 1 },
+        },
+        {
+          namespace: ['u', '1'],
+          key: 'tea',
+          value: 't',
+          text: 'green tea in the morning',
+          embedding: [0, 1, 0, 0],
+          metadata: { kind: 'drink', n: 2 },
+        },
+        {
+          namespace: ['u', '1'],
+          key: 'bike',
+          value: 'b',
+          text: 'rides a bike to work',
+          embedding: [0, 0, 1, 0],
+          metadata: { kind: 'habit', n: 3 },
+        },
+        {
+          namespace: ['u', '2'],
+          key: 'milk2',
+          value: 'm2',
+          text: 'milk allergy',
+          embedding: [0.9, 0.1, 0, 0],
+          metadata: { kind: 'health', n: 4 },
+        },
       ]);
       const lex = await s.search({ text: 'milk', mode: 'lexical' });
       assert.deepEqual(lex.map((h) => h.key).sort(), ['milk', 'milk2']);
       assert.ok(lex.every((h) => h.lexicalRank !== null));
 
       const v = await s.search({ vector: [1, 0, 0, 0], mode: 'vector', k: 2 });
-      assert.deepEqual(v.map((h) => h.key), ['milk', 'milk2']);
+      assert.deepEqual(
+        v.map((h) => h.key),
+        ['milk', 'milk2'],
+      );
       assert.ok(v[0] && v[0].score >= (v[1]?.score ?? 0));
 
       const hy = await s.search({ text: 'bike', vector: vec([0, 0, 1, 0]), k: 3 });
       assert.equal(hy[0]?.key, 'bike');
       assert.ok(hy[0]?.vectorRank !== null && hy[0]?.lexicalRank !== null);
 
-      const filtered = await s.search({ vector: [1, 0, 0, 0], k: 10, filter: [{ field: 'kind', op: 'eq', value: 'drink' }] });
+      const filtered = await s.search({
+        vector: [1, 0, 0, 0],
+        k: 10,
+        filter: [{ field: 'kind', op: 'eq', value: 'drink' }],
+      });
       assert.deepEqual(filtered.map((h) => h.key).sort(), ['milk', 'tea']);
       const gt = await s.search({ vector: [1, 0, 0, 0], k: 10, filter: [{ field: 'n', op: 'gte', value: 3 }] });
       assert.deepEqual(gt.map((h) => h.key).sort(), ['bike', 'milk2']);
       const ns = await s.search({ text: 'milk', namespace: ['u', '2'] });
-      assert.deepEqual(ns.map((h) => h.key), ['milk2']);
+      assert.deepEqual(
+        ns.map((h) => h.key),
+        ['milk2'],
+      );
     });
 
     it('expands hybrid questions with feedback words unless told not to', async () => {
@@ -234,7 +272,11 @@ export function contractSuite(name, factory) {
         'planning a kayak trip to the fjord, Ingrid says',
         'Ingrid booked the kayak trip on the fjord',
         'the fjord kayak trip, Ingrid and me',
-        ...Array.from({ length: 20 }, (_, i) => `a note about the ${['garden', 'invoice', 'piano', 'recipe', 'tennis', 'compiler', 'museum', 'harbour'][i % 8]}`),
+        ...Array.from(
+          { length: 20 },
+          (_, i) =>
+            `a note about the ${['garden', 'invoice', 'piano', 'recipe', 'tennis', 'compiler', 'museum', 'harbour'][i % 8]}`,
+        ),
         'Ingrid packed the drysuit for the fjord',
       ];
       await s.putBatch(texts.map((t, i) => ({ namespace: ['f'], key: `k${i}`, value: t, embedding: [1, 0, 0, 0] })));
@@ -245,8 +287,16 @@ export function contractSuite(name, factory) {
       assert.equal(withFeedback[4]?.lexicalRank, 5);
       const without = await s.search({ ...q, fusion: { feedbackDocs: 0 } });
       assert.ok(without.every((h) => h.key !== 'k24'));
-      assert.deepEqual(await s.search({ ...q, fusion: { feedbackDocs: 5, feedbackTerms: 10, feedbackWeight: 0.3 } }), withFeedback);
-      for (const fusion of [{ feedbackDocs: 21 }, { feedbackTerms: -1 }, { feedbackWeight: 1.5 }, { feedbackDocs: 2.5 }]) {
+      assert.deepEqual(
+        await s.search({ ...q, fusion: { feedbackDocs: 5, feedbackTerms: 10, feedbackWeight: 0.3 } }),
+        withFeedback,
+      );
+      for (const fusion of [
+        { feedbackDocs: 21 },
+        { feedbackTerms: -1 },
+        { feedbackWeight: 1.5 },
+        { feedbackDocs: 2.5 },
+      ]) {
         await rejectsWith(s.search({ ...q, fusion }), 'INVALID_ARGUMENT');
       }
     });
@@ -261,9 +311,15 @@ export function contractSuite(name, factory) {
       assert.equal(await s.get(['t'], 'other', { asOf: { seq: a1.seq } }), null);
       assert.equal((await s.get(['t'], 'other', { asOf: { seq: a3.seq } }))?.value, 'later');
       const old = await s.list({ prefix: ['t'], asOf: { seq: a1.seq } });
-      assert.deepEqual(old.items.map((m) => m.value), ['first']);
+      assert.deepEqual(
+        old.items.map((m) => m.value),
+        ['first'],
+      );
       const hits = await s.search({ text: 'alpha', asOf: { seq: a1.seq } });
-      assert.deepEqual(hits.map((h) => h.value), ['first']);
+      assert.deepEqual(
+        hits.map((h) => h.value),
+        ['first'],
+      );
       assert.deepEqual(await s.search({ text: 'alpha' }), []);
       assert.equal((await s.get(['t'], 'k', { asOf: { time: Date.now() + 1000 } }))?.value, 'second');
     });
@@ -274,17 +330,34 @@ export function contractSuite(name, factory) {
       await s.put({ namespace: ['h'], key: 'k', value: 2 });
       await s.put({ namespace: ['h'], key: 'k', value: 3 });
       const h = await s.history(['h'], 'k');
-      assert.deepEqual(h.map((m) => m.version), [1, 2, 3]);
-      assert.deepEqual(h.map((m) => m.value), [1, 2, 3]);
+      assert.deepEqual(
+        h.map((m) => m.version),
+        [1, 2, 3],
+      );
+      assert.deepEqual(
+        h.map((m) => m.value),
+        [1, 2, 3],
+      );
       assert.deepEqual(await s.history(['h'], 'nothing'), []);
     });
 
     it('stores checkpoints and pending writes', async () => {
       const s = await fresh();
       const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
-      const seq1 = await s.putCheckpoint({ threadId: 't1', checkpointId: 'c1', data: { step: 1 }, metadata: { source: 'input' } });
+      const seq1 = await s.putCheckpoint({
+        threadId: 't1',
+        checkpointId: 'c1',
+        data: { step: 1 },
+        metadata: { source: 'input' },
+      });
       assert.ok(seq1 > 0);
-      await s.putCheckpoint({ threadId: 't1', checkpointId: 'c2', parentId: 'c1', data: bytes, metadata: { source: 'loop' } });
+      await s.putCheckpoint({
+        threadId: 't1',
+        checkpointId: 'c2',
+        parentId: 'c1',
+        data: bytes,
+        metadata: { source: 'loop' },
+      });
       await s.putCheckpoint({ threadId: 't2', checkpointId: 'x', data: null });
 
       const latest = await s.getCheckpoint('t1');
@@ -297,18 +370,41 @@ export function contractSuite(name, factory) {
       assert.equal(await s.getCheckpoint('nope'), null);
 
       const all = await s.listCheckpoints({ threadId: 't1' });
-      assert.deepEqual(all.map((c) => c.checkpointId), ['c2', 'c1']);
+      assert.deepEqual(
+        all.map((c) => c.checkpointId),
+        ['c2', 'c1'],
+      );
       const older = await s.listCheckpoints({ threadId: 't1', before: 'c2' });
-      assert.deepEqual(older.map((c) => c.checkpointId), ['c1']);
-      const bySource = await s.listCheckpoints({ threadId: 't1', filter: [{ field: 'source', op: 'eq', value: 'input' }] });
-      assert.deepEqual(bySource.map((c) => c.checkpointId), ['c1']);
+      assert.deepEqual(
+        older.map((c) => c.checkpointId),
+        ['c1'],
+      );
+      const bySource = await s.listCheckpoints({
+        threadId: 't1',
+        filter: [{ field: 'source', op: 'eq', value: 'input' }],
+      });
+      assert.deepEqual(
+        bySource.map((c) => c.checkpointId),
+        ['c1'],
+      );
       await rejectsWith(s.listCheckpoints({ threadId: 't1', before: 'missing' }), 'NOT_FOUND');
 
-      await s.putWrites({ threadId: 't1', checkpointId: 'c2', taskId: 'task', writes: [['messages', { text: 'hi' }], ['raw', Uint8Array.from([7])]] });
+      await s.putWrites({
+        threadId: 't1',
+        checkpointId: 'c2',
+        taskId: 'task',
+        writes: [
+          ['messages', { text: 'hi' }],
+          ['raw', Uint8Array.from([7])],
+        ],
+      });
       const withWrites = await s.getCheckpoint('t1');
       assert.deepEqual(
         withWrites?.pendingWrites.map((w) => [w.taskId, w.idx, w.channel, w.value]),
-        [['task', 0, 'messages', { text: 'hi' }], ['task', 1, 'raw', Uint8Array.from([7])]],
+        [
+          ['task', 0, 'messages', { text: 'hi' }],
+          ['task', 1, 'raw', Uint8Array.from([7])],
+        ],
       );
 
       assert.equal(await s.deleteThread('t1'), 2);
@@ -318,10 +414,17 @@ export function contractSuite(name, factory) {
 
     it('lists namespaces by prefix, suffix, wildcard and depth; filters on value fields; offsets', async () => {
       const s = await fresh();
-      for (const ns of [['a', 'b', 'c'], ['a', 'b', 'd', 'e'], ['a', 'c', 'f'], ['b', 'a', 'f'], ['users', '1']]) {
+      for (const ns of [
+        ['a', 'b', 'c'],
+        ['a', 'b', 'd', 'e'],
+        ['a', 'c', 'f'],
+        ['b', 'a', 'f'],
+        ['users', '1'],
+      ]) {
         await s.put({ namespace: ns, key: 'k', value: { size: ns.length, tag: ns[0] }, text: `apple ${ns.join(' ')}` });
       }
-      const names = async (/** @type {import('edgemem').ListNamespacesOptions} */ o) => (await s.listNamespaces(o)).map((n) => n.join('/'));
+      const names = async (/** @type {import('edgemem').ListNamespacesOptions} */ o) =>
+        (await s.listNamespaces(o)).map((n) => n.join('/'));
       assert.deepEqual(await names({}), ['a/b/c', 'a/b/d/e', 'a/c/f', 'b/a/f', 'users/1']);
       assert.deepEqual(await names({ prefix: ['a'] }), ['a/b/c', 'a/b/d/e', 'a/c/f']);
       assert.deepEqual(await names({ suffix: ['f'] }), ['a/c/f', 'b/a/f']);
@@ -330,28 +433,48 @@ export function contractSuite(name, factory) {
       await rejectsWith(s.listNamespaces({ limit: 0 }), 'INVALID_ARGUMENT');
 
       const listed = await s.list({ valueFilter: [{ field: 'size', op: 'gte', value: 4 }] });
-      assert.deepEqual(listed.items.map((m) => m.namespace.join('/')), ['a/b/d/e']);
+      assert.deepEqual(
+        listed.items.map((m) => m.namespace.join('/')),
+        ['a/b/d/e'],
+      );
       const notA = await s.list({ valueFilter: [{ field: 'tag', op: 'nin', value: ['a'] }], offset: 1 });
-      assert.deepEqual(notA.items.map((m) => m.namespace.join('/')), ['users/1']);
+      assert.deepEqual(
+        notA.items.map((m) => m.namespace.join('/')),
+        ['users/1'],
+      );
       const hits = await s.search({ text: 'apple', k: 10, valueFilter: [{ field: 'tag', op: 'eq', value: 'a' }] });
       assert.deepEqual(hits.map((h) => h.namespace[0]).sort(), ['a', 'a', 'a']);
       const page = await s.search({ text: 'apple', k: 2, offset: 1 });
-      assert.deepEqual(page.map((h) => h.key + h.namespace.join('/')), (await s.search({ text: 'apple', k: 3 })).slice(1).map((h) => h.key + h.namespace.join('/')));
+      assert.deepEqual(
+        page.map((h) => h.key + h.namespace.join('/')),
+        (await s.search({ text: 'apple', k: 3 })).slice(1).map((h) => h.key + h.namespace.join('/')),
+      );
     });
 
-    it('stores checkpoint channel values once per version, lists across threads, and keeps a task\'s first writes', async () => {
+    it("stores checkpoint channel values once per version, lists across threads, and keeps a task's first writes", async () => {
       const s = await fresh();
       const raw = Uint8Array.from([1, 2, 255]);
       await s.putCheckpoint({
-        threadId: 'a', checkpointId: 'a1', data: {}, metadata: { source: 'input' },
+        threadId: 'a',
+        checkpointId: 'a1',
+        data: {},
+        metadata: { source: 'input' },
         channelVersions: { messages: '1', raw: '1' },
-        blobs: [{ channel: 'messages', version: '1', data: ['hi'] }, { channel: 'raw', version: '1', data: raw }],
+        blobs: [
+          { channel: 'messages', version: '1', data: ['hi'] },
+          { channel: 'raw', version: '1', data: raw },
+        ],
       });
       await s.putCheckpoint({ threadId: 'b', checkpointId: 'b1', data: {}, metadata: { source: 'input' } });
       // a2 makes only `step`; `messages` and `raw` are a1's blobs, named again.
       await s.putCheckpoint({
-        threadId: 'a', checkpointId: 'a2', parentId: 'a1', data: {}, metadata: { source: 'loop' },
-        channelVersions: { messages: '1', raw: '1', step: '2' }, blobs: [{ channel: 'step', version: '2', data: 2 }],
+        threadId: 'a',
+        checkpointId: 'a2',
+        parentId: 'a1',
+        data: {},
+        metadata: { source: 'loop' },
+        channelVersions: { messages: '1', raw: '1', step: '2' },
+        blobs: [{ channel: 'step', version: '2', data: 2 }],
       });
       const a2 = await s.getCheckpoint('a');
       assert.deepEqual(a2?.channelVersions, { messages: '1', raw: '1', step: '2' });
@@ -360,18 +483,57 @@ export function contractSuite(name, factory) {
         { channel: 'raw', version: '1', data: raw },
         { channel: 'step', version: '2', data: 2 },
       ]);
-      assert.deepEqual((await s.listCheckpoints()).map((c) => c.checkpointId), ['a2', 'b1', 'a1']);
-      assert.deepEqual((await s.listCheckpoints({ before: 'a2', limit: 1 })).map((c) => c.checkpointId), ['b1']);
-      assert.deepEqual((await s.listCheckpoints({ threadId: 'a', before: 'b1' })).map((c) => c.checkpointId), ['a1']);
+      assert.deepEqual(
+        (await s.listCheckpoints()).map((c) => c.checkpointId),
+        ['a2', 'b1', 'a1'],
+      );
+      assert.deepEqual(
+        (await s.listCheckpoints({ before: 'a2', limit: 1 })).map((c) => c.checkpointId),
+        ['b1'],
+      );
+      assert.deepEqual(
+        (await s.listCheckpoints({ threadId: 'a', before: 'b1' })).map((c) => c.checkpointId),
+        ['a1'],
+      );
       const inputs = await s.listCheckpoints({ filter: [{ field: 'source', op: 'eq', value: 'input' }] });
-      assert.deepEqual(inputs.map((c) => c.checkpointId), ['b1', 'a1']);
-      await rejectsWith(s.putCheckpoint({ threadId: 'a', checkpointId: 'x', data: {}, blobs: [{ channel: '', version: '1', data: 1 }] }), 'INVALID_ARGUMENT');
+      assert.deepEqual(
+        inputs.map((c) => c.checkpointId),
+        ['b1', 'a1'],
+      );
+      await rejectsWith(
+        s.putCheckpoint({
+          threadId: 'a',
+          checkpointId: 'x',
+          data: {},
+          blobs: [{ channel: '', version: '1', data: 1 }],
+        }),
+        'INVALID_ARGUMENT',
+      );
 
-      await s.putWrites({ threadId: 'a', checkpointId: 'a2', taskId: 't', writes: [['x', 1], ['__interrupt__', 'ask']] });
-      await s.putWrites({ threadId: 'a', checkpointId: 'a2', taskId: 't', writes: [['x', 2], ['__interrupt__', 'again']] });
+      await s.putWrites({
+        threadId: 'a',
+        checkpointId: 'a2',
+        taskId: 't',
+        writes: [
+          ['x', 1],
+          ['__interrupt__', 'ask'],
+        ],
+      });
+      await s.putWrites({
+        threadId: 'a',
+        checkpointId: 'a2',
+        taskId: 't',
+        writes: [
+          ['x', 2],
+          ['__interrupt__', 'again'],
+        ],
+      });
       assert.deepEqual(
         (await s.getCheckpoint('a'))?.pendingWrites.map((w) => [w.idx, w.channel, w.value]),
-        [[-3, '__interrupt__', 'again'], [0, 'x', 1]],
+        [
+          [-3, '__interrupt__', 'again'],
+          [0, 'x', 1],
+        ],
       );
     });
 
@@ -411,10 +573,27 @@ export function contractSuite(name, factory) {
       const n = await s.notify('ch', 'p');
       const cp = await s.putCheckpoint({ threadId: 'th', checkpointId: 'cp', data: {} });
       const all = await s.changes(0);
-      assert.deepEqual(all.map((e) => [e.seq, e.kind]), [[a.seq, 'put'], [d, 'delete'], [n, 'notify'], [cp, 'checkpoint']]);
-      assert.deepEqual((await s.changes(d)).map((e) => e.seq), [n, cp]);
-      assert.deepEqual((await s.changes(0, { limit: 1 })).map((e) => e.seq), [a.seq]);
-      assert.deepEqual((await s.changes(0, { filter: { kinds: ['notify'] } })).map((e) => e.payload), ['p']);
+      assert.deepEqual(
+        all.map((e) => [e.seq, e.kind]),
+        [
+          [a.seq, 'put'],
+          [d, 'delete'],
+          [n, 'notify'],
+          [cp, 'checkpoint'],
+        ],
+      );
+      assert.deepEqual(
+        (await s.changes(d)).map((e) => e.seq),
+        [n, cp],
+      );
+      assert.deepEqual(
+        (await s.changes(0, { limit: 1 })).map((e) => e.seq),
+        [a.seq],
+      );
+      assert.deepEqual(
+        (await s.changes(0, { filter: { kinds: ['notify'] } })).map((e) => e.payload),
+        ['p'],
+      );
       assert.deepEqual(await s.changes(cp), []);
     });
 
@@ -450,7 +629,14 @@ export function contractSuite(name, factory) {
     it('round-trips export and import', async () => {
       const a = await fresh({ dims: 2 });
       await a.put({ namespace: ['e'], key: 'k', value: 'v1', text: 'first words', embedding: [1, 0] });
-      await a.put({ namespace: ['e'], key: 'k', value: 'v2', text: 'second words', embedding: [0, 1], metadata: { m: true } });
+      await a.put({
+        namespace: ['e'],
+        key: 'k',
+        value: 'v2',
+        text: 'second words',
+        embedding: [0, 1],
+        metadata: { m: true },
+      });
       await a.put({ namespace: ['e', 'sub'], key: 'j', value: [1, 2, 3], pinned: true });
       await a.putCheckpoint({ threadId: 't', checkpointId: 'c', data: Uint8Array.from([1, 2]) });
       const doc = await a.export();
@@ -462,8 +648,14 @@ export function contractSuite(name, factory) {
       assert.deepEqual(await b.export(), doc);
       assert.deepEqual(await b.get(['e'], 'k'), await a.get(['e'], 'k'));
       assert.deepEqual(await b.history(['e'], 'k'), await a.history(['e'], 'k'));
-      assert.deepEqual((await b.search({ text: 'second' })).map((h) => h.key), ['k']);
-      assert.deepEqual((await b.search({ vector: [0, 1], k: 1 })).map((h) => h.key), ['k']);
+      assert.deepEqual(
+        (await b.search({ text: 'second' })).map((h) => h.key),
+        ['k'],
+      );
+      assert.deepEqual(
+        (await b.search({ vector: [0, 1], k: 1 })).map((h) => h.key),
+        ['k'],
+      );
       assert.deepEqual((await b.getCheckpoint('t'))?.data, Uint8Array.from([1, 2]));
       const next = await b.put({ namespace: ['e'], key: 'new', value: 0 });
       assert.equal(next.seq, 5);
@@ -472,7 +664,13 @@ export function contractSuite(name, factory) {
     it('streams export and import as NDJSON, in chunks of whole lines', async () => {
       const a = await fresh({ dims: 2 });
       for (let i = 0; i < 30; i++) {
-        await a.put({ namespace: ['s', String(i % 3)], key: `k${i % 10}`, value: { i }, text: `words ${i}`, embedding: [1, i + 1] });
+        await a.put({
+          namespace: ['s', String(i % 3)],
+          key: `k${i % 10}`,
+          value: { i },
+          text: `words ${i}`,
+          embedding: [1, i + 1],
+        });
       }
       await a.putCheckpoint({ threadId: 't', checkpointId: 'c', data: { step: 1 } });
       await a.putWrites({ threadId: 't', checkpointId: 'c', taskId: 'task', writes: [['ch', 'v']] });
@@ -480,7 +678,10 @@ export function contractSuite(name, factory) {
       const chunks = [];
       for await (const chunk of a.exportStream({ chunkBytes: 256 })) chunks.push(chunk);
       const text = chunks.join('');
-      const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(lines[0].kind, 'header');
       assert.equal(lines[0].format, 'edgemem-export/2');
       assert.equal(lines.at(-1).kind, 'end');
@@ -507,7 +708,10 @@ export function contractSuite(name, factory) {
       const lines = text.trim().split('\n');
       const b = await fresh({ dims: 2 });
       await rejectsWith(b.importStream(lines.slice(0, -1).join('\n')), 'INVALID_ARGUMENT');
-      await rejectsWith(b.importStream([...lines.slice(0, 3), '{"kind":"version","memory":', ...lines.slice(3)].join('\n')), 'INVALID_ARGUMENT');
+      await rejectsWith(
+        b.importStream([...lines.slice(0, 3), '{"kind":"version","memory":', ...lines.slice(3)].join('\n')),
+        'INVALID_ARGUMENT',
+      );
       const dup = [...lines.slice(0, 2), lines[1], ...lines.slice(2)];
       await rejectsWith(b.importStream(dup.join('\n')), 'INVALID_ARGUMENT');
       assert.equal((await b.stats()).memories, 0);
@@ -523,11 +727,22 @@ export function contractSuite(name, factory) {
       const doc = await a.export();
       /** @type {((d: any) => void)[]} */
       const corruptions = [
-        (d) => { d.versions.push(d.versions[0]); },
-        (d) => { d.checkpoints.push(d.checkpoints[0]); },
-        (d) => { d.commits.push(d.commits[0]); },
-        (d) => { d.commits[1][1] = d.commits[0][1] - 1000; },
-        (d) => { d.memories[0].embedding = [3e38, 3e38]; d.versions[1].memory.embedding = [3e38, 3e38]; },
+        (d) => {
+          d.versions.push(d.versions[0]);
+        },
+        (d) => {
+          d.checkpoints.push(d.checkpoints[0]);
+        },
+        (d) => {
+          d.commits.push(d.commits[0]);
+        },
+        (d) => {
+          d.commits[1][1] = d.commits[0][1] - 1000;
+        },
+        (d) => {
+          d.memories[0].embedding = [3e38, 3e38];
+          d.versions[1].memory.embedding = [3e38, 3e38];
+        },
       ];
       for (const corrupt of corruptions) {
         const bad = JSON.parse(JSON.stringify(doc));
@@ -540,22 +755,33 @@ export function contractSuite(name, factory) {
 
     it('vectors whose scores would overflow are INVALID_ARGUMENT; every score is finite', async () => {
       const s = await fresh({ dims: 2 });
-      for (const embedding of [[3e38, 0], [3.4e38, 3.4e38], [1e-30, 0], [2e18, 1]]) {
+      for (const embedding of [
+        [3e38, 0],
+        [3.4e38, 3.4e38],
+        [1e-30, 0],
+        [2e18, 1],
+      ]) {
         await rejectsWith(s.put({ namespace: ['d'], key: 'k', value: 1, embedding }), 'INVALID_ARGUMENT');
         await rejectsWith(s.search({ vector: embedding }), 'INVALID_ARGUMENT');
       }
       await s.put({ namespace: ['d'], key: 'big', value: 1, text: 'x', embedding: [1e17, 1e17] });
       await s.put({ namespace: ['d'], key: 'small', value: 1, text: 'x', embedding: [1e-7, 0] });
-      for (const hit of await s.search({ vector: [1e17, -1e17], text: 'x' })) assert.ok(Number.isFinite(hit.score), JSON.stringify(hit));
+      for (const hit of await s.search({ vector: [1e17, -1e17], text: 'x' }))
+        assert.ok(Number.isFinite(hit.score), JSON.stringify(hit));
     });
 
     it('filters on metadata fields a JSON path cannot quote', async () => {
       const s = await fresh();
       const fields = ['a\\b', 'quote"d', '\\', 'a.b', '$[0]', 'sp ace', 'é😀'];
-      for (const [i, f] of fields.entries()) await s.put({ namespace: ['m'], key: `k${i}`, value: i, text: 'common', metadata: { [f]: i } });
+      for (const [i, f] of fields.entries())
+        await s.put({ namespace: ['m'], key: `k${i}`, value: i, text: 'common', metadata: { [f]: i } });
       for (const [i, f] of fields.entries()) {
         const hits = await s.search({ text: 'common', k: 50, filter: [{ field: f, op: 'eq', value: i }] });
-        assert.deepEqual(hits.map((h) => h.key), [`k${i}`], f);
+        assert.deepEqual(
+          hits.map((h) => h.key),
+          [`k${i}`],
+          f,
+        );
       }
     });
 
@@ -575,14 +801,26 @@ export function contractSuite(name, factory) {
         keys.push(...page.items.map((m) => m.key));
         cursor = page.nextCursor;
       } while (cursor);
-      assert.deepEqual(keys, Array.from({ length: 20 }, (_, i) => key(i)));
+      assert.deepEqual(
+        keys,
+        Array.from({ length: 20 }, (_, i) => key(i)),
+      );
 
       for (let i = 0; i < 20; i++) await s.put({ namespace: ['h'], key: 'k', value: { i, fill } });
       const hp = await s.historyPage(['h'], 'k');
-      assert.ok(hp.versions.length < 20 && hp.nextAfterSeq === hp.versions.at(-1)?.seq, `${hp.versions.length} versions`);
-      assert.deepEqual((await s.history(['h'], 'k')).map((m) => m.version), Array.from({ length: 20 }, (_, i) => i + 1));
+      assert.ok(
+        hp.versions.length < 20 && hp.nextAfterSeq === hp.versions.at(-1)?.seq,
+        `${hp.versions.length} versions`,
+      );
+      assert.deepEqual(
+        (await s.history(['h'], 'k')).map((m) => m.version),
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
       const byCount = await s.historyPage(['h'], 'k', { afterSeq: hp.versions[0]?.seq ?? 0, limit: 2 });
-      assert.deepEqual(byCount.versions.map((m) => m.version), [2, 3]);
+      assert.deepEqual(
+        byCount.versions.map((m) => m.version),
+        [2, 3],
+      );
 
       const after = await s.seq();
       for (let i = 0; i < 80; i++) await s.notify('big', 'p'.repeat(60_000));
@@ -590,11 +828,18 @@ export function contractSuite(name, factory) {
       assert.ok(cp.more && cp.events.length < 80, `${cp.events.length} events`);
       assert.equal((await s.changes(after, { limit: 1000 })).length, 80);
 
-      for (let i = 0; i < 10; i++) await s.putCheckpoint({ threadId: 'big', checkpointId: key(i), data: new Uint8Array(600_000).fill(i) });
+      for (let i = 0; i < 10; i++)
+        await s.putCheckpoint({ threadId: 'big', checkpointId: key(i), data: new Uint8Array(600_000).fill(i) });
       const lp = await s.listCheckpointsPage({ threadId: 'big', limit: 1000 });
-      assert.ok(lp.checkpoints.length < 10 && lp.nextBefore === lp.checkpoints.at(-1)?.checkpointId, `${lp.checkpoints.length} checkpoints`);
+      assert.ok(
+        lp.checkpoints.length < 10 && lp.nextBefore === lp.checkpoints.at(-1)?.checkpointId,
+        `${lp.checkpoints.length} checkpoints`,
+      );
       const all = await s.listCheckpoints({ threadId: 'big', limit: 1000 });
-      assert.deepEqual(all.map((c) => c.checkpointId), Array.from({ length: 10 }, (_, i) => key(9 - i)));
+      assert.deepEqual(
+        all.map((c) => c.checkpointId),
+        Array.from({ length: 10 }, (_, i) => key(9 - i)),
+      );
     });
 
     fidelityCases(fresh);
@@ -612,7 +857,13 @@ export function contractSuite(name, factory) {
         await rejectsWith(s.changes(-1), 'INVALID_ARGUMENT');
         // GET's namespace and key, with and without options (the local store passes them two ways)
         /** @type {[string[], string][]} */
-        const badGets = [[[], 'k'], [[''], 'k'], [['a\u001fb'], 'k'], [['a\nb'], 'k'], [['n'], '']];
+        const badGets = [
+          [[], 'k'],
+          [[''], 'k'],
+          [['a\u001fb'], 'k'],
+          [['a\nb'], 'k'],
+          [['n'], ''],
+        ];
         for (const [ns, key] of badGets) {
           await rejectsWith(s.get(ns, key), 'INVALID_ARGUMENT');
           await rejectsWith(s.get(ns, key, {}), 'INVALID_ARGUMENT');
@@ -634,7 +885,10 @@ export function contractSuite(name, factory) {
       });
       it('QUOTA_EXCEEDED', async () => {
         const s = await fresh({ maxBytes: 2000 });
-        await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 'x'.repeat(5000), pinned: true }), 'QUOTA_EXCEEDED');
+        await rejectsWith(
+          s.put({ namespace: ['n'], key: 'k', value: 'x'.repeat(5000), pinned: true }),
+          'QUOTA_EXCEEDED',
+        );
       });
       it('PAYLOAD_TOO_LARGE', async () => {
         const s = await fresh({ maxMemoryBytes: 1000 });
@@ -661,10 +915,19 @@ export function contractSuite(name, factory) {
         await a.put({ namespace: ['n'], key: 'k', value: 1 });
         const doc = await a.export();
         await rejectsCorruptImports(fresh, doc, [
-          (d) => { d.seq = 2 ** 53; },
-          (d) => { d.memories[0].version = 2 ** 60; d.versions[0].memory.version = 2 ** 60; },
-          (d) => { d.memories[0].seq = 2 ** 53 + 2; },
-          (d) => { d.commits[0][0] = 2 ** 64; },
+          (d) => {
+            d.seq = 2 ** 53;
+          },
+          (d) => {
+            d.memories[0].version = 2 ** 60;
+            d.versions[0].memory.version = 2 ** 60;
+          },
+          (d) => {
+            d.memories[0].seq = 2 ** 53 + 2;
+          },
+          (d) => {
+            d.commits[0][0] = 2 ** 64;
+          },
         ]);
       });
       it('a closed store refuses calls', async () => {

@@ -41,10 +41,17 @@ describe('text only, with the built-in e5 embedder', () => {
       assert.equal(hits[0].key, key, `${question} -> ${hits.map((h) => h.key).join(', ')}`);
       assert.equal(hits[0].vectorRank, 1, question);
     }
-    assert.deepEqual(await s.search({ text: 'what pet do they own?', mode: 'lexical' }), [], 'no word in common with any memory');
+    assert.deepEqual(
+      await s.search({ text: 'what pet do they own?', mode: 'lexical' }),
+      [],
+      'no word in common with any memory',
+    );
     await s.close();
     // The store recorded e5: another embedder is refused, naming it.
-    const e = await rejectsWith(openStore({ embedder: trigramEmbedder({ dims: 384 }), storage: { file } }), 'INVALID_ARGUMENT');
+    const e = await rejectsWith(
+      openStore({ embedder: trigramEmbedder({ dims: 384 }), storage: { file } }),
+      'INVALID_ARGUMENT',
+    );
     assert.ok(e.message.includes(`"${embedder.id}"`), e.message);
     embedder.close?.();
   });

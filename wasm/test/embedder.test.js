@@ -18,11 +18,14 @@ describe('a store with an embedder', () => {
     const embedder = trigramEmbedder();
     const s = await openStore({ embedder });
     assert.equal(s.embedder, embedder);
-    assert.equal((await s.stats()).dims, 64, 'the store takes the embedder\'s dims');
+    assert.equal((await s.stats()).dims, 64, "the store takes the embedder's dims");
     await s.put({ namespace: ['u'], key: 'coffee', value: { pref: 'oat' }, text: 'Prefers oat milk flat whites' });
     await s.put({ namespace: ['u'], key: 'city', value: 'Lives in Lisbon near the river' }); // text from the string value
     await s.put({ namespace: ['u'], key: 'dog', value: {}, text: 'Has a dog called Biscuit' });
-    assert.deepEqual(embedder.calls.map((c) => c.kind), ['passage', 'passage', 'passage']);
+    assert.deepEqual(
+      embedder.calls.map((c) => c.kind),
+      ['passage', 'passage', 'passage'],
+    );
     const stored = await s.get(['u'], 'city', { includeEmbedding: true });
     assertClose(/** @type {Float32Array} */ (stored?.embedding), trigramVector('Lives in Lisbon near the river', 64));
 
@@ -40,7 +43,10 @@ describe('a store with an embedder', () => {
     assert.equal(both[0].lexicalRank, 1);
     // Lexical mode never calls the embedder; a given vector or embedding is used as it is.
     const calls = embedder.calls.length;
-    assert.deepEqual((await s.search({ text: 'Lisbon', mode: 'lexical' })).map((h) => h.key), ['city']);
+    assert.deepEqual(
+      (await s.search({ text: 'Lisbon', mode: 'lexical' })).map((h) => h.key),
+      ['city'],
+    );
     const own = trigramVector('something else entirely', 64);
     await s.put({ namespace: ['u'], key: 'own', value: 1, text: 'a text', embedding: own });
     assertClose(/** @type {Float32Array} */ ((await s.get(['u'], 'own', { includeEmbedding: true }))?.embedding), own);
@@ -55,13 +61,24 @@ describe('a store with an embedder', () => {
     const embedder = trigramEmbedder();
     const s = await openStore({ embedder });
     /** @type {import('edgemem').MemoryInput[]} */
-    const items = Array.from({ length: 70 }, (_, i) => ({ namespace: ['b'], key: `k${i}`, value: i, text: `memory number ${i}` }));
+    const items = Array.from({ length: 70 }, (_, i) => ({
+      namespace: ['b'],
+      key: `k${i}`,
+      value: i,
+      text: `memory number ${i}`,
+    }));
     items[5] = { ...items[5], embedding: trigramVector('given', 64) };
     const acks = await s.putBatch(items);
     assert.equal(acks.length, 70);
-    assert.deepEqual(embedder.calls.map((c) => c.texts.length), [32, 32, 5]);
+    assert.deepEqual(
+      embedder.calls.map((c) => c.texts.length),
+      [32, 32, 5],
+    );
     assert.ok(!embedder.calls.flatMap((c) => c.texts).includes('memory number 5'));
-    assertClose(/** @type {Float32Array} */ ((await s.get(['b'], 'k69', { includeEmbedding: true }))?.embedding), trigramVector('memory number 69', 64));
+    assertClose(
+      /** @type {Float32Array} */ ((await s.get(['b'], 'k69', { includeEmbedding: true }))?.embedding),
+      trigramVector('memory number 69', 64),
+    );
     await s.close();
   });
 
@@ -120,7 +137,10 @@ describe('a store with an embedder', () => {
     assert.equal(seen.length, 3, 'no probe when dims is given');
     await t.close();
     await rejectsWith(openStore({ embedder: trigramEmbedder(), dims: 8 }), 'INVALID_ARGUMENT');
-    await rejectsWith(openStore({ embedder: /** @type {any} */ ({ id: 'x', dims: 0, normalized: true, embed: fn }) }), 'INVALID_ARGUMENT');
+    await rejectsWith(
+      openStore({ embedder: /** @type {any} */ ({ id: 'x', dims: 0, normalized: true, embed: fn }) }),
+      'INVALID_ARGUMENT',
+    );
     await rejectsWith(openStore({ embedder: /** @type {any} */ ('e5') }), 'INVALID_ARGUMENT');
     await rejectsWith(openStore({ reembed: true }), 'INVALID_ARGUMENT');
   });

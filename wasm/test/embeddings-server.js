@@ -38,7 +38,11 @@ export async function startEmbeddingsServer(o = {}) {
       json(200, {
         object: 'list',
         model: r.model,
-        data: inputs.map((/** @type {string} */ t, /** @type {number} */ index) => ({ object: 'embedding', index, embedding: Array.from(trigramVector(salt + t, dims)) })),
+        data: inputs.map((/** @type {string} */ t, /** @type {number} */ index) => ({
+          object: 'embedding',
+          index,
+          embedding: Array.from(trigramVector(salt + t, dims)),
+        })),
         usage: { prompt_tokens: 0, total_tokens: 0 },
       });
     });
@@ -49,8 +53,16 @@ export async function startEmbeddingsServer(o = {}) {
     url: `http://127.0.0.1:${port}/v1`,
     port,
     requests,
-    get fail() { return state.fail; },
-    set fail(v) { state.fail = v; },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    get fail() {
+      return state.fail;
+    },
+    set fail(v) {
+      state.fail = v;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

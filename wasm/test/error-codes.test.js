@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { ERROR_CODES, EdgememError } from 'edgemem';
+import { EdgememError, ERROR_CODES } from 'edgemem';
 
 describe('error codes', () => {
-  it('are the engine\'s codes, the same in Rust and in JavaScript', () => {
+  it("are the engine's codes, the same in Rust and in JavaScript", () => {
     const rust = readFileSync(new URL('../../core/src/error.rs', import.meta.url), 'utf8');
     const engine = [...rust.matchAll(/ErrorCode::\w+ => "([A-Z_]+)"/g)].map((m) => m[1]);
     assert.ok(engine.length >= 9, `parsed ${engine.length} codes from error.rs`);

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-stream-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,12 +16,21 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('100k memories stream out to NDJSON and back in, in bounded memory', () => {
   const script = fileURLToPath(new URL('./streams/round-trip.mjs', import.meta.url));
   const n = 100_000;
-  const r = spawnSync(process.execPath, ['--max-old-space-size=64', script, dir, String(n)], { encoding: 'utf8', timeout: 240_000 });
+  const r = spawnSync(process.execPath, ['--max-old-space-size=64', script, dir, String(n)], {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   assert.equal(r.status, 0, `the child failed (status ${r.status}, signal ${r.signal}):\n${r.stderr.slice(-2000)}`);
   const out = JSON.parse(r.stdout);
   assert.ok(out.bytes > 64 * 2 ** 20, `the export (${out.bytes} bytes) is bigger than the child's heap`);
   assert.ok(out.largest <= (1 << 20) + 4096, `chunks stay near their size (largest ${out.largest})`);
-  assert.deepEqual(out.progress, { done: true, versions: n, commits: Math.ceil(n / 1000) + 1, checkpoints: 1, writes: 0 });
+  assert.deepEqual(out.progress, {
+    done: true,
+    versions: n,
+    commits: Math.ceil(n / 1000) + 1,
+    checkpoints: 1,
+    writes: 0,
+  });
   assert.deepEqual(out.b, out.a);
   assert.deepEqual(out.last[1], out.last[0]);
   assert.equal(out.search[0].length, 5);

@@ -1,7 +1,8 @@
 // @ts-check
 // Buffered writes are indexed once writes pause (StoreSettings.idleFlushMs), not by a later write or search.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openStore } from 'edgemem';
 
@@ -12,7 +13,8 @@ const vec = (i) => Array.from({ length: 4 }, (_, j) => Math.sin(i * 7 + j) + 1.5
 async function pendingAfterPause(settings) {
   const store = await openStore({ dims: 4, storage: 'memory', ...settings });
   try {
-    for (let i = 0; i < 20; i++) await store.put({ namespace: ['n'], key: `k${i}`, value: i, text: `note ${i}`, embedding: vec(i) });
+    for (let i = 0; i < 20; i++)
+      await store.put({ namespace: ['n'], key: `k${i}`, value: i, text: `note ${i}`, embedding: vec(i) });
     const before = (await store.stats()).indexPending;
     await sleep(300);
     return [before, (await store.stats()).indexPending];
@@ -35,6 +37,8 @@ test('a closed store flushes nothing later, and bad values are INVALID_ARGUMENT'
   await store.close();
   await sleep(60); // the timer was cleared: no call into a closed store (it would throw unhandled)
   for (const bad of [-1, Number.NaN, '100']) {
-    await assert.rejects(openStore({ dims: 4, storage: 'memory', idleFlushMs: /** @type {any} */ (bad) }), { code: 'INVALID_ARGUMENT' });
+    await assert.rejects(openStore({ dims: 4, storage: 'memory', idleFlushMs: /** @type {any} */ (bad) }), {
+      code: 'INVALID_ARGUMENT',
+    });
   }
 });

@@ -11,4 +11,6 @@ const dir = mkdtempSync(join(tmpdir(), 'edgemem-contract-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-contractSuite('local, file storage', (settings) => openStore({ ...settings, storage: { file: join(dir, `store-${n++}.db`) } }));
+contractSuite('local, file storage', (settings) =>
+  openStore({ ...settings, storage: { file: join(dir, `store-${n++}.db`) } }),
+);

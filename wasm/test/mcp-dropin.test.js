@@ -23,22 +23,89 @@ const dir = mkdtempSync(join(tmpdir(), 'edgemem-mcp-dropin-'));
 const memoryFile = join(dir, 'memory.jsonl');
 const referenceMain = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
 
-const entity = (/** @type {string} */ name, /** @type {string} */ entityType, /** @type {string[]} */ observations = []) => ({ name, entityType, observations });
-const relation = (/** @type {string} */ from, /** @type {string} */ relationType, /** @type {string} */ to) => ({ from, to, relationType });
+const entity = (
+  /** @type {string} */ name,
+  /** @type {string} */ entityType,
+  /** @type {string[]} */ observations = [],
+) => ({ name, entityType, observations });
+const relation = (/** @type {string} */ from, /** @type {string} */ relationType, /** @type {string} */ to) => ({
+  from,
+  to,
+  relationType,
+});
 
 /** @type {[string, Record<string, unknown>][]} The script: every call goes to both servers, in this order. */
 const SCRIPT = [
   ['read_graph', {}],
-  ['create_entities', { entities: [entity('Alice', 'person', ['works at Acme', 'likes coffee']), entity('Bob', 'person', ['plays chess']), entity('Acme', 'company', ['makes anvils'])] }],
+  [
+    'create_entities',
+    {
+      entities: [
+        entity('Alice', 'person', ['works at Acme', 'likes coffee']),
+        entity('Bob', 'person', ['plays chess']),
+        entity('Acme', 'company', ['makes anvils']),
+      ],
+    },
+  ],
   ['create_entities', { entities: [entity('Alice', 'robot', ['ignored']), entity('Carol', 'person')] }],
   ['create_entities', { entities: [] }],
-  ['create_relations', { relations: [relation('Alice', 'works_at', 'Acme'), relation('Bob', 'knows', 'Alice'), relation('Alice', 'knows', 'Zed')] }],
-  ['create_relations', { relations: [relation('Alice', 'works_at', 'Acme'), relation('Carol', 'knows', 'Bob'), relation('Alice', 'works_at', 'Bob')] }],
-  ['add_observations', { observations: [{ entityName: 'Alice', contents: ['likes coffee', 'speaks French'] }, { entityName: 'Bob', contents: ['x', 'x'] }] }],
-  ['add_observations', { observations: [{ entityName: 'Carol', contents: ['a'] }, { entityName: 'Nobody', contents: ['b'] }] }],
-  ['add_observations', { observations: [{ entityName: 'Bob', contents: ['y'] }, { entityName: 'Bob', contents: ['y', 'z'] }] }],
+  [
+    'create_relations',
+    {
+      relations: [
+        relation('Alice', 'works_at', 'Acme'),
+        relation('Bob', 'knows', 'Alice'),
+        relation('Alice', 'knows', 'Zed'),
+      ],
+    },
+  ],
+  [
+    'create_relations',
+    {
+      relations: [
+        relation('Alice', 'works_at', 'Acme'),
+        relation('Carol', 'knows', 'Bob'),
+        relation('Alice', 'works_at', 'Bob'),
+      ],
+    },
+  ],
+  [
+    'add_observations',
+    {
+      observations: [
+        { entityName: 'Alice', contents: ['likes coffee', 'speaks French'] },
+        { entityName: 'Bob', contents: ['x', 'x'] },
+      ],
+    },
+  ],
+  [
+    'add_observations',
+    {
+      observations: [
+        { entityName: 'Carol', contents: ['a'] },
+        { entityName: 'Nobody', contents: ['b'] },
+      ],
+    },
+  ],
+  [
+    'add_observations',
+    {
+      observations: [
+        { entityName: 'Bob', contents: ['y'] },
+        { entityName: 'Bob', contents: ['y', 'z'] },
+      ],
+    },
+  ],
   ['open_nodes', { names: ['Carol'] }],
-  ['delete_observations', { deletions: [{ entityName: 'Alice', observations: ['speaks French', 'never said'] }, { entityName: 'Nobody', observations: ['q'] }] }],
+  [
+    'delete_observations',
+    {
+      deletions: [
+        { entityName: 'Alice', observations: ['speaks French', 'never said'] },
+        { entityName: 'Nobody', observations: ['q'] },
+      ],
+    },
+  ],
   ['search_nodes', { query: 'coffee' }],
   ['search_nodes', { query: 'ACME' }],
   ['search_nodes', { query: 'o' }],
@@ -67,7 +134,12 @@ let store;
 before(async () => {
   reference = new Client({ name: 'edgemem-test', version: '0' });
   await reference.connect(
-    new StdioClientTransport({ command: process.execPath, args: [referenceMain], env: { PATH: process.env.PATH ?? '', MEMORY_FILE_PATH: memoryFile }, stderr: 'ignore' }),
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [referenceMain],
+      env: { PATH: process.env.PATH ?? '', MEMORY_FILE_PATH: memoryFile },
+      stderr: 'ignore',
+    }),
   );
   store = await openStore({});
   ours = await connectInProcess(store);
@@ -84,10 +156,13 @@ after(async () => {
 const sorted = (xs) => [...xs].map((x) => JSON.stringify(x)).sort();
 
 describe('drop-in for @modelcontextprotocol/server-memory', () => {
-  it('lists the same nine tools: names, titles, input and output schemas, annotations (and descriptions but search_nodes\')', async () => {
+  it("lists the same nine tools: names, titles, input and output schemas, annotations (and descriptions but search_nodes')", async () => {
     const theirs = (await reference.listTools()).tools;
     const mine = (await ours.listTools()).tools.filter((t) => theirs.some((r) => r.name === t.name));
-    assert.deepEqual(mine.map((t) => t.name), theirs.map((t) => t.name));
+    assert.deepEqual(
+      mine.map((t) => t.name),
+      theirs.map((t) => t.name),
+    );
     for (const [i, t] of theirs.entries()) {
       const m = /** @type {typeof t} */ (mine[i]);
       assert.deepEqual(m.inputSchema, t.inputSchema, `${t.name} input schema`);
@@ -117,16 +192,20 @@ describe('drop-in for @modelcontextprotocol/server-memory', () => {
       assert.deepEqual(sorted(firstOfMine), sorted(theirs.entities), what);
       const extras = mine.entities.slice(theirs.entities.length);
       const q = /** @type {string} */ (args.query).toLowerCase();
-      for (const e of extras) assert.ok(!JSON.stringify(e).toLowerCase().includes(q) || q === '', `${what}: extra ${e.name}`);
+      for (const e of extras)
+        assert.ok(!JSON.stringify(e).toLowerCase().includes(q) || q === '', `${what}: extra ${e.name}`);
       if (extras.length === 0) assert.deepEqual(sorted(mine.relations), sorted(theirs.relations), what);
       else for (const r of theirs.relations) assert.ok(sorted(mine.relations).includes(JSON.stringify(r)), what);
       assert.deepEqual(actual.structured, mine, what);
     }
   });
 
-  it('ranks search_nodes results by relevance, and finds entities by some of the query\'s words', async () => {
+  it("ranks search_nodes results by relevance, and finds entities by some of the query's words", async () => {
     const coffee = await call(ours, 'search_nodes', { query: 'coffee' });
-    assert.deepEqual(coffee.json.entities.map((/** @type {any} */ e) => e.name), ['Alice']);
+    assert.deepEqual(
+      coffee.json.entities.map((/** @type {any} */ e) => e.name),
+      ['Alice'],
+    );
     const words = await call(ours, 'search_nodes', { query: 'chess coffee' });
     assert.deepEqual(words.json.entities.map((/** @type {any} */ e) => e.name).sort(), ['Alice', 'Bob']);
     assert.deepEqual((await call(reference, 'search_nodes', { query: 'chess coffee' })).json.entities, []);
@@ -135,24 +214,34 @@ describe('drop-in for @modelcontextprotocol/server-memory', () => {
   });
 
   it('creates a name given twice in one call once (the reference stores it twice)', async () => {
-    const twice = await call(ours, 'create_entities', { entities: [entity('Twin', 'x', ['1']), entity('Twin', 'y', ['2'])] });
+    const twice = await call(ours, 'create_entities', {
+      entities: [entity('Twin', 'x', ['1']), entity('Twin', 'y', ['2'])],
+    });
     assert.deepEqual(twice.json, [entity('Twin', 'x', ['1'])]);
-    const rels = await call(ours, 'create_relations', { relations: [relation('Twin', 'is', 'Twin'), relation('Twin', 'is', 'Twin')] });
+    const rels = await call(ours, 'create_relations', {
+      relations: [relation('Twin', 'is', 'Twin'), relation('Twin', 'is', 'Twin')],
+    });
     assert.deepEqual(rels.json, [relation('Twin', 'is', 'Twin')]);
     await call(ours, 'delete_entities', { entityNames: ['Twin'] });
     assert.deepEqual((await call(ours, 'open_nodes', { names: ['Twin'] })).json, { entities: [], relations: [] });
   });
 
-  it('imports the reference\'s memory.jsonl: the same graph reads back, and a second import adds nothing', async () => {
+  it("imports the reference's memory.jsonl: the same graph reads back, and a second import adds nothing", async () => {
     const graph = (await call(reference, 'read_graph')).json;
     assert.ok(graph.entities.length >= 4 && graph.relations.length >= 3);
     const text = readFileSync(memoryFile, 'utf8');
     const fresh = await openStore({});
-    assert.deepEqual(await importMemoryJsonl(fresh, text), { entities: graph.entities.length, relations: graph.relations.length });
+    assert.deepEqual(await importMemoryJsonl(fresh, text), {
+      entities: graph.entities.length,
+      relations: graph.relations.length,
+    });
     const client = await connectInProcess(fresh);
     assert.deepEqual((await call(client, 'read_graph')).json, graph);
     assert.deepEqual(await importMemoryJsonl(fresh, text), { entities: 0, relations: 0 });
-    await assert.rejects(importMemoryJsonl(fresh, '{"type":"entity","name":"x"}\n'), { code: 'INVALID_ARGUMENT', message: /line 1/ });
+    await assert.rejects(importMemoryJsonl(fresh, '{"type":"entity","name":"x"}\n'), {
+      code: 'INVALID_ARGUMENT',
+      message: /line 1/,
+    });
     await client.close();
     await fresh.close();
   });

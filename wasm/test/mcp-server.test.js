@@ -18,7 +18,17 @@ import { call, connectInProcess } from './mcp-client.js';
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-mcp-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const GRAPH_TOOLS = ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'];
+const GRAPH_TOOLS = [
+  'create_entities',
+  'create_relations',
+  'add_observations',
+  'delete_entities',
+  'delete_observations',
+  'delete_relations',
+  'read_graph',
+  'search_nodes',
+  'open_nodes',
+];
 const OWN_TOOLS = ['remember', 'recall', 'forget', 'history', 'changes'];
 
 /** Resolves with the next `n` resource-updated notifications' URIs, or with what came after `ms`. */
@@ -42,12 +52,19 @@ describe('the MCP server in-process', () => {
     const store = await openStore({});
     const client = await connectInProcess(store);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), [...GRAPH_TOOLS, ...OWN_TOOLS]);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      [...GRAPH_TOOLS, ...OWN_TOOLS],
+    );
     for (const t of tools) assert.ok((t.description ?? '').length > 20, `${t.name} has a description`);
     const remember = tools.find((t) => t.name === 'remember');
     assert.deepEqual(remember?.inputSchema.required, ['text']);
     const { resources } = await client.listResources();
-    assert.deepEqual(resources.map((r) => r.uri).sort(), ['edgemem://changes', 'edgemem://stats', 'memory://knowledge-graph']);
+    assert.deepEqual(resources.map((r) => r.uri).sort(), [
+      'edgemem://changes',
+      'edgemem://stats',
+      'memory://knowledge-graph',
+    ]);
     assert.equal(client.getServerCapabilities()?.resources?.subscribe, true);
     assert.match(client.getInstructions() ?? '', /recall/);
     await client.close();
@@ -57,13 +74,28 @@ describe('the MCP server in-process', () => {
   it('remember, recall (namespace, filter, asOf), history, forget, changes', async () => {
     const store = await openStore({});
     const client = await connectInProcess(store);
-    const first = await call(client, 'remember', { text: 'Alice prefers oat milk in her coffee', namespace: ['user', 'alice'], key: 'coffee', metadata: { topic: 'food' } });
+    const first = await call(client, 'remember', {
+      text: 'Alice prefers oat milk in her coffee',
+      namespace: ['user', 'alice'],
+      key: 'coffee',
+      metadata: { topic: 'food' },
+    });
     assert.equal(first.error, undefined);
     assert.deepEqual(first.json, { namespace: ['user', 'alice'], key: 'coffee', version: 1, seq: 1, evicted: [] });
     assert.deepEqual(first.structured, first.json);
-    const second = await call(client, 'remember', { text: 'Alice switched to soy milk in her coffee', namespace: ['user', 'alice'], key: 'coffee', metadata: { topic: 'food' } });
+    const second = await call(client, 'remember', {
+      text: 'Alice switched to soy milk in her coffee',
+      namespace: ['user', 'alice'],
+      key: 'coffee',
+      metadata: { topic: 'food' },
+    });
     assert.equal(second.json.version, 2);
-    const generated = await call(client, 'remember', { text: 'The deploy window is Friday afternoon', metadata: { topic: 'ops' }, pinned: true, ttl: 3600 });
+    const generated = await call(client, 'remember', {
+      text: 'The deploy window is Friday afternoon',
+      metadata: { topic: 'ops' },
+      pinned: true,
+      ttl: 3600,
+    });
     assert.deepEqual(generated.json.namespace, ['memories']);
     assert.match(generated.json.key, /^[0-9a-f-]{36}$/);
     const stored = await store.get(['memories'], generated.json.key);
@@ -71,21 +103,39 @@ describe('the MCP server in-process', () => {
     assert.ok(stored?.expiresAt && stored.expiresAt > Date.now() + 3_500_000);
 
     const milk = await call(client, 'recall', { query: 'milk coffee' });
-    assert.deepEqual(milk.json.memories.map((/** @type {any} */ m) => m.text), ['Alice switched to soy milk in her coffee']);
-    const filtered = await call(client, 'recall', { query: 'deploy coffee', filter: [{ field: 'topic', op: 'eq', value: 'ops' }] });
-    assert.deepEqual(filtered.json.memories.map((/** @type {any} */ m) => m.key), [generated.json.key]);
+    assert.deepEqual(
+      milk.json.memories.map((/** @type {any} */ m) => m.text),
+      ['Alice switched to soy milk in her coffee'],
+    );
+    const filtered = await call(client, 'recall', {
+      query: 'deploy coffee',
+      filter: [{ field: 'topic', op: 'eq', value: 'ops' }],
+    });
+    assert.deepEqual(
+      filtered.json.memories.map((/** @type {any} */ m) => m.key),
+      [generated.json.key],
+    );
     const scoped = await call(client, 'recall', { query: 'deploy coffee', namespace: ['user'] });
-    assert.deepEqual(scoped.json.memories.map((/** @type {any} */ m) => m.key), ['coffee']);
+    assert.deepEqual(
+      scoped.json.memories.map((/** @type {any} */ m) => m.key),
+      ['coffee'],
+    );
     const then = await call(client, 'recall', { query: 'milk', asOf: { seq: 1 } });
-    assert.deepEqual(then.json.memories.map((/** @type {any} */ m) => m.text), ['Alice prefers oat milk in her coffee']);
+    assert.deepEqual(
+      then.json.memories.map((/** @type {any} */ m) => m.text),
+      ['Alice prefers oat milk in her coffee'],
+    );
     const badAsOf = await call(client, 'recall', { query: 'milk', asOf: { seq: 1, time: '2026-01-01T00:00:00Z' } });
     assert.match(badAsOf.error ?? '', /^INVALID_ARGUMENT: /);
 
     const history = await call(client, 'history', { namespace: ['user', 'alice'], key: 'coffee' });
-    assert.deepEqual(history.json.versions.map((/** @type {any} */ v) => [v.version, v.seq, v.text]), [
-      [1, 1, 'Alice prefers oat milk in her coffee'],
-      [2, 2, 'Alice switched to soy milk in her coffee'],
-    ]);
+    assert.deepEqual(
+      history.json.versions.map((/** @type {any} */ v) => [v.version, v.seq, v.text]),
+      [
+        [1, 1, 'Alice prefers oat milk in her coffee'],
+        [2, 2, 'Alice switched to soy milk in her coffee'],
+      ],
+    );
     assert.match(history.json.versions[0].createdAt, /^\d{4}-\d\d-\d\dT/);
 
     const forgot = await call(client, 'forget', { namespace: ['user', 'alice'], key: 'coffee' });
@@ -95,15 +145,21 @@ describe('the MCP server in-process', () => {
     assert.deepEqual((await call(client, 'recall', { query: 'milk' })).json.memories, []);
 
     const changes = await call(client, 'changes', { since: 1 });
-    assert.deepEqual(changes.json.changes.map((/** @type {any} */ e) => [e.seq, e.kind, e.key]), [
-      [2, 'put', 'coffee'],
-      [3, 'put', generated.json.key],
-      [4, 'delete', 'coffee'],
-    ]);
+    assert.deepEqual(
+      changes.json.changes.map((/** @type {any} */ e) => [e.seq, e.kind, e.key]),
+      [
+        [2, 'put', 'coffee'],
+        [3, 'put', generated.json.key],
+        [4, 'delete', 'coffee'],
+      ],
+    );
     assert.equal(changes.json.latestSeq, 4);
     assert.equal(changes.json.nextSince, 4);
     const paged = await call(client, 'changes', { since: 0, limit: 2, namespace: ['user'], kinds: ['put'] });
-    assert.deepEqual(paged.json.changes.map((/** @type {any} */ e) => e.seq), [1, 2]);
+    assert.deepEqual(
+      paged.json.changes.map((/** @type {any} */ e) => e.seq),
+      [1, 2],
+    );
     assert.equal(paged.json.nextSince, 2);
     assert.match(paged.json.changes[0].time, /Z$/);
 
@@ -120,13 +176,22 @@ describe('the MCP server in-process', () => {
     const client = await connectInProcess(store);
     await call(client, 'remember', { text: 'one', key: 'a' });
     await call(client, 'create_entities', { entities: [{ name: 'E', entityType: 't', observations: [] }] });
-    const stats = JSON.parse(/** @type {any} */ ((await client.readResource({ uri: 'edgemem://stats' })).contents[0]).text);
+    const stats = JSON.parse(
+      /** @type {any} */ ((await client.readResource({ uri: 'edgemem://stats' })).contents[0]).text,
+    );
     assert.equal(stats.seq, 2);
     assert.equal(stats.memories, 2);
-    const changes = JSON.parse(/** @type {any} */ ((await client.readResource({ uri: 'edgemem://changes' })).contents[0]).text);
+    const changes = JSON.parse(
+      /** @type {any} */ ((await client.readResource({ uri: 'edgemem://changes' })).contents[0]).text,
+    );
     assert.equal(changes.latestSeq, 2);
-    assert.deepEqual(changes.changes.map((/** @type {any} */ e) => e.key), ['a', 'E']);
-    const graph = JSON.parse(/** @type {any} */ ((await client.readResource({ uri: 'memory://knowledge-graph' })).contents[0]).text);
+    assert.deepEqual(
+      changes.changes.map((/** @type {any} */ e) => e.key),
+      ['a', 'E'],
+    );
+    const graph = JSON.parse(
+      /** @type {any} */ ((await client.readResource({ uri: 'memory://knowledge-graph' })).contents[0]).text,
+    );
     assert.deepEqual(graph, { entities: [{ name: 'E', entityType: 't', observations: [] }], relations: [] });
     await client.close();
     await store.close();
@@ -147,7 +212,9 @@ describe('the MCP server in-process', () => {
 
     // One notification for a batch of three.
     next = updates(client, 2, 300);
-    await call(client, 'create_entities', { entities: ['A', 'B', 'C'].map((name) => ({ name, entityType: 't', observations: [] })) });
+    await call(client, 'create_entities', {
+      entities: ['A', 'B', 'C'].map((name) => ({ name, entityType: 't', observations: [] })),
+    });
     assert.deepEqual(await next, ['edgemem://changes']);
 
     await client.unsubscribeResource({ uri: 'edgemem://changes' });
@@ -170,7 +237,8 @@ describe('the MCP server in-process', () => {
  * @param {import('edgemem').MemoryStore} store
  */
 function withRemoteLimits(store) {
-  const check = (/** @type {boolean} */ ok, /** @type {string} */ what) => assert.ok(ok, `over the remote store's limit: ${what}`);
+  const check = (/** @type {boolean} */ ok, /** @type {string} */ what) =>
+    assert.ok(ok, `over the remote store's limit: ${what}`);
   return new Proxy(store, {
     get(target, prop) {
       const value = Reflect.get(target, prop);
@@ -185,19 +253,27 @@ function withRemoteLimits(store) {
   });
 }
 
-describe('the knowledge graph at scale, within the remote store\'s limits', () => {
+describe("the knowledge graph at scale, within the remote store's limits", () => {
   it('imports, reads, searches and cascades deletes over 250 entities and 250 relations', async () => {
     const base = await openStore({});
     const store = withRemoteLimits(base);
     const names = Array.from({ length: 250 }, (_, i) => `entity-${String(i).padStart(3, '0')}`);
     const lines = [
-      ...names.map((name, i) => JSON.stringify({ type: 'entity', name, entityType: i % 2 ? 'odd' : 'even', observations: [`number ${i}`] })),
-      ...names.map((name) => JSON.stringify({ type: 'relation', from: name, to: 'entity-000', relationType: 'points_to' })),
+      ...names.map((name, i) =>
+        JSON.stringify({ type: 'entity', name, entityType: i % 2 ? 'odd' : 'even', observations: [`number ${i}`] }),
+      ),
+      ...names.map((name) =>
+        JSON.stringify({ type: 'relation', from: name, to: 'entity-000', relationType: 'points_to' }),
+      ),
     ];
     assert.deepEqual(await importMemoryJsonl(store, lines.reverse().join('\n')), { entities: 250, relations: 250 });
     const client = await connectInProcess(store);
     const graph = (await call(client, 'read_graph')).json;
-    assert.deepEqual(graph.entities.map((/** @type {any} */ e) => e.name), [...names].reverse(), 'file order');
+    assert.deepEqual(
+      graph.entities.map((/** @type {any} */ e) => e.name),
+      [...names].reverse(),
+      'file order',
+    );
     assert.equal(graph.relations.length, 250);
     const odd = (await call(client, 'search_nodes', { query: 'ODD' })).json;
     assert.equal(odd.entities.length, 125);
@@ -212,7 +288,12 @@ describe('the stdio MCP server (runStdioMcp)', () => {
   it('serves a file store over stdin/stdout, ends when stdin does, and the store keeps what was written', async () => {
     const file = join(dir, 'stdio.db');
     const child = fileURLToPath(new URL('./mcp-stdio-child.js', import.meta.url));
-    const transport = new StdioClientTransport({ command: process.execPath, args: [child, file], stderr: 'pipe', cwd: fileURLToPath(new URL('..', import.meta.url)) });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [child, file],
+      stderr: 'pipe',
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+    });
     let stderr = '';
     transport.stderr?.on('data', (chunk) => (stderr += chunk));
     const client = new Client({ name: 'edgemem-test', version: '0' });
@@ -229,7 +310,11 @@ describe('the stdio MCP server (runStdioMcp)', () => {
 
     const store = await openStore({ storage: { file } });
     assert.equal((await store.get(['memories'], 'k'))?.text, 'kept across processes');
-    assert.deepEqual((await store.get(['mcp-graph', 'entities'], 'Alice'))?.value, { name: 'Alice', entityType: 'person', observations: ['o'] });
+    assert.deepEqual((await store.get(['mcp-graph', 'entities'], 'Alice'))?.value, {
+      name: 'Alice',
+      entityType: 'person',
+      observations: ['o'],
+    });
     await store.close();
   });
 });

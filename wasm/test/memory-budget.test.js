@@ -14,7 +14,9 @@ const vec = (/** @type {number} */ i) => Array.from({ length: 8 }, (_, d) => ((i
 describe('memoryBudget', () => {
   it('refuses writes that would index past the budget', async () => {
     const s = await openStore({ dims: 8, scalar: 'f32', memoryBudget: BUDGET });
-    await s.putBatch(Array.from({ length: 29 }, (_, i) => ({ namespace: ['b'], key: `k${i}`, value: i, embedding: vec(i) })));
+    await s.putBatch(
+      Array.from({ length: 29 }, (_, i) => ({ namespace: ['b'], key: `k${i}`, value: i, embedding: vec(i) })),
+    );
     const two = [29, 30].map((i) => ({ namespace: ['b'], key: `k${i}`, value: i, embedding: vec(i) }));
     const e = await rejectsWith(s.putBatch(two), 'QUOTA_EXCEEDED');
     assert.match(String(e?.message ?? ''), new RegExp(`memory budget of .*${BUDGET} bytes`));

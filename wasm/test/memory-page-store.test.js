@@ -47,13 +47,16 @@ describe('MemoryPageStore', () => {
     const s = new MemoryPageStore();
     s.put('db/0', page(1));
     s.put('db/1', page(2));
-    assert.throws(() =>
-      s.transaction(() => {
-        s.put('db/0', page(3));
-        s.delete('db/1');
-        s.put('db/2', page(4));
-        throw new Error('trap');
-      }), /trap/);
+    assert.throws(
+      () =>
+        s.transaction(() => {
+          s.put('db/0', page(3));
+          s.delete('db/1');
+          s.put('db/2', page(4));
+          throw new Error('trap');
+        }),
+      /trap/,
+    );
     assert.equal(first(s, 'db/0'), 1);
     assert.equal(first(s, 'db/1'), 2);
     assert.equal(s.get('db/2'), undefined);
@@ -65,23 +68,33 @@ describe('MemoryPageStore', () => {
 
   it('runs a nested transaction as part of the outer one', () => {
     const s = new MemoryPageStore();
-    assert.throws(() =>
-      s.transaction(() => {
-        s.transaction(() => s.put('db/0', page(1)));
-        assert.equal(first(s, 'db/0'), 1);
-        throw new Error('outer fails');
-      }), /outer fails/);
+    assert.throws(
+      () =>
+        s.transaction(() => {
+          s.transaction(() => s.put('db/0', page(1)));
+          assert.equal(first(s, 'db/0'), 1);
+          throw new Error('outer fails');
+        }),
+      /outer fails/,
+    );
     assert.equal(s.get('db/0'), undefined);
   });
 
   it('leaves the pages as they were after transactions that only read, returning or throwing', () => {
     const s = new MemoryPageStore();
     s.put('db/0', page(1));
-    assert.equal(s.transaction(() => first(s, 'db/0')), 1);
-    assert.throws(() => s.transaction(() => {
-      first(s, 'db/0');
-      throw new Error('read failed');
-    }), /read failed/);
+    assert.equal(
+      s.transaction(() => first(s, 'db/0')),
+      1,
+    );
+    assert.throws(
+      () =>
+        s.transaction(() => {
+          first(s, 'db/0');
+          throw new Error('read failed');
+        }),
+      /read failed/,
+    );
     assert.equal(first(s, 'db/0'), 1);
     // Writes outside any transaction go straight to the pages.
     s.put('db/1', page(2));

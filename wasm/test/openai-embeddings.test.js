@@ -4,14 +4,16 @@
 // answer) as EMBEDDING_FAILED with nothing written.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openStore, openaiEmbeddings } from 'edgemem';
+import { openaiEmbeddings, openStore } from 'edgemem';
 import { rejectsWith } from './contract-suite.js';
 import { startEmbeddingsServer } from './embeddings-server.js';
 import { trigramVector } from './trigram-embedder.js';
 
 /** @type {Awaited<ReturnType<typeof startEmbeddingsServer>>} */
 let server;
-before(async () => { server = await startEmbeddingsServer({ key: 'sk-test' }); });
+before(async () => {
+  server = await startEmbeddingsServer({ key: 'sk-test' });
+});
 after(() => server.close());
 
 describe('openaiEmbeddings', () => {
@@ -21,7 +23,10 @@ describe('openaiEmbeddings', () => {
     assert.equal(e.dims, 64);
     assert.equal(e.normalized, true);
     const out = await e.embed(['alpha', 'beta'], 'passage');
-    assert.deepEqual(out.map((v) => Array.from(v)), [trigramVector('alpha', 64), trigramVector('beta', 64)].map((v) => Array.from(v)));
+    assert.deepEqual(
+      out.map((v) => Array.from(v)),
+      [trigramVector('alpha', 64), trigramVector('beta', 64)].map((v) => Array.from(v)),
+    );
     const r = server.requests.at(-1);
     assert.equal(r.model, 'tri');
     assert.deepEqual(r.input, ['alpha', 'beta']);
@@ -30,7 +35,15 @@ describe('openaiEmbeddings', () => {
   });
 
   it('sends input_type and prefixes when asked; takes the endpoint URL itself', async () => {
-    const e = openaiEmbeddings({ url: `${server.url}/embeddings`, model: 'tri', dims: 64, apiKey: 'sk-test', inputType: true, prefixes: { query: 'query: ' }, id: 'my/tri' });
+    const e = openaiEmbeddings({
+      url: `${server.url}/embeddings`,
+      model: 'tri',
+      dims: 64,
+      apiKey: 'sk-test',
+      inputType: true,
+      prefixes: { query: 'query: ' },
+      id: 'my/tri',
+    });
     assert.equal(e.id, 'my/tri');
     const [q] = await e.embed(['where'], 'query');
     assert.deepEqual(Array.from(q), Array.from(trigramVector('q:query: where', 64)));
@@ -39,14 +52,18 @@ describe('openaiEmbeddings', () => {
   });
 
   it('a store with it: text-only put and search go through the endpoint', async () => {
-    const s = await openStore({ embedder: openaiEmbeddings({ url: server.url, model: 'tri', dims: 64, apiKey: 'sk-test' }) });
+    const s = await openStore({
+      embedder: openaiEmbeddings({ url: server.url, model: 'tri', dims: 64, apiKey: 'sk-test' }),
+    });
     await s.put({ namespace: ['o'], key: 'k', value: 'Prefers oat milk flat whites' });
     assert.equal((await s.search({ text: 'flatwhite', k: 1 }))[0].key, 'k');
     await s.close();
   });
 
   it('HTTP errors, a wrong key, an unreachable server and malformed answers are EMBEDDING_FAILED; nothing is written', async () => {
-    const s = await openStore({ embedder: openaiEmbeddings({ url: server.url, model: 'tri', dims: 64, apiKey: 'sk-test' }) });
+    const s = await openStore({
+      embedder: openaiEmbeddings({ url: server.url, model: 'tri', dims: 64, apiKey: 'sk-test' }),
+    });
     server.fail = true;
     const e = await rejectsWith(s.put({ namespace: ['o'], key: 'k', value: 'text' }), 'EMBEDDING_FAILED');
     assert.match(e.message, /HTTP 500/);
@@ -55,22 +72,55 @@ describe('openaiEmbeddings', () => {
     assert.equal((await s.stats()).memories, 0);
     await s.close();
 
-    await rejectsWith(openaiEmbeddings({ url: server.url, model: 'tri', dims: 64, apiKey: 'wrong' }).embed(['a'], 'query'), 'EMBEDDING_FAILED');
-    await rejectsWith(openaiEmbeddings({ url: server.url, model: 'tri', dims: 32, apiKey: 'sk-test' }).embed(['a'], 'query'), 'EMBEDDING_FAILED');
-    await rejectsWith(openaiEmbeddings({ url: `${server.url.replace('/v1', '')}/nowhere`, model: 'tri', dims: 64 }).embed(['a'], 'query'), 'EMBEDDING_FAILED');
+    await rejectsWith(
+      openaiEmbeddings({ url: server.url, model: 'tri', dims: 64, apiKey: 'wrong' }).embed(['a'], 'query'),
+      'EMBEDDING_FAILED',
+    );
+    await rejectsWith(
+      openaiEmbeddings({ url: server.url, model: 'tri', dims: 32, apiKey: 'sk-test' }).embed(['a'], 'query'),
+      'EMBEDDING_FAILED',
+    );
+    await rejectsWith(
+      openaiEmbeddings({ url: `${server.url.replace('/v1', '')}/nowhere`, model: 'tri', dims: 64 }).embed(
+        ['a'],
+        'query',
+      ),
+      'EMBEDDING_FAILED',
+    );
     const down = await startEmbeddingsServer();
     await down.close();
-    const unreachable = await rejectsWith(openaiEmbeddings({ url: down.url, model: 'tri', dims: 64 }).embed(['a'], 'query'), 'EMBEDDING_FAILED');
+    const unreachable = await rejectsWith(
+      openaiEmbeddings({ url: down.url, model: 'tri', dims: 64 }).embed(['a'], 'query'),
+      'EMBEDDING_FAILED',
+    );
     assert.match(unreachable.message, /could not be reached/);
-    const garbage = openaiEmbeddings({ url: 'http://x.invalid/v1', model: 'm', dims: 2, fetch: async () => new Response('{"data":[{"embedding":[1,"a"]}]}') });
+    const garbage = openaiEmbeddings({
+      url: 'http://x.invalid/v1',
+      model: 'm',
+      dims: 2,
+      fetch: async () => new Response('{"data":[{"embedding":[1,"a"]}]}'),
+    });
     await rejectsWith(garbage.embed(['a'], 'query'), 'EMBEDDING_FAILED');
-    const notJson = openaiEmbeddings({ url: 'http://x.invalid/v1', model: 'm', dims: 2, fetch: async () => new Response('<html>') });
+    const notJson = openaiEmbeddings({
+      url: 'http://x.invalid/v1',
+      model: 'm',
+      dims: 2,
+      fetch: async () => new Response('<html>'),
+    });
     await rejectsWith(notJson.embed(['a'], 'query'), 'EMBEDDING_FAILED');
   });
 
   it('bad options are INVALID_ARGUMENT', () => {
-    for (const o of [{ url: 'not a url', model: 'm', dims: 2 }, { url: 'ftp://h/v1', model: 'm', dims: 2 }, { url: 'http://h/v1', model: '', dims: 2 }, { url: 'http://h/v1', model: 'm', dims: 0 }]) {
-      assert.throws(() => openaiEmbeddings(/** @type {any} */ (o)), (e) => /** @type {any} */ (e).code === 'INVALID_ARGUMENT');
+    for (const o of [
+      { url: 'not a url', model: 'm', dims: 2 },
+      { url: 'ftp://h/v1', model: 'm', dims: 2 },
+      { url: 'http://h/v1', model: '', dims: 2 },
+      { url: 'http://h/v1', model: 'm', dims: 0 },
+    ]) {
+      assert.throws(
+        () => openaiEmbeddings(/** @type {any} */ (o)),
+        (e) => /** @type {any} */ (e).code === 'INVALID_ARGUMENT',
+      );
     }
   });
 });

@@ -92,7 +92,10 @@ describe('page reads', () => {
     memory.grow(1); // replaces the buffer the first reads went into
     assert.equal(pages.readPage('db/1', 0, memory, 65536 + 10, 8192), 8192);
     assert.ok(at(65536 + 10, 8192).every((b) => b === 8));
-    assert.ok(at(100, 8192).every((b) => b === 7), 'growing kept the earlier contents');
+    assert.ok(
+      at(100, 8192).every((b) => b === 7),
+      'growing kept the earlier contents',
+    );
   });
 
   it('a readInto that throws fails that call with an EdgememError; the store reads again afterwards', async () => {
@@ -102,7 +105,10 @@ describe('page reads', () => {
       throw new Error('disk unreadable');
     };
     // Reopened with a cold cache, so the GET must read a page.
-    await assert.rejects(s.get(['r'], 'k7'), (e) => e instanceof EdgememError && /disk unreadable|I\/O|disk I\/O/i.test(e.message));
+    await assert.rejects(
+      s.get(['r'], 'k7'),
+      (e) => e instanceof EdgememError && /disk unreadable|I\/O|disk I\/O/i.test(e.message),
+    );
     pages.override = undefined;
     assert.deepEqual((await s.get(['r'], 'k7'))?.value, value(7));
     await s.close();

@@ -49,7 +49,9 @@ class HostPages {
   }
   /** Every committed page, for comparing states. */
   fingerprint() {
-    return JSON.stringify([...this.committed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, Buffer.from(v).toString('base64')]));
+    return JSON.stringify(
+      [...this.committed].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+    );
   }
   /** The committed pages alone, as a new instance would find them. */
   copy() {
@@ -62,7 +64,12 @@ class HostPages {
 /** The PageStore a store is opened with: `host`'s calls, its transaction only when `atomic`. */
 function storage(/** @type {HostPages} */ host, /** @type {boolean} */ atomic) {
   /** @type {import('edgemem').PageStore} */
-  const pages = { get: (k) => host.get(k), put: (k, b) => host.put(k, b), delete: (k) => host.delete(k), sync: () => host.sync() };
+  const pages = {
+    get: (k) => host.get(k),
+    put: (k, b) => host.put(k, b),
+    delete: (k) => host.delete(k),
+    sync: () => host.sync(),
+  };
   if (atomic) pages.transaction = (fn) => host.transaction(fn);
   return { pages, atomic };
 }
@@ -81,17 +88,25 @@ async function verify(store, /** @type {number} */ memories) {
 async function failMidWrite(/** @type {boolean} */ atomic) {
   const host = new HostPages();
   const store = await openStore({ dims: 3, storage: storage(host, atomic) });
-  for (let i = 0; i < 20; i++) await store.put({ namespace: ['t'], key: `k${i}`, value: i, text: `kept ${i}`, embedding: [i, 1, 0] });
+  for (let i = 0; i < 20; i++)
+    await store.put({ namespace: ['t'], key: `k${i}`, value: i, text: `kept ${i}`, embedding: [i, 1, 0] });
   let failed = 0;
   for (let n = 1, prev = 1, round = 0; ; [n, prev] = [n + prev, n], round++) {
     // `r${round}`, not the bare round number: in round 7 a bare "7" would be in every batch item, the word of
     // the verifying search ("kept 7") would be too common to rank by, and k7 would not come first.
     const batch = Array.from({ length: 40 }, (_, j) => ({
-      namespace: ['b', String(round)], key: `j${j}`, value: 'x'.repeat(400), text: `batch r${round} item ${j}`, embedding: [j, 0, 1],
+      namespace: ['b', String(round)],
+      key: `j${j}`,
+      value: 'x'.repeat(400),
+      text: `batch r${round} item ${j}`,
+      embedding: [j, 0, 1],
     }));
     const before = host.fingerprint();
     host.failIn = n - 1;
-    const r = await store.putBatch(batch).then(() => 'ok', (e) => e);
+    const r = await store.putBatch(batch).then(
+      () => 'ok',
+      (e) => e,
+    );
     host.failIn = -1;
     const memories = 20 + 40 * (round - failed);
     if (r === 'ok') {

@@ -1,9 +1,9 @@
 // @ts-check
 // Node file storage: the store is an ordinary SQLite database file that survives close and reopen.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,8 @@ describe('file storage', () => {
     const s = await openStore({ dims: 2, storage: { file } });
     const first = await s.put({ namespace: ['p'], key: 'k', value: 'v1', text: 'persistent words', embedding: [1, 0] });
     await s.put({ namespace: ['p'], key: 'k', value: 'v2', text: 'persistent words again', embedding: [0, 1] });
-    for (let i = 0; i < 200; i++) await s.put({ namespace: ['bulk'], key: `b${i}`, value: 'x'.repeat(100), embedding: [i, 1] });
+    for (let i = 0; i < 200; i++)
+      await s.put({ namespace: ['bulk'], key: `b${i}`, value: 'x'.repeat(100), embedding: [i, 1] });
     await s.putCheckpoint({ threadId: 't', checkpointId: 'c', data: { n: 1 } });
     const seq = await s.notify('ch', 'payload');
     await s.close();
@@ -35,8 +36,14 @@ describe('file storage', () => {
     assert.equal((await r.history(['p'], 'k')).length, 2);
     assert.equal((await r.stats()).memories, 201);
     assert.equal((await r.stats()).seq, seq);
-    assert.deepEqual((await r.search({ vector: [0, 1], k: 1, namespace: ['p'] })).map((h) => h.key), ['k']);
-    assert.deepEqual((await r.search({ text: 'again' })).map((h) => h.key), ['k']);
+    assert.deepEqual(
+      (await r.search({ vector: [0, 1], k: 1, namespace: ['p'] })).map((h) => h.key),
+      ['k'],
+    );
+    assert.deepEqual(
+      (await r.search({ text: 'again' })).map((h) => h.key),
+      ['k'],
+    );
     assert.deepEqual((await r.getCheckpoint('t'))?.data, { n: 1 });
     assert.equal((await r.changes(seq - 1))[0]?.payload, 'payload');
     const next = await r.put({ namespace: ['p'], key: 'k', value: 'v3' });

@@ -29,10 +29,17 @@ function near(a, b) {
 async function filled(name, n) {
   const file = join(dir, name);
   const s = await openStore({ embedder: trigramEmbedder(), storage: { file } });
-  await s.putBatch(Array.from({ length: n }, (_, i) => ({
-    namespace: ['r', String(i % 3)], key: `k${i}`, value: { i }, text: `memory ${i} about topic ${i % 7}`,
-    metadata: { i }, pinned: i === 1, ...(i === 2 ? { ttlMs: 3_600_000 } : {}),
-  })));
+  await s.putBatch(
+    Array.from({ length: n }, (_, i) => ({
+      namespace: ['r', String(i % 3)],
+      key: `k${i}`,
+      value: { i },
+      text: `memory ${i} about topic ${i % 7}`,
+      metadata: { i },
+      pinned: i === 1,
+      ...(i === 2 ? { ttlMs: 3_600_000 } : {}),
+    })),
+  );
   await s.close();
   return file;
 }
@@ -45,7 +52,10 @@ async function assertReembedded(s, n) {
   for (let i = 0; i < n; i++) {
     const m = await s.get(['r', String(i % 3)], `k${i}`, { includeEmbedding: true });
     assert.ok(m, `k${i}`);
-    assert.ok(near(/** @type {Float32Array} */ (m.embedding), trigramVector(`v2memory ${i} about topic ${i % 7}`, 64)), `k${i} re-embedded`);
+    assert.ok(
+      near(/** @type {Float32Array} */ (m.embedding), trigramVector(`v2memory ${i} about topic ${i % 7}`, 64)),
+      `k${i} re-embedded`,
+    );
     assert.deepEqual(m.value, { i });
     assert.deepEqual(m.metadata, { i });
     assert.equal(m.pinned, i === 1);
@@ -57,10 +67,16 @@ async function assertReembedded(s, n) {
 describe('the embedder a store records', () => {
   it('opening with another embedder is INVALID_ARGUMENT naming both; the same one opens', async () => {
     const file = await filled('a.db', 5);
-    const e = await rejectsWith(openStore({ embedder: trigramEmbedder({ salt: 'v2' }), storage: { file } }), 'INVALID_ARGUMENT');
+    const e = await rejectsWith(
+      openStore({ embedder: trigramEmbedder({ salt: 'v2' }), storage: { file } }),
+      'INVALID_ARGUMENT',
+    );
     assert.match(e.message, /"test\/trigram-64" \(64 dims, normalized\)/);
     assert.match(e.message, /"test\/trigram-64-v2" \(64 dims, normalized\)/);
-    await rejectsWith(openStore({ embedder: async (t) => t.map(() => new Float32Array(64).fill(1)), storage: { file } }), 'INVALID_ARGUMENT');
+    await rejectsWith(
+      openStore({ embedder: async (t) => t.map(() => new Float32Array(64).fill(1)), storage: { file } }),
+      'INVALID_ARGUMENT',
+    );
     // The refused open released the file: it opens again, with its own embedder, or with none.
     const s = await openStore({ embedder: trigramEmbedder(), storage: { file } });
     assert.equal(s.reembedPending, false);
@@ -78,9 +94,16 @@ describe('the embedder a store records', () => {
     assert.equal(s.reembedPending, true);
     /** @type {{ done: number, total: number }[]} */
     const progress = [];
-    const result = await s.reembed({ onProgress: (p) => { progress.push(p); } });
+    const result = await s.reembed({
+      onProgress: (p) => {
+        progress.push(p);
+      },
+    });
     assert.deepEqual(result, { done: n, total: n });
-    assert.deepEqual(progress.map((p) => p.done), [32, 64, 70]);
+    assert.deepEqual(
+      progress.map((p) => p.done),
+      [32, 64, 70],
+    );
     assert.equal(s.reembedPending, false);
     assert.equal(v2.calls.flatMap((c) => c.texts).length, n);
     assert.ok(v2.calls.every((c) => c.kind === 'passage'));

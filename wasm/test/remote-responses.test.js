@@ -4,7 +4,7 @@
 // never a RangeError or a crash. And what it cannot put in a URL (a lone surrogate, `.`) never reaches fetch.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EdgememError, connect } from 'edgemem';
+import { connect, EdgememError } from 'edgemem';
 import { rejectsWith } from './contract-suite.js';
 
 const deep = (n = 1_000_000) => '['.repeat(n) + ']'.repeat(n);
@@ -22,15 +22,25 @@ async function serverSaying(/** @type {number} */ status, /** @type {string} */ 
 
 describe('remote client: hostile responses', () => {
   it('takes a deeply nested 200 body without overflowing the stack', async () => {
-    const { store } = await serverSaying(200, `{"namespace":["n"],"key":"k","value":${deep()},"metadata":{},"version":1,"seq":1}`);
+    const { store } = await serverSaying(
+      200,
+      `{"namespace":["n"],"key":"k","value":${deep()},"metadata":{},"version":1,"seq":1}`,
+    );
     const m = await store.get(['n'], 'k');
     assert.ok(Array.isArray(m?.value));
   });
 
   it('answers a non-JSON or deeply nested error body with an EdgememError', async () => {
-    for (const [status, body] of /** @type {[number, string][]} */ ([[200, deep(10) + '}'], [500, deep()], [400, `{"error":${deep()}}`]])) {
+    for (const [status, body] of /** @type {[number, string][]} */ ([
+      [200, deep(10) + '}'],
+      [500, deep()],
+      [400, `{"error":${deep()}}`],
+    ])) {
       const { store } = await serverSaying(status, body);
-      const e = await store.stats().then(() => assert.fail('expected a rejection'), (/** @type {unknown} */ err) => err);
+      const e = await store.stats().then(
+        () => assert.fail('expected a rejection'),
+        (/** @type {unknown} */ err) => err,
+      );
       assert.ok(e instanceof EdgememError, String(e));
       assert.equal(e.code, 'INTERNAL');
     }

@@ -40,7 +40,10 @@ describe('seqs near the 2^53-1 limit', () => {
     assert.deepEqual([a.seq, b], [base + 1, base + 2]);
     assert.deepEqual(seen, [base + 1, base + 2]);
     assert.equal((await s.get(['n'], 'a'))?.seq, base + 1);
-    assert.deepEqual((await s.changes(base)).map((e) => e.seq), [base + 1, base + 2]);
+    assert.deepEqual(
+      (await s.changes(base)).map((e) => e.seq),
+      [base + 1, base + 2],
+    );
     await sub.unsubscribe();
     await s.close();
   });

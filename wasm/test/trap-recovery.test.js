@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { EdgememError, openStore } from 'edgemem';
+import { EdgememError, MemoryPageStore, openStore } from 'edgemem';
 import { forceTrap, trapAfterPageWrites, trapCount } from 'edgemem/testing';
-import { MemoryPageStore } from 'edgemem';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-trap-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +16,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** Forces a trap and checks it surfaces as an INTERNAL EdgememError. */
 async function trap() {
   const before = trapCount();
-  const e = await forceTrap().then(() => assert.fail('no trap'), (err) => err);
+  const e = await forceTrap().then(
+    () => assert.fail('no trap'),
+    (err) => err,
+  );
   assert.ok(e instanceof EdgememError && e.code === 'INTERNAL', String(e));
   assert.ok(e.cause instanceof WebAssembly.RuntimeError);
   assert.equal(trapCount(), before + 1);
@@ -89,13 +91,30 @@ describe('trap recovery', () => {
     const s = await openStore({ dims: 3, storage: { pages: recording } });
     for (let i = 0; i < 10; i++) await s.put({ namespace: ['t'], key: `k${i}`, value: i, embedding: [i, 1, 0] });
     record = true;
-    await s.putBatch(Array.from({ length: 30 }, (_, i) => ({ namespace: ['u'], key: `b${i}`, value: 'y'.repeat(500), embedding: [1, i, 0] })));
+    await s.putBatch(
+      Array.from({ length: 30 }, (_, i) => ({
+        namespace: ['u'],
+        key: `b${i}`,
+        value: 'y'.repeat(500),
+        embedding: [1, i, 0],
+      })),
+    );
     record = false;
     await s.close();
     assert.ok(snapshots.length > 5, `${snapshots.length} page writes`);
     for (const snap of snapshots) {
       const copy = new Map(snap);
-      const r = await openStore({ dims: 3, storage: { pages: { get: (k) => copy.get(k), put: (k, v) => void copy.set(k, v.slice()), delete: (k) => void copy.delete(k), sync: () => {} } } });
+      const r = await openStore({
+        dims: 3,
+        storage: {
+          pages: {
+            get: (k) => copy.get(k),
+            put: (k, v) => void copy.set(k, v.slice()),
+            delete: (k) => void copy.delete(k),
+            sync: () => {},
+          },
+        },
+      });
       const n = (await r.stats()).memories;
       assert.ok(n === 10 || n === 40, `torn write left ${n} memories`);
       for (let i = 0; i < 10; i++) assert.equal((await r.get(['t'], `k${i}`))?.value, i);
@@ -110,14 +129,22 @@ describe('trap recovery', () => {
    */
   async function trapMidWrite(open) {
     let store = await open();
-    for (let i = 0; i < 20; i++) await store.put({ namespace: ['t'], key: `k${i}`, value: i, text: `kept ${i}`, embedding: [i, 1, 0] });
+    for (let i = 0; i < 20; i++)
+      await store.put({ namespace: ['t'], key: `k${i}`, value: i, text: `kept ${i}`, embedding: [i, 1, 0] });
     let trapped = 0;
     for (let n = 1, prev = 1, round = 0; ; [n, prev] = [n + prev, n], round++) {
       const batch = Array.from({ length: 40 }, (_, j) => ({
-        namespace: ['b', String(round)], key: `j${j}`, value: 'x'.repeat(400), text: `batch ${round} item ${j}`, embedding: [j, 0, 1],
+        namespace: ['b', String(round)],
+        key: `j${j}`,
+        value: 'x'.repeat(400),
+        text: `batch ${round} item ${j}`,
+        embedding: [j, 0, 1],
       }));
       trapAfterPageWrites(n);
-      const r = await store.putBatch(batch).then(() => 'ok', (e) => e);
+      const r = await store.putBatch(batch).then(
+        () => 'ok',
+        (e) => e,
+      );
       trapAfterPageWrites(0);
       const { memories } = await store.stats();
       if (r === 'ok') {
@@ -160,13 +187,24 @@ describe('trap recovery', () => {
   it('atomic: true without a host transaction is refused (a trap would tear the database)', async () => {
     const pages = new MemoryPageStore();
     /** @type {import('edgemem').PageStore} */
-    const noTx = { get: (k) => pages.get(k), put: (k, b) => pages.put(k, b), delete: (k) => pages.delete(k), sync: () => {} };
-    const e = await openStore({ storage: { pages: noTx, atomic: true } }).then(() => assert.fail('accepted'), (err) => err);
+    const noTx = {
+      get: (k) => pages.get(k),
+      put: (k, b) => pages.put(k, b),
+      delete: (k) => pages.delete(k),
+      sync: () => {},
+    };
+    const e = await openStore({ storage: { pages: noTx, atomic: true } }).then(
+      () => assert.fail('accepted'),
+      (err) => err,
+    );
     assert.ok(e instanceof EdgememError && e.code === 'INVALID_ARGUMENT', String(e));
     const s = await openStore({ storage: { pages: noTx } }); // non-atomic: journals into the pages
     await s.put({ namespace: ['a'], key: 'k', value: 1 });
     await s.close();
-    const bad = await openStore({ storage: { pages: /** @type {any} */ ({ get() {} }) } }).then(() => 'accepted', (err) => err);
+    const bad = await openStore({ storage: { pages: /** @type {any} */ ({ get() {} }) } }).then(
+      () => 'accepted',
+      (err) => err,
+    );
     assert.ok(bad instanceof EdgememError && bad.code === 'INVALID_ARGUMENT', String(bad));
   });
 

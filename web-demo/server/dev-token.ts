@@ -62,7 +62,8 @@ const handle: Connect.NextHandleFunction = (req, res, next) => {
     if (req.method !== 'POST' || !/^application\/json\b/.test(req.headers['content-type'] ?? '')) {
       return fail(res, 400, 'INVALID_ARGUMENT', 'POST a JSON body { "agent": "<id>" }');
     }
-    if (!sameOrigin(req)) return fail(res, 403, 'FORBIDDEN', 'the dev token endpoint answers same-origin requests only');
+    if (!sameOrigin(req))
+      return fail(res, 403, 'FORBIDDEN', 'the dev token endpoint answers same-origin requests only');
     let agent: unknown;
     try {
       agent = ((await readJson(req)) as { agent?: unknown })?.agent;
@@ -73,7 +74,13 @@ const handle: Connect.NextHandleFunction = (req, res, next) => {
       return fail(res, 400, 'INVALID_ARGUMENT', 'agent ids are 1–128 characters of A-Z a-z 0-9 . _ : -');
     }
     const admin = adminToken();
-    if (!admin) return fail(res, 503, 'UNAUTHORIZED', 'no admin token: set EDGEMEM_ADMIN_TOKEN or create workers/.dev.vars (npm start does)');
+    if (!admin)
+      return fail(
+        res,
+        503,
+        'UNAUTHORIZED',
+        'no admin token: set EDGEMEM_ADMIN_TOKEN or create workers/.dev.vars (npm start does)',
+      );
     try {
       const minted = await fetch(`${workerUrl()}/v1/tokens`, {
         method: 'POST',
@@ -82,7 +89,12 @@ const handle: Connect.NextHandleFunction = (req, res, next) => {
       });
       reply(res, minted.status, await minted.json());
     } catch (e) {
-      fail(res, 502, 'INTERNAL', `the edgemem Worker at ${workerUrl()} did not answer (${e instanceof Error ? e.message : String(e)}); is it running?`);
+      fail(
+        res,
+        502,
+        'INTERNAL',
+        `the edgemem Worker at ${workerUrl()} did not answer (${e instanceof Error ? e.message : String(e)}); is it running?`,
+      );
     }
   })();
 };

@@ -61,7 +61,8 @@ class SwitchedSocket implements WebSocketLike {
     if (this.#real || this.#closed) return;
     const ws = new WebSocket(this.#url);
     this.#real = ws;
-    for (const kind of ['open', 'message', 'error'] as const) ws.addEventListener(kind, (e) => this.#emit(kind, { data: (e as MessageEvent).data }));
+    for (const kind of ['open', 'message', 'error'] as const)
+      ws.addEventListener(kind, (e) => this.#emit(kind, { data: (e as MessageEvent).data }));
     ws.addEventListener('close', (e) => this.#finish(e.code));
   }
 

@@ -9,7 +9,11 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
 type Child = Node | string | null | undefined | false;
 
 /** `h('li', { class: 'x' }, 'text', child)`: attributes are set as attributes, children appended as text or nodes. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | boolean> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | boolean> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === false) continue;
@@ -33,7 +37,10 @@ export function errorText(e: unknown): string {
 
 /** `user/42` → `['user', '42']` (empty segments dropped). */
 export function parseNamespace(s: string): string[] {
-  return s.split('/').map((p) => p.trim()).filter((p) => p !== '');
+  return s
+    .split('/')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
 }
 
 /** A JSON value for display, shortened. */

@@ -40,13 +40,19 @@ export async function embed(config: EmbedderConfig, texts: string[]): Promise<nu
       body: JSON.stringify({ model: config.model, input: texts }),
     });
   } catch (e) {
-    throw new Error(`the embedding endpoint could not be reached (network or CORS): ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(
+      `the embedding endpoint could not be reached (network or CORS): ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
-  if (!res.ok) throw new Error(`the embedding endpoint answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  if (!res.ok)
+    throw new Error(`the embedding endpoint answered HTTP ${res.status}: ${(await res.text()).slice(0, 200)}`);
   const body = (await res.json()) as { data?: { embedding?: unknown; index?: number }[] };
   const data = [...(body.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   const vectors = data.map((d) => d.embedding);
-  if (vectors.length !== texts.length || !vectors.every((v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number'))) {
+  if (
+    vectors.length !== texts.length ||
+    !vectors.every((v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number'))
+  ) {
     throw new Error('the embedding endpoint did not answer { data: [{ embedding: number[] }] } for each input');
   }
   return vectors as number[][];

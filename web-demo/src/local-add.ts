@@ -6,13 +6,16 @@ import { SAMPLE_MEMORIES } from './sample-data.ts';
 
 function evictedNote(acks: WriteAck[]): string {
   const evicted = acks.flatMap((a) => a.evicted.map((e) => `${e.namespace.join('/')}/${e.key}`));
-  return evicted.length ? ` The cap evicted ${evicted.length}: ${evicted.slice(0, 5).join(', ')}${evicted.length > 5 ? '…' : ''}.` : '';
+  return evicted.length
+    ? ` The cap evicted ${evicted.length}: ${evicted.slice(0, 5).join(', ')}${evicted.length > 5 ? '…' : ''}.`
+    : '';
 }
 
 function parseMetadata(s: string): JsonObject {
   if (!s.trim()) return {};
   const m = JSON.parse(s) as unknown;
-  if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new Error('metadata must be a JSON object, e.g. {"topic": "food"}');
+  if (typeof m !== 'object' || m === null || Array.isArray(m))
+    throw new Error('metadata must be a JSON object, e.g. {"topic": "food"}');
   return m as JsonObject;
 }
 
@@ -39,7 +42,11 @@ export function mountAdd(app: LocalApp): void {
         };
         const ack = await app.client.call('put', memory); // the store embeds the text (when vectors are on)
         const embedded = app.vectors().on && text !== '';
-        say(status, `Saved ${memory.namespace.join('/')}/${memory.key} as version ${ack.version} at seq ${ack.seq}${embedded ? ' with its embedding' : ''}.${evictedNote([ack])}`, 'ok');
+        say(
+          status,
+          `Saved ${memory.namespace.join('/')}/${memory.key} as version ${ack.version} at seq ${ack.seq}${embedded ? ' with its embedding' : ''}.${evictedNote([ack])}`,
+          'ok',
+        );
         await app.changed();
       } catch (e) {
         say(status, `Not saved — ${errorText(e)}`, 'error');
@@ -52,7 +59,11 @@ export function mountAdd(app: LocalApp): void {
       try {
         const acks: WriteAck[] = [];
         for (const m of SAMPLE_MEMORIES) acks.push(await app.client.call('put', { ...m, text: String(m.value) }));
-        say(status, `Added ${acks.length} sample memories (seq ${acks[0]?.seq}–${acks.at(-1)?.seq}).${evictedNote(acks)}`, 'ok');
+        say(
+          status,
+          `Added ${acks.length} sample memories (seq ${acks[0]?.seq}–${acks.at(-1)?.seq}).${evictedNote(acks)}`,
+          'ok',
+        );
         await app.changed();
       } catch (e) {
         say(status, `Samples not added — ${errorText(e)}`, 'error');

@@ -4,9 +4,9 @@
  * listeners that the panel's parts register to redraw after a write.
  */
 import type { Stats } from 'edgemem';
-import { loadEmbedder, saveEmbedder, type EmbedderConfig } from './embedder.ts';
+import { type EmbedderConfig, loadEmbedder, saveEmbedder } from './embedder.ts';
 import { StoreClient } from './store-client.ts';
-import type { EmbedderChoice, OpenSettings, Opened, Progress } from './store-protocol.ts';
+import type { EmbedderChoice, Opened, OpenSettings, Progress } from './store-protocol.ts';
 
 const CAP_KEY = 'edgemem-demo:maxMemories';
 export const DEFAULT_CAP = 50;
@@ -14,7 +14,7 @@ export const DEFAULT_CAP = 50;
 /** Why vectors are off, or their dims and embedder when on. */
 export type VectorState =
   | { on: true; dims: number; id: string }
-  | { on: false; reason: string; /** recreating the store (erasing it) would turn vectors on */ recreate: boolean };
+  | { on: false; reason: string /** recreating the store (erasing it) would turn vectors on */; recreate: boolean };
 
 export class LocalApp {
   readonly client = new StoreClient();

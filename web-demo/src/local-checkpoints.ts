@@ -17,17 +17,25 @@ export function mountCheckpoints(app: LocalApp): void {
 
   async function draw(): Promise<number> {
     const cps = await app.client.call('listCheckpoints', { threadId: SAMPLE_THREAD, limit: 20 });
-    list.replaceChildren(...cps.map((cp) => {
-      const messages = ((cp.data as JsonObject | null)?.messages ?? []) as unknown as Turn[];
-      const last = messages.at(-1);
-      return h('li', {},
-        h('span', { class: 'path' }, cp.checkpointId), ' ',
-        h('span', { class: 'meta' }, `parent ${cp.parentId ?? '—'} · seq ${cp.seq} · ${messages.length} messages`), ' ',
-        last ? h('span', {}, `${last.role}: ${last.content}`) : null);
-    }));
+    list.replaceChildren(
+      ...cps.map((cp) => {
+        const messages = ((cp.data as JsonObject | null)?.messages ?? []) as unknown as Turn[];
+        const last = messages.at(-1);
+        return h(
+          'li',
+          {},
+          h('span', { class: 'path' }, cp.checkpointId),
+          ' ',
+          h('span', { class: 'meta' }, `parent ${cp.parentId ?? '—'} · seq ${cp.seq} · ${messages.length} messages`),
+          ' ',
+          last ? h('span', {}, `${last.role}: ${last.content}`) : null,
+        );
+      }),
+    );
     const step = cps.length ? Number((cps[0]?.metadata as { step?: number }).step ?? 0) : 0;
     stepButton.disabled = step >= SAMPLE_TURNS.length;
-    stepButton.textContent = step >= SAMPLE_TURNS.length ? 'Thread finished' : `Run agent step ${step + 1} of ${SAMPLE_TURNS.length}`;
+    stepButton.textContent =
+      step >= SAMPLE_TURNS.length ? 'Thread finished' : `Run agent step ${step + 1} of ${SAMPLE_TURNS.length}`;
     return step;
   }
 

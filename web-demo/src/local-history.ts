@@ -42,9 +42,12 @@ export function mountHistory(app: LocalApp): void {
       body.replaceChildren(...page.items.map((m) => row(m, atHead)));
       drawn = seq;
       const more = page.nextCursor ? ` (first ${PAGE})` : '';
-      say(status, atHead
-        ? `${count(page.items.length)} now${more}.`
-        : `The store as it was right after seq ${seq}: ${count(page.items.length)}${more}.`);
+      say(
+        status,
+        atHead
+          ? `${count(page.items.length)} now${more}.`
+          : `The store as it was right after seq ${seq}: ${count(page.items.length)}${more}.`,
+      );
     } catch (e) {
       say(status, `Cannot read as of seq ${seq} — ${errorText(e)}`, 'error');
     }
@@ -52,23 +55,37 @@ export function mountHistory(app: LocalApp): void {
 
   function row(m: Memory, atHead: boolean): HTMLTableRowElement {
     const path = `${m.namespace.join('/')}/${m.key}`;
-    const show = h('button', { type: 'button', class: 'small secondary', 'aria-label': `Versions of ${path}` }, 'Versions');
+    const show = h(
+      'button',
+      { type: 'button', class: 'small secondary', 'aria-label': `Versions of ${path}` },
+      'Versions',
+    );
     show.addEventListener('click', () => void showVersions(m));
-    const del = atHead && h('button', { type: 'button', class: 'small danger', 'aria-label': `Delete ${path}` }, 'Delete');
+    const del =
+      atHead && h('button', { type: 'button', class: 'small danger', 'aria-label': `Delete ${path}` }, 'Delete');
     if (del) del.addEventListener('click', () => void remove(m));
-    const flags = [m.pinned ? 'pinned' : '', m.expiresAt !== null ? `expires ${when(m.expiresAt)}` : ''].filter(Boolean).join(', ');
-    return h('tr', { 'data-key': m.key },
+    const flags = [m.pinned ? 'pinned' : '', m.expiresAt !== null ? `expires ${when(m.expiresAt)}` : '']
+      .filter(Boolean)
+      .join(', ');
+    return h(
+      'tr',
+      { 'data-key': m.key },
       h('th', { scope: 'row', class: 'path' }, path),
       h('td', { class: 'value' }, preview(m.value)),
       h('td', {}, `v${m.version} · seq ${m.seq}`),
       h('td', {}, flags),
-      h('td', { class: 'actions' }, show, del));
+      h('td', { class: 'actions' }, show, del),
+    );
   }
 
   async function remove(m: Memory): Promise<void> {
     try {
       const seq = await app.client.call('delete', m.namespace, m.key);
-      say(status, `Deleted ${m.namespace.join('/')}/${m.key} at seq ${seq}; move the slider back to see it again.`, 'ok');
+      say(
+        status,
+        `Deleted ${m.namespace.join('/')}/${m.key} at seq ${seq}; move the slider back to see it again.`,
+        'ok',
+      );
       await app.changed();
     } catch (e) {
       say(status, `Not deleted — ${errorText(e)}`, 'error');
@@ -80,7 +97,11 @@ export function mountHistory(app: LocalApp): void {
       const list = await app.client.call('history', m.namespace, m.key);
       versions.replaceChildren(
         h('h4', {}, `Versions of ${m.namespace.join('/')}/${m.key}`),
-        h('ol', {}, ...list.map((v) => h('li', {}, `v${v.version} at seq ${v.seq} (${when(v.updatedAt)}): `, preview(v.value)))),
+        h(
+          'ol',
+          {},
+          ...list.map((v) => h('li', {}, `v${v.version} at seq ${v.seq} (${when(v.updatedAt)}): `, preview(v.value))),
+        ),
       );
       versions.hidden = false;
     } catch (e) {

@@ -17,7 +17,15 @@ function plan(app: LocalApp, wanted: Wanted): { mode: SearchMode; note: string }
     return { mode: 'lexical', note: wanted === 'vector' || wanted === 'hybrid' ? `${wanted} asked, ${note}` : note };
   }
   if (wanted === 'auto') return { mode: 'hybrid', note: 'text and its embedding, fused' };
-  return { mode: wanted, note: wanted === 'lexical' ? 'text only (BM25)' : wanted === 'vector' ? 'embedding only (cosine, HNSW)' : 'text and its embedding, fused' };
+  return {
+    mode: wanted,
+    note:
+      wanted === 'lexical'
+        ? 'text only (BM25)'
+        : wanted === 'vector'
+          ? 'embedding only (cosine, HNSW)'
+          : 'text and its embedding, fused',
+  };
 }
 
 export function mountSearch(app: LocalApp): void {
@@ -36,15 +44,28 @@ export function mountSearch(app: LocalApp): void {
         const hits = await app.client.call('search', query);
         results.replaceChildren(
           ...hits.map((hit) =>
-            h('li', {},
-              h('span', { class: 'path' }, `${hit.namespace.join('/')}/${hit.key}`), ' ',
-              h('span', {}, preview(hit.text ?? hit.value)), ' ',
-              h('span', { class: 'meta' }, `score ${hit.score.toFixed(3)}` +
-                (hit.lexicalRank !== null ? ` · lexical #${hit.lexicalRank}` : '') +
-                (hit.vectorRank !== null ? ` · vector #${hit.vectorRank}` : '')),
-            )),
+            h(
+              'li',
+              {},
+              h('span', { class: 'path' }, `${hit.namespace.join('/')}/${hit.key}`),
+              ' ',
+              h('span', {}, preview(hit.text ?? hit.value)),
+              ' ',
+              h(
+                'span',
+                { class: 'meta' },
+                `score ${hit.score.toFixed(3)}` +
+                  (hit.lexicalRank !== null ? ` · lexical #${hit.lexicalRank}` : '') +
+                  (hit.vectorRank !== null ? ` · vector #${hit.vectorRank}` : ''),
+              ),
+            ),
+          ),
         );
-        say(modeLine, `Ran: ${mode} — ${note}. ${hits.length} hit${hits.length === 1 ? '' : 's'}.`, hits.length ? 'ok' : 'info');
+        say(
+          modeLine,
+          `Ran: ${mode} — ${note}. ${hits.length} hit${hits.length === 1 ? '' : 's'}.`,
+          hits.length ? 'ok' : 'info',
+        );
         modeLine.dataset.mode = mode;
       } catch (e) {
         results.replaceChildren();

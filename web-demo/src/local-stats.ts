@@ -24,7 +24,10 @@ export function mountStats(app: LocalApp): void {
     let evictions = '0';
     if (s.oldestEventSeq !== null) {
       try {
-        const evs = await app.client.call('changes', s.oldestEventSeq - 1, { filter: { kinds: ['evict'] }, limit: 10_000 });
+        const evs = await app.client.call('changes', s.oldestEventSeq - 1, {
+          filter: { kinds: ['evict'] },
+          limit: 10_000,
+        });
         evictions = evs.length === 10_000 ? '10,000 or more' : String(evs.length);
       } catch (e) {
         evictions = `unknown (${errorText(e)})`;
@@ -38,7 +41,12 @@ export function mountStats(app: LocalApp): void {
       ['Latest seq', String(s.seq)],
       ['Versions kept', String(s.versions)],
       ['Checkpoints', String(s.checkpoints)],
-      ['Vectors', s.dims ? `${s.dims} dims (${s.metric}): ${s.indexVectors} in the index, ${s.indexPending} buffered` : 'off (store created with dims 0)'],
+      [
+        'Vectors',
+        s.dims
+          ? `${s.dims} dims (${s.metric}): ${s.indexVectors} in the index, ${s.indexPending} buffered`
+          : 'off (store created with dims 0)',
+      ],
       ['Database (OPFS)', kib(s.dbBytes)],
     ];
     list.replaceChildren(...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', { 'data-stat': k }, v)]));
@@ -48,11 +56,16 @@ export function mountStats(app: LocalApp): void {
   capForm.addEventListener('submit', (event) => {
     event.preventDefault();
     const n = Number(capInput.value);
-    if (!Number.isSafeInteger(n) || n < 0) return say(status, 'The cap is a whole number of memories (0: no cap).', 'error');
+    if (!Number.isSafeInteger(n) || n < 0)
+      return say(status, 'The cap is a whole number of memories (0: no cap).', 'error');
     void busy(capForm.querySelector('button'), async () => {
       try {
         await app.setCap(n);
-        say(status, n ? `Cap set to ${n} memories: the next writes evict the least recently used past it.` : 'No cap.', 'ok');
+        say(
+          status,
+          n ? `Cap set to ${n} memories: the next writes evict the least recently used past it.` : 'No cap.',
+          'ok',
+        );
       } catch (e) {
         say(status, `Cap not set — ${errorText(e)}`, 'error');
       }

@@ -26,13 +26,26 @@ export function mountVectors(app: LocalApp): void {
 
   function draw(): void {
     const v = app.vectors();
-    const source = app.embedder ? `the endpoint (${app.embedder.model || app.embedder.url})` : 'the built-in e5, in this page\'s store worker';
+    const source = app.embedder
+      ? `the endpoint (${app.embedder.model || app.embedder.url})`
+      : "the built-in e5, in this page's store worker";
     clear.hidden = !app.embedder;
-    if (app.loading) say(status, `Loading the built-in e5 model: ${mb(app.loading.loaded)}${app.loading.total ? ` of ${mb(app.loading.total)}` : ''} MB…`, 'info');
-    else if (v.on) say(status, `Vectors on: ${v.dims} dimensions from ${source} (${v.id}). Search runs hybrid (or the mode you pick); the store embeds new memories.`, 'ok');
+    if (app.loading)
+      say(
+        status,
+        `Loading the built-in e5 model: ${mb(app.loading.loaded)}${app.loading.total ? ` of ${mb(app.loading.total)}` : ''} MB…`,
+        'info',
+      );
+    else if (v.on)
+      say(
+        status,
+        `Vectors on: ${v.dims} dimensions from ${source} (${v.id}). Search runs hybrid (or the mode you pick); the store embeds new memories.`,
+        'ok',
+      );
     else say(status, `Lexical search only — ${v.reason}.`, 'error');
     recreate.hidden = v.on || !v.recreate;
-    if (!v.on && v.recreate) recreate.textContent = `Recreate the local store with vectors from ${app.embedder ? 'the endpoint' : 'the built-in e5'} (erases it)`;
+    if (!v.on && v.recreate)
+      recreate.textContent = `Recreate the local store with vectors from ${app.embedder ? 'the endpoint' : 'the built-in e5'} (erases it)`;
   }
 
   form.addEventListener('submit', (event) => {

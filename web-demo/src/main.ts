@@ -23,13 +23,21 @@ async function main(): Promise<void> {
   const status = byId('local-status');
   try {
     await app.open();
-    say(status, `Ready: the store lives in this browser's origin private file system (OPFS), in a Web Worker. It survives reloads.`, 'ok');
+    say(
+      status,
+      `Ready: the store lives in this browser's origin private file system (OPFS), in a Web Worker. It survives reloads.`,
+      'ok',
+    );
     document.body.dataset.ready = 'local';
   } catch (e) {
     const conflict = (e as { code?: string }).code === 'CONFLICT';
-    say(status, conflict
-      ? 'The local store is open in another tab of this demo: close that tab, then reload this one.'
-      : `The local store did not open — ${errorText(e)}`, 'error');
+    say(
+      status,
+      conflict
+        ? 'The local store is open in another tab of this demo: close that tab, then reload this one.'
+        : `The local store did not open — ${errorText(e)}`,
+      'error',
+    );
     document.body.dataset.ready = 'failed';
   }
 }

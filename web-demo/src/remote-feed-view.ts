@@ -7,12 +7,18 @@ const MAX = 200;
 function describe(e: ChangeEvent): string {
   const path = e.namespace ? `${e.namespace.join('/')}/${e.key}` : (e.key ?? '');
   switch (e.kind) {
-    case 'put': return `${path} v${e.version}`;
-    case 'delete': return path;
-    case 'expire': return `${path} (its TTL passed)`;
-    case 'evict': return `${path} (evicted by the cap)`;
-    case 'checkpoint': return `thread ${e.channel}, checkpoint ${e.key}`;
-    case 'notify': return `#${e.channel}: ${preview(e.payload ?? null, 200)}`;
+    case 'put':
+      return `${path} v${e.version}`;
+    case 'delete':
+      return path;
+    case 'expire':
+      return `${path} (its TTL passed)`;
+    case 'evict':
+      return `${path} (evicted by the cap)`;
+    case 'checkpoint':
+      return `thread ${e.channel}, checkpoint ${e.key}`;
+    case 'notify':
+      return `#${e.channel}: ${preview(e.payload ?? null, 200)}`;
   }
 }
 
@@ -24,11 +30,19 @@ export class FeedView {
   }
 
   event(e: ChangeEvent): void {
-    this.#add(h('li', { class: `event kind-${e.kind}`, 'data-seq': String(e.seq), 'data-kind': e.kind },
-      h('span', { class: 'seq' }, `seq ${e.seq}`), ' ',
-      h('span', { class: 'badge' }, e.kind), ' ',
-      h('span', { class: 'what' }, describe(e)), ' ',
-      h('time', { datetime: new Date(e.ts).toISOString() }, new Date(e.ts).toLocaleTimeString())));
+    this.#add(
+      h(
+        'li',
+        { class: `event kind-${e.kind}`, 'data-seq': String(e.seq), 'data-kind': e.kind },
+        h('span', { class: 'seq' }, `seq ${e.seq}`),
+        ' ',
+        h('span', { class: 'badge' }, e.kind),
+        ' ',
+        h('span', { class: 'what' }, describe(e)),
+        ' ',
+        h('time', { datetime: new Date(e.ts).toISOString() }, new Date(e.ts).toLocaleTimeString()),
+      ),
+    );
   }
 
   note(text: string): void {

@@ -40,7 +40,8 @@ export function mountRemote(): void {
   function setConnected(on: boolean): void {
     connectButton.textContent = on ? 'Disconnect' : 'Connect';
     offline.disabled = !on;
-    for (const b of [...notifyForm.querySelectorAll('button'), ...writeForm.querySelectorAll('button')]) b.disabled = !on;
+    for (const b of [...notifyForm.querySelectorAll('button'), ...writeForm.querySelectorAll('button')])
+      b.disabled = !on;
     agentInput.readOnly = on;
   }
 
@@ -48,7 +49,11 @@ export function mountRemote(): void {
     const t = await devToken(agentInput.value.trim());
     tokenInput.value = t.token;
     devExpiresAt = t.expiresAt;
-    say(status, `Dev token for agent "${t.agent}" (${t.scopes.join(', ')}), valid until ${new Date(t.expiresAt).toLocaleTimeString()}.`, 'ok');
+    say(
+      status,
+      `Dev token for agent "${t.agent}" (${t.scopes.join(', ')}), valid until ${new Date(t.expiresAt).toLocaleTimeString()}.`,
+      'ok',
+    );
   }
 
   async function start(): Promise<void> {
@@ -198,6 +203,10 @@ export function mountRemote(): void {
   // Connect at once when this server can mint a dev token (npm start); otherwise wait for a pasted token.
   void busy(connectButton, start).catch((e: unknown) => {
     setConnected(false);
-    say(status, `Not connected — ${errorText(e)}. Start the Worker (npm start) or paste a token, then Connect.`, 'info');
+    say(
+      status,
+      `Not connected — ${errorText(e)}. Start the Worker (npm start) or paste a token, then Connect.`,
+      'info',
+    );
   });
 }

@@ -22,8 +22,12 @@ export async function devToken(agent: string): Promise<DevToken> {
   } catch (e) {
     throw new Error(`the demo server did not answer: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const body = (await res.json().catch(() => null)) as (DevToken & { error?: { code: string; message: string } }) | null;
-  if (res.status === 404 || body === null) throw new Error('this server has no dev token endpoint (it comes with npm start): paste a scoped token instead');
-  if (!res.ok || body.error) throw Object.assign(new Error(body.error?.message ?? `HTTP ${res.status}`), { code: body.error?.code });
+  const body = (await res.json().catch(() => null)) as
+    | (DevToken & { error?: { code: string; message: string } })
+    | null;
+  if (res.status === 404 || body === null)
+    throw new Error('this server has no dev token endpoint (it comes with npm start): paste a scoped token instead');
+  if (!res.ok || body.error)
+    throw Object.assign(new Error(body.error?.message ?? `HTTP ${res.status}`), { code: body.error?.code });
   return body;
 }

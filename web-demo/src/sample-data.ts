@@ -2,14 +2,57 @@
 import type { MemoryInput } from 'edgemem';
 
 export const SAMPLE_MEMORIES: Omit<MemoryInput, 'embedding'>[] = [
-  { namespace: ['user', '42', 'prefs'], key: 'coffee', value: 'Prefers oat milk flat whites, no sugar', metadata: { topic: 'food' } },
-  { namespace: ['user', '42', 'prefs'], key: 'seat', value: 'Likes a window seat on flights longer than two hours', metadata: { topic: 'travel' } },
-  { namespace: ['user', '42', 'facts'], key: 'city', value: 'Lives in Lisbon, near the river in Alfama', metadata: { topic: 'home' }, pinned: true },
-  { namespace: ['user', '42', 'facts'], key: 'allergy', value: 'Allergic to peanuts — check every restaurant menu', metadata: { topic: 'health' }, pinned: true },
-  { namespace: ['user', '42', 'work'], key: 'standup', value: 'Team stand-up is at 9:30 Lisbon time on weekdays', metadata: { topic: 'work' } },
-  { namespace: ['user', '42', 'work'], key: 'project', value: 'Working on the billing migration, due end of March', metadata: { topic: 'work' } },
-  { namespace: ['session'], key: 'scratch', value: 'Asked about train times to Porto this afternoon', metadata: { topic: 'travel' }, ttlMs: 10 * 60_000 },
-  { namespace: ['user', '42', 'prefs'], key: 'music', value: 'Listens to fado and jazz while working', metadata: { topic: 'leisure' } },
+  {
+    namespace: ['user', '42', 'prefs'],
+    key: 'coffee',
+    value: 'Prefers oat milk flat whites, no sugar',
+    metadata: { topic: 'food' },
+  },
+  {
+    namespace: ['user', '42', 'prefs'],
+    key: 'seat',
+    value: 'Likes a window seat on flights longer than two hours',
+    metadata: { topic: 'travel' },
+  },
+  {
+    namespace: ['user', '42', 'facts'],
+    key: 'city',
+    value: 'Lives in Lisbon, near the river in Alfama',
+    metadata: { topic: 'home' },
+    pinned: true,
+  },
+  {
+    namespace: ['user', '42', 'facts'],
+    key: 'allergy',
+    value: 'Allergic to peanuts — check every restaurant menu',
+    metadata: { topic: 'health' },
+    pinned: true,
+  },
+  {
+    namespace: ['user', '42', 'work'],
+    key: 'standup',
+    value: 'Team stand-up is at 9:30 Lisbon time on weekdays',
+    metadata: { topic: 'work' },
+  },
+  {
+    namespace: ['user', '42', 'work'],
+    key: 'project',
+    value: 'Working on the billing migration, due end of March',
+    metadata: { topic: 'work' },
+  },
+  {
+    namespace: ['session'],
+    key: 'scratch',
+    value: 'Asked about train times to Porto this afternoon',
+    metadata: { topic: 'travel' },
+    ttlMs: 10 * 60_000,
+  },
+  {
+    namespace: ['user', '42', 'prefs'],
+    key: 'music',
+    value: 'Listens to fado and jazz while working',
+    metadata: { topic: 'leisure' },
+  },
 ];
 
 /** One turn of the sample agent's conversation: what the thread's state gains at that step. */

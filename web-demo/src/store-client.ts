@@ -1,5 +1,15 @@
 /** The page's side of the store Web Worker: typed promises over postMessage (store-protocol.ts). */
-import type { Args, OpenSettings, Opened, Progress, Reply, RequestBody, Result, StoreMethod, WireError } from './store-protocol.ts';
+import type {
+  Args,
+  Opened,
+  OpenSettings,
+  Progress,
+  Reply,
+  RequestBody,
+  Result,
+  StoreMethod,
+  WireError,
+} from './store-protocol.ts';
 
 /** A failed request: the store's error code (e.g. CONFLICT when another tab holds the store) and message. */
 export class StoreError extends Error {

@@ -8,9 +8,19 @@ import type { MemoryStore, Stats } from 'edgemem';
 
 /** The store methods the page may call through the worker. */
 export type StoreMethod =
-  | 'put' | 'delete' | 'get' | 'list' | 'history' | 'search'
-  | 'putCheckpoint' | 'getCheckpoint' | 'listCheckpoints' | 'deleteThread'
-  | 'changes' | 'stats' | 'sweep';
+  | 'put'
+  | 'delete'
+  | 'get'
+  | 'list'
+  | 'history'
+  | 'search'
+  | 'putCheckpoint'
+  | 'getCheckpoint'
+  | 'listCheckpoints'
+  | 'deleteThread'
+  | 'changes'
+  | 'stats'
+  | 'sweep';
 
 export type Args<M extends StoreMethod> = Parameters<MemoryStore[M]>;
 export type Result<M extends StoreMethod> = Awaited<ReturnType<MemoryStore[M]>>;
@@ -64,7 +74,4 @@ export interface WireError {
   message: string;
 }
 
-export type Reply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: WireError }
-  | Progress;
+export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WireError } | Progress;

@@ -5,10 +5,10 @@
  * at a time, in order. The store embeds the text of puts and searches itself. It survives reloads; one tab at a
  * time can hold it (a second gets CONFLICT).
  */
-import { openStore, openaiEmbeddings, type Embedder, type MemoryStore, type OpenOptions } from 'edgemem';
+import { type Embedder, type MemoryStore, type OpenOptions, openaiEmbeddings, openStore } from 'edgemem';
 import { e5 } from 'edgemem-e5';
 import { embed } from './embedder.ts';
-import type { EmbedderChoice, OpenSettings, Opened, Reply, Request, StoreMethod, WireError } from './store-protocol.ts';
+import type { EmbedderChoice, Opened, OpenSettings, Reply, Request, StoreMethod, WireError } from './store-protocol.ts';
 
 export const STORE_NAME = 'edgemem-demo';
 
@@ -42,7 +42,13 @@ let requestId = 0;
 /** An endpoint as an Embedder: one probe call learns its vector length. */
 async function endpointEmbedder(c: Extract<EmbedderChoice, { kind: 'endpoint' }>): Promise<Embedder> {
   const dims = (await embed(c, ['dimension probe']))[0]?.length ?? 0;
-  return openaiEmbeddings({ url: c.url, model: c.model, apiKey: c.key || undefined, dims, id: `endpoint:${c.model || c.url}` });
+  return openaiEmbeddings({
+    url: c.url,
+    model: c.model,
+    apiKey: c.key || undefined,
+    dims,
+    id: `endpoint:${c.model || c.url}`,
+  });
 }
 
 function loadEmbedder(choice: EmbedderChoice): Promise<Embedder> | undefined {
@@ -50,9 +56,10 @@ function loadEmbedder(choice: EmbedderChoice): Promise<Embedder> | undefined {
   const key = JSON.stringify(choice);
   let e = embedders.get(key);
   if (!e) {
-    e = choice.kind === 'e5'
-      ? e5({ onProgress: (progress) => scope.postMessage({ id: requestId, progress }) })
-      : endpointEmbedder(choice);
+    e =
+      choice.kind === 'e5'
+        ? e5({ onProgress: (progress) => scope.postMessage({ id: requestId, progress }) })
+        : endpointEmbedder(choice);
     e.catch(() => embedders.delete(key)); // a failed load is tried again on the next open
     embedders.set(key, e);
   }
@@ -81,7 +88,13 @@ async function open(settings: OpenSettings): Promise<Opened> {
   if (embedder) {
     try {
       store = await openPatiently({ ...options, embedder });
-      return { stats: await store.stats(), name: STORE_NAME, embedder: { id: embedder.id, dims: embedder.dims }, embedderError: null, recreate: false };
+      return {
+        stats: await store.stats(),
+        name: STORE_NAME,
+        embedder: { id: embedder.id, dims: embedder.dims },
+        embedderError: null,
+        recreate: false,
+      };
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code !== 'DIMENSION_MISMATCH' && code !== 'INVALID_ARGUMENT') throw e;
@@ -132,9 +145,11 @@ scope.onmessage = ({ data }) => {
     requestId = data.id;
     try {
       const result =
-        data.type === 'open' ? await open(data.settings)
-        : data.type === 'reset' ? await reset(data.settings)
-        : await call(data.method, data.args);
+        data.type === 'open'
+          ? await open(data.settings)
+          : data.type === 'reset'
+            ? await reset(data.settings)
+            : await call(data.method, data.args);
       scope.postMessage({ id: data.id, ok: true, result });
     } catch (e) {
       scope.postMessage({ id: data.id, ok: false, error: wireError(e) });

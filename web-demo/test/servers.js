@@ -10,8 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
 import { build, preview } from 'vite';
+import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
 
 const DEMO = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_TOKEN = 'demo-test-admin-token';
@@ -30,7 +30,11 @@ export async function startServers() {
   const dir = mkdtempSync(join(tmpdir(), 'edgemem-demo-test-'));
   const bundle = join(dir, 'bundle');
   bundleWorker(bundle, join(dir, 'wrangler-config'));
-  const worker = await startWorker({ bundle, bindings: { ADMIN_TOKEN, EDGEMEM_DIMS: '4' }, persist: join(dir, 'state') });
+  const worker = await startWorker({
+    bundle,
+    bindings: { ADMIN_TOKEN, EDGEMEM_DIMS: '4' },
+    persist: join(dir, 'state'),
+  });
 
   // Read by vite.config.ts and server/dev-token.ts when Vite loads them.
   process.env.EDGEMEM_WORKER_URL = worker.url;

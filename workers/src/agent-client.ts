@@ -1,5 +1,5 @@
 /** The Worker's side of the RPC to an agent's Durable Object: one object per agent id (`idFromName`). */
-import type { AgentMemory, StoreArgs, StoreMethod, StoreResult, Outcome } from './agent-memory.js';
+import type { AgentMemory, Outcome, StoreArgs, StoreMethod, StoreResult } from './agent-memory.js';
 import type { Env } from './env.js';
 import { ApiError } from './http-errors.js';
 
@@ -8,7 +8,12 @@ export function agentStub(env: Env, agent: string): DurableObjectStub {
 }
 
 /** Calls `method` on the agent's store; a coded error comes back as a thrown ApiError. */
-export async function callAgent<M extends StoreMethod>(env: Env, agent: string, method: M, ...args: StoreArgs<M>): Promise<StoreResult<M>> {
+export async function callAgent<M extends StoreMethod>(
+  env: Env,
+  agent: string,
+  method: M,
+  ...args: StoreArgs<M>
+): Promise<StoreResult<M>> {
   const stub = agentStub(env, agent) as unknown as {
     call(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>>;
   };
@@ -22,12 +27,19 @@ export function unwrap<T>(r: Outcome<T>): T {
 }
 
 /** A page of the agent's change feed and the cursor for the next poll (AgentMemory.events). */
-export async function pollAgent(env: Env, agent: string, ...args: Parameters<AgentMemory['events']>): ReturnType<AgentMemory['events']> {
+export async function pollAgent(
+  env: Env,
+  agent: string,
+  ...args: Parameters<AgentMemory['events']>
+): ReturnType<AgentMemory['events']> {
   const stub = agentStub(env, agent) as unknown as Pick<AgentMemory, 'events'>;
   return stub.events(...args);
 }
 
 /** The Durable Object's streamed export and import calls (AgentMemory.exportChunk / importChunk / importAbort). */
-export function transferStub(env: Env, agent: string): Pick<AgentMemory, 'exportChunk' | 'importChunk' | 'importAbort'> {
+export function transferStub(
+  env: Env,
+  agent: string,
+): Pick<AgentMemory, 'exportChunk' | 'importChunk' | 'importAbort'> {
   return agentStub(env, agent) as unknown as Pick<AgentMemory, 'exportChunk' | 'importChunk' | 'importAbort'>;
 }

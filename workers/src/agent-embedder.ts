@@ -4,8 +4,9 @@
  * through the `AI` binding. A missing secret or binding is refused when the setting is saved (`checkEmbedder`)
  * and is EMBEDDING_FAILED if it disappears later, so the agent's other calls keep working.
  */
-import { EdgememError, openaiEmbeddings, type Embedder, type EmbedKind } from 'edgemem';
+
 import type { z } from '@hono/zod-openapi';
+import { EdgememError, type Embedder, type EmbedKind, openaiEmbeddings } from 'edgemem';
 import type { Env, WorkersAi } from './env.js';
 import { ApiError } from './http-errors.js';
 import type { EmbedderSetting } from './schemas.js';
@@ -20,10 +21,16 @@ function secret(env: Env, name: string): string | undefined {
 /** INVALID_ARGUMENT when the setting names a secret or binding this Worker does not have. */
 export function checkEmbedder(env: Env, s: EmbedderSettingT): void {
   if (s.kind === 'openai' && s.apiKeySecret && !secret(env, s.apiKeySecret)) {
-    throw new ApiError('INVALID_ARGUMENT', `embedder.apiKeySecret: this Worker has no secret ${s.apiKeySecret} (wrangler secret put ${s.apiKeySecret})`);
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `embedder.apiKeySecret: this Worker has no secret ${s.apiKeySecret} (wrangler secret put ${s.apiKeySecret})`,
+    );
   }
   if (s.kind === 'workers-ai' && !env.AI) {
-    throw new ApiError('INVALID_ARGUMENT', 'embedder kind workers-ai needs an AI binding in the Worker\'s configuration ("ai": { "binding": "AI" })');
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      'embedder kind workers-ai needs an AI binding in the Worker\'s configuration ("ai": { "binding": "AI" })',
+    );
   }
 }
 
@@ -35,7 +42,16 @@ const failed = (message: string) => new EdgememError('EMBEDDING_FAILED', message
 export function agentEmbedder(env: Env, s: EmbedderSettingT): Embedder {
   if (s.kind === 'workers-ai') return workersAi(env, s);
   // 10 s: a request waits for its embedding; an endpoint slower than that is a failure (EMBEDDING_FAILED), not a hang.
-  const base = { url: s.url, model: s.model, dims: s.dims, ...(s.id ? { id: s.id } : {}), ...(s.normalized === undefined ? {} : { normalized: s.normalized }), inputType: s.inputType ?? false, prefixes: s.prefixes, timeoutMs: EMBED_TIMEOUT_MS };
+  const base = {
+    url: s.url,
+    model: s.model,
+    dims: s.dims,
+    ...(s.id ? { id: s.id } : {}),
+    ...(s.normalized === undefined ? {} : { normalized: s.normalized }),
+    inputType: s.inputType ?? false,
+    prefixes: s.prefixes,
+    timeoutMs: EMBED_TIMEOUT_MS,
+  };
   // The Embedder's identity does not depend on the key; the key is read at each call (a rotated secret applies at once).
   const identity = openaiEmbeddings({ ...base, apiKey: undefined });
   return {
@@ -46,7 +62,8 @@ export function agentEmbedder(env: Env, s: EmbedderSettingT): Embedder {
       let apiKey: string | undefined;
       if (s.apiKeySecret) {
         apiKey = secret(env, s.apiKeySecret);
-        if (!apiKey) return Promise.reject(failed(`the Worker secret ${s.apiKeySecret} that holds the embeddings key is not set`));
+        if (!apiKey)
+          return Promise.reject(failed(`the Worker secret ${s.apiKeySecret} that holds the embeddings key is not set`));
       }
       return openaiEmbeddings({ ...base, apiKey }).embed(texts, kind);
     },
@@ -69,7 +86,10 @@ function workersAi(env: Env, s: Extract<EmbedderSettingT, { kind: 'workers-ai' }
         throw failed(`Workers AI ${s.model} failed: ${e instanceof Error ? e.message : String(e)}`);
       }
       const data = (out as { data?: unknown } | null)?.data;
-      if (!Array.isArray(data) || data.length !== texts.length) throw failed(`Workers AI ${s.model} answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${texts.length} texts`);
+      if (!Array.isArray(data) || data.length !== texts.length)
+        throw failed(
+          `Workers AI ${s.model} answered ${Array.isArray(data) ? data.length : 'no'} vectors for ${texts.length} texts`,
+        );
       return data.map((v: unknown) => {
         if (!Array.isArray(v) || v.length !== s.dims || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
           throw failed(`Workers AI ${s.model} answered a vector that is not ${s.dims} finite numbers`);

@@ -15,24 +15,38 @@
  *   hourly while age-based retention has something to prune (see `alarm`).
  */
 import { DurableObject } from 'cloudflare:workers';
-import { openStore, type ChangeEvent, type ChunkedTransfer, type EventFilter, type ImportProgress, type MemoryStore } from 'edgemem';
-import { DurableObjectPageStore } from './do-page-store.js';
-import type { Env } from './env.js';
-import { ApiError, toWire, type WireError } from './http-errors.js';
-import { LIMITS } from './limits.js';
-import { attachmentOf, closeIfExpired, LiveFeed, send, TOKEN_EXPIRY_HEADER, type SocketAttachment } from './live-feed.js';
-import { parseClientMessage } from './ws-messages.js';
-import { alarmDelayMs } from './store-settings.js';
+import {
+  type ChangeEvent,
+  type ChunkedTransfer,
+  type EventFilter,
+  type ImportProgress,
+  type MemoryStore,
+  openStore,
+} from 'edgemem';
 import { agentEmbedder, checkEmbedder } from './agent-embedder.js';
 import {
+  type AgentSettings,
+  type EffectiveSettings,
   effective,
   mergedSettings,
   readAgentSettings,
   shapeConflicts,
   writeAgentSettings,
-  type AgentSettings,
-  type EffectiveSettings,
 } from './agent-settings.js';
+import { DurableObjectPageStore } from './do-page-store.js';
+import type { Env } from './env.js';
+import { ApiError, toWire, type WireError } from './http-errors.js';
+import { LIMITS } from './limits.js';
+import {
+  attachmentOf,
+  closeIfExpired,
+  LiveFeed,
+  type SocketAttachment,
+  send,
+  TOKEN_EXPIRY_HEADER,
+} from './live-feed.js';
+import { alarmDelayMs } from './store-settings.js';
+import { parseClientMessage } from './ws-messages.js';
 
 /** What `PUT` / `GET /v1/agents/{agent}` answer (the Worker adds the agent id). */
 export interface AgentState {
@@ -74,8 +88,24 @@ export type StoreMethod =
   | 'maintain';
 
 const METHODS = new Set<string>([
-  'put', 'putBatch', 'get', 'delete', 'list', 'listNamespaces', 'historyPage', 'search', 'putCheckpoint', 'getCheckpoint',
-  'listCheckpointsPage', 'putWrites', 'deleteThread', 'notify', 'changesPage', 'stats', 'sweep', 'maintain',
+  'put',
+  'putBatch',
+  'get',
+  'delete',
+  'list',
+  'listNamespaces',
+  'historyPage',
+  'search',
+  'putCheckpoint',
+  'getCheckpoint',
+  'listCheckpointsPage',
+  'putWrites',
+  'deleteThread',
+  'notify',
+  'changesPage',
+  'stats',
+  'sweep',
+  'maintain',
 ]);
 const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify']);
 
@@ -131,7 +161,10 @@ export class AgentMemory extends DurableObject<Env> {
     const stats = await store.stats();
     const own = readAgentSettings(this.ctx.storage);
     const settings = mergedSettings(this.env, own);
-    return { settings: effective(settings, { dims: stats.dims, metric: stats.metric, scalar: stats.scalar }, own?.embedder), seq: stats.seq };
+    return {
+      settings: effective(settings, { dims: stats.dims, metric: stats.metric, scalar: stats.scalar }, own?.embedder),
+      seq: stats.seq,
+    };
   }
 
   /** The agent's effective settings and latest seq. */
@@ -171,12 +204,20 @@ export class AgentMemory extends DurableObject<Env> {
     // An agent holding data keeps its store's shape unless the document names one (then it must match).
     const has = current.settings;
     const want = effective(
-      mergedSettings(this.env, empty ? own : { ...own, dims: own.dims ?? has.dims, metric: own.metric ?? has.metric, scalar: own.scalar ?? has.scalar }),
+      mergedSettings(
+        this.env,
+        empty
+          ? own
+          : { ...own, dims: own.dims ?? has.dims, metric: own.metric ?? has.metric, scalar: own.scalar ?? has.scalar },
+      ),
     );
     if (!empty) {
       const conflicts = shapeConflicts(want, current.settings);
       if (conflicts.length) {
-        throw new ApiError('CONFLICT', `agent holds data: its store keeps ${conflicts.join(', ')}; only caps, retention and size limits can change now`);
+        throw new ApiError(
+          'CONFLICT',
+          `agent holds data: its store keeps ${conflicts.join(', ')}; only caps, retention and size limits can change now`,
+        );
       }
     }
     const previous = readAgentSettings(this.ctx.storage);
@@ -221,7 +262,10 @@ export class AgentMemory extends DurableObject<Env> {
    * events, so nothing committed in between is skipped), so a filtered poller whose filter matched nothing
    * still advances and is not sent RESUME_GAP later for events it never needed.
    */
-  async events(after: number, opts: { filter?: EventFilter; limit: number }): Promise<Outcome<{ events: ChangeEvent[]; last: number; more: boolean }>> {
+  async events(
+    after: number,
+    opts: { filter?: EventFilter; limit: number },
+  ): Promise<Outcome<{ events: ChangeEvent[]; last: number; more: boolean }>> {
     try {
       const store = await this.#open();
       const head = await store.seq();
@@ -295,8 +339,10 @@ export class AgentMemory extends DurableObject<Env> {
     if (writes > 0 || expired > 0) when.push(now + delay);
     if (stats.nextExpiryAt !== null) when.push(Math.max(stats.nextExpiryAt + 1, now + 1_000));
     const { retention } = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
-    const ageLimited = (retention?.eventsMaxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS) > 0 || (retention?.historyMaxAgeMs ?? 0) > 0;
-    if (ageLimited && (stats.events > 0 || stats.versions > stats.memories)) when.push(now + Math.max(delay, IDLE_RETENTION_MS));
+    const ageLimited =
+      (retention?.eventsMaxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS) > 0 || (retention?.historyMaxAgeMs ?? 0) > 0;
+    if (ageLimited && (stats.events > 0 || stats.versions > stats.memories))
+      when.push(now + Math.max(delay, IDLE_RETENTION_MS));
     if (when.length) {
       this.#alarmArmed = true;
       await this.ctx.storage.setAlarm(Math.min(...when));
@@ -306,13 +352,19 @@ export class AgentMemory extends DurableObject<Env> {
   /** WebSocket upgrades (already authenticated by the Worker). */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') {
-      return Response.json({ error: { code: 'INVALID_ARGUMENT', message: 'expected a WebSocket upgrade' } }, { status: 400 });
+      return Response.json(
+        { error: { code: 'INVALID_ARGUMENT', message: 'expected a WebSocket upgrade' } },
+        { status: 400 },
+      );
     }
     const pair = new WebSocketPair();
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
     const exp = Number(request.headers.get(TOKEN_EXPIRY_HEADER) || NaN);
-    server.serializeAttachment({ filter: null, expiresAt: Number.isFinite(exp) ? exp : null } satisfies SocketAttachment);
+    server.serializeAttachment({
+      filter: null,
+      expiresAt: Number.isFinite(exp) ? exp : null,
+    } satisfies SocketAttachment);
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
@@ -328,9 +380,17 @@ export class AgentMemory extends DurableObject<Env> {
     const seq = async () => (this.#store ? this.#store.then((s) => s.seq()).catch(told) : told());
     // UTF-8 takes at most 3 bytes per UTF-16 unit: only long strings are encoded to count their bytes.
     const size =
-      typeof message !== 'string' ? message.byteLength : message.length * 3 <= LIMITS.wsMessageBytes ? message.length : new TextEncoder().encode(message).byteLength;
+      typeof message !== 'string'
+        ? message.byteLength
+        : message.length * 3 <= LIMITS.wsMessageBytes
+          ? message.length
+          : new TextEncoder().encode(message).byteLength;
     if (size > LIMITS.wsMessageBytes) {
-      send(ws, { type: 'error', seq: await seq(), error: { code: 'PAYLOAD_TOO_LARGE', message: `messages are limited to ${LIMITS.wsMessageBytes} bytes` } });
+      send(ws, {
+        type: 'error',
+        seq: await seq(),
+        error: { code: 'PAYLOAD_TOO_LARGE', message: `messages are limited to ${LIMITS.wsMessageBytes} bytes` },
+      });
       return;
     }
     const parsed = parseClientMessage(message);

@@ -12,9 +12,9 @@
  * - The scalar kind defaults to i8 with the cosine metric, else f32 (store-settings.ts `defaultScalar`).
  */
 import type { StoreSettings } from 'edgemem';
+import type { EmbedderSettingT } from './agent-embedder.js';
 import type { Env } from './env.js';
 import { defaultScalar, storeSettings } from './store-settings.js';
-import type { EmbedderSettingT } from './agent-embedder.js';
 
 /**
  * What an agent's own settings may hold (validated by schemas.ts `AgentSettings`). `embedder` (agent-embedder.ts)
@@ -44,15 +44,24 @@ export function writeAgentSettings(storage: DurableObjectStorage, settings: Agen
 /** The agent's settings over the Worker's defaults (retention merged field by field). */
 export function mergedSettings(env: Env, withEmbedder: AgentSettings | undefined): StoreSettings {
   const base = storeSettings(env);
-  const own = withEmbedder && Object.fromEntries(Object.entries(withEmbedder).filter(([k]) => k !== 'embedder')) as StoreSettings;
-  const defined = <T extends object>(o: T | undefined) => Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
-  const merged: StoreSettings = own ? { ...base, ...defined(own), retention: { ...base.retention, ...defined(own.retention) } } : base;
+  const own =
+    withEmbedder &&
+    (Object.fromEntries(Object.entries(withEmbedder).filter(([k]) => k !== 'embedder')) as StoreSettings);
+  const defined = <T extends object>(o: T | undefined) =>
+    Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
+  const merged: StoreSettings = own
+    ? { ...base, ...defined(own), retention: { ...base.retention, ...defined(own.retention) } }
+    : base;
   // The scalar default depends on the metric the agent ends up with (i8 needs cosine).
   return { ...merged, scalar: merged.scalar ?? defaultScalar(merged.metric) };
 }
 
 /** Resolved values for the API's answers (engine defaults filled in). */
-export function effective(s: StoreSettings, stored?: { dims: number; metric: string; scalar: string }, embedder?: EmbedderSettingT): EffectiveSettings {
+export function effective(
+  s: StoreSettings,
+  stored?: { dims: number; metric: string; scalar: string },
+  embedder?: EmbedderSettingT,
+): EffectiveSettings {
   return {
     ...(embedder ? { embedder } : {}),
     dims: stored?.dims ?? s.dims ?? 0,

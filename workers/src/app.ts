@@ -8,20 +8,20 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ZodError } from 'zod';
 import { ApiError, errorResponse } from './http-errors.js';
-import { issuesMessage } from './validation.js';
 import { requestChecks } from './request-checks.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerCheckpointRoutes } from './routes/checkpoints.js';
-import { registerNamespaceRoutes } from './routes/namespaces.js';
 import type { AppEnv } from './routes/common.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memories.js';
+import { registerNamespaceRoutes } from './routes/namespaces.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerTokenRoutes } from './routes/tokens.js';
 import { registerWebSocketRoute } from './routes/ws.js';
+import { issuesMessage } from './validation.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 
@@ -47,7 +47,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
   app.onError((e) => {
     if (e instanceof ZodError) return errorResponse(new ApiError('INVALID_ARGUMENT', issuesMessage(e)));
     if (e instanceof HTTPException && e.status === 415) {
-      return errorResponse(new ApiError('INVALID_ARGUMENT', 'send the body as JSON with Content-Type: application/json'));
+      return errorResponse(
+        new ApiError('INVALID_ARGUMENT', 'send the body as JSON with Content-Type: application/json'),
+      );
     }
     if (e instanceof HTTPException && e.status === 400) {
       return errorResponse(new ApiError('INVALID_ARGUMENT', `invalid request: ${e.message || 'malformed body'}`));
@@ -55,7 +57,9 @@ export function createApp(): OpenAPIHono<AppEnv> {
     return errorResponse(e);
   });
   app.use(requestChecks());
-  app.notFound((c) => errorResponse(new ApiError('NOT_FOUND', `no route ${c.req.method} ${new URL(c.req.url).pathname}`)));
+  app.notFound((c) =>
+    errorResponse(new ApiError('NOT_FOUND', `no route ${c.req.method} ${new URL(c.req.url).pathname}`)),
+  );
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   registerHealthRoute(app);

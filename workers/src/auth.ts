@@ -7,7 +7,7 @@
  * No or a bad token → 401 UNAUTHORIZED; a good token for another agent or scope → 403 FORBIDDEN.
  */
 import type { MiddlewareHandler } from 'hono';
-import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Env } from './env.js';
 import { ApiError } from './http-errors.js';
 
@@ -48,14 +48,22 @@ const adminDigest = memo(sha256);
 /** Constant-time comparison of `token` with the admin token (of their SHA-256 digests, so lengths do not leak either). */
 async function isAdminToken(token: string, admin: string): Promise<boolean> {
   const [x, y] = await Promise.all([sha256(token), adminDigest(admin)]);
-  return (crypto.subtle as unknown as { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }).timingSafeEqual(x, y);
+  return (crypto.subtle as unknown as { timingSafeEqual(a: ArrayBuffer, b: ArrayBuffer): boolean }).timingSafeEqual(
+    x,
+    y,
+  );
 }
 
-const hmacKey = (raw: Uint8Array) => crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+const hmacKey = (raw: Uint8Array) =>
+  crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 const keyFromSecret = memo((secret) => hmacKey(encoder.encode(secret)));
 const keyFromAdmin = memo(async (admin) => {
-  const derive = await crypto.subtle.importKey('raw', encoder.encode(admin), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return hmacKey(new Uint8Array(await crypto.subtle.sign('HMAC', derive, encoder.encode('edgemem scoped-token key v1'))));
+  const derive = await crypto.subtle.importKey('raw', encoder.encode(admin), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  return hmacKey(
+    new Uint8Array(await crypto.subtle.sign('HMAC', derive, encoder.encode('edgemem scoped-token key v1'))),
+  );
 });
 
 /**
@@ -69,7 +77,12 @@ export async function signingKey(env: Env): Promise<CryptoKey> {
 }
 
 /** Mints a token for `agent` with `scopes`, valid for `ttlSeconds`. */
-export async function mintToken(env: Env, agent: string, scopes: Scope[], ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
+export async function mintToken(
+  env: Env,
+  agent: string,
+  scopes: Scope[],
+  ttlSeconds: number,
+): Promise<{ token: string; expiresAt: number }> {
   const now = Math.floor(Date.now() / 1000);
   const exp = now + ttlSeconds;
   const token = await new SignJWT({ scopes: [...new Set(scopes)] })
@@ -126,12 +139,16 @@ export async function authenticate(env: Env, token: string | undefined): Promise
 export function authorize(p: Principal, agent: string | undefined, scope: Scope | 'admin'): void {
   if (p.admin) return;
   if (scope === 'admin' || agent === undefined) throw new ApiError('FORBIDDEN', 'this route needs the admin token');
-  if (p.agent !== agent) throw new ApiError('FORBIDDEN', `this token is for agent ${JSON.stringify(p.agent)}, not ${JSON.stringify(agent)}`);
+  if (p.agent !== agent)
+    throw new ApiError('FORBIDDEN', `this token is for agent ${JSON.stringify(p.agent)}, not ${JSON.stringify(agent)}`);
   if (!p.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `this token lacks the "${scope}" scope`);
 }
 
 /** Route middleware: authenticates the caller and checks `scope` on the `agent` path parameter. */
-export function requires(scope: Scope | 'admin', options: { queryToken?: boolean } = {}): MiddlewareHandler<{ Bindings: Env } & AuthVars> {
+export function requires(
+  scope: Scope | 'admin',
+  options: { queryToken?: boolean } = {},
+): MiddlewareHandler<{ Bindings: Env } & AuthVars> {
   return async (c, next) => {
     const principal = await authenticate(c.env, bearer(c.req.raw, options.queryToken ?? false));
     authorize(principal, c.req.param('agent'), scope);

@@ -69,7 +69,8 @@ export class ApiError extends Error {
 export function toWire(e: unknown): WireError {
   if (e instanceof ApiError) return e.wire;
   if (e instanceof HTTPException) {
-    const code: ApiErrorCode = e.status === 413 ? 'PAYLOAD_TOO_LARGE' : e.status < 500 ? 'INVALID_ARGUMENT' : 'INTERNAL';
+    const code: ApiErrorCode =
+      e.status === 413 ? 'PAYLOAD_TOO_LARGE' : e.status < 500 ? 'INVALID_ARGUMENT' : 'INTERNAL';
     return { code, message: e.message || 'invalid request' };
   }
   if (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string') {

@@ -38,6 +38,9 @@ export function nestedDeeperThan(text: string, max: number): boolean {
 /** INVALID_ARGUMENT when `text` (what: e.g. "the body") is JSON nested deeper than LIMITS.jsonDepth. */
 export function checkJsonDepth(text: string, what: string): void {
   if (nestedDeeperThan(text, LIMITS.jsonDepth)) {
-    throw new ApiError('INVALID_ARGUMENT', `${what} is JSON nested deeper than ${LIMITS.jsonDepth} levels of arrays and objects`);
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      `${what} is JSON nested deeper than ${LIMITS.jsonDepth} levels of arrays and objects`,
+    );
   }
 }

@@ -7,9 +7,9 @@
  * reconnects with a fresh token.
  */
 import type { ChangeEvent, EventFilter, MemoryStore, Subscription } from 'edgemem';
+import type { ServerMessage } from 'edgemem/protocol';
 import { toWire } from './http-errors.js';
 import { LIMITS } from './limits.js';
-import type { ServerMessage } from 'edgemem/protocol';
 
 /**
  * What a socket carries through hibernation: its filter, when its token expires (ms; null: never), and the seq

@@ -17,7 +17,10 @@ export function checkUrlEncoding(url: URL): void {
     decodeURIComponent(url.pathname);
     for (const part of url.search.slice(1).split('&')) decodeURIComponent(part);
   } catch {
-    throw new ApiError('INVALID_ARGUMENT', 'the URL has a malformed percent-encoding: every %XX sequence must spell UTF-8 (encode a literal % as %25)');
+    throw new ApiError(
+      'INVALID_ARGUMENT',
+      'the URL has a malformed percent-encoding: every %XX sequence must spell UTF-8 (encode a literal % as %25)',
+    );
   }
 }
 
@@ -25,7 +28,10 @@ export function checkUrlEncoding(url: URL): void {
 function allowedHosts(env: Env): string[] | undefined {
   const raw = env.ALLOWED_HOSTS?.trim();
   if (!raw) return undefined;
-  return raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** FORBIDDEN when ALLOWED_HOSTS is set and the request's Host header (else its URL's) names another host. */
@@ -40,7 +46,10 @@ export function checkHost(env: Env, req: Request): void {
     name = '';
   }
   if (!allowed.includes(name)) {
-    throw new ApiError('FORBIDDEN', `this local Worker answers requests for ${allowed.join(', ')} only, not Host ${JSON.stringify(host)}`);
+    throw new ApiError(
+      'FORBIDDEN',
+      `this local Worker answers requests for ${allowed.join(', ')} only, not Host ${JSON.stringify(host)}`,
+    );
   }
 }
 

@@ -39,10 +39,17 @@ export const KeyParams = AgentParams.extend({
   key: Key.openapi({ param: { name: 'key', in: 'path' }, example: 'coffee' }),
 });
 
-export const Segment = z.string().min(1).max(LIMITS.segmentChars).refine((s) => !s.includes('/'), {
-  message: "namespace segments must not contain '/' in the HTTP API",
-});
-export const NamespaceBody = z.array(Segment).max(LIMITS.namespaceDepth).openapi({ example: ['user', '42'] });
+export const Segment = z
+  .string()
+  .min(1)
+  .max(LIMITS.segmentChars)
+  .refine((s) => !s.includes('/'), {
+    message: "namespace segments must not contain '/' in the HTTP API",
+  });
+export const NamespaceBody = z
+  .array(Segment)
+  .max(LIMITS.namespaceDepth)
+  .openapi({ example: ['user', '42'] });
 
 /** `ns=user/42` in a query string. */
 export const NamespaceQuery = z
@@ -63,7 +70,9 @@ const Json = z.unknown().nonoptional().openapi({ description: 'any JSON value' }
  * a `__proto__` key, which the local store keeps like any other key.
  */
 const JsonObject = z
-  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'expected a JSON object' })
+  .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+    message: 'expected a JSON object',
+  })
   .openapi({ type: 'object', additionalProperties: {} });
 
 export const AsOf = z
@@ -141,7 +150,13 @@ export const SearchBody = z
     namespace: NamespaceBody.optional(),
     filter: Filter.optional(),
     valueFilter: Filter.optional().openapi({ description: "conditions on top-level fields of the memory's value" }),
-    offset: z.number().int().min(0).max(LIMITS.k).optional().openapi({ description: 'hits to skip first (offset + k at most 1000)' }),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .max(LIMITS.k)
+      .optional()
+      .openapi({ description: 'hits to skip first (offset + k at most 1000)' }),
     asOf: AsOf.optional(),
     fusion: z
       .object({
@@ -181,7 +196,10 @@ const Id = z.string().min(1).max(LIMITS.idChars);
 /** Checkpoint payloads: `data` (JSON) or `dataBase64` (opaque bytes), exactly one. */
 const DataFields = {
   data: Json.optional(),
-  dataBase64: z.string().max(Math.ceil(LIMITS.checkpointBytes / 3) * 4).optional(),
+  dataBase64: z
+    .string()
+    .max(Math.ceil(LIMITS.checkpointBytes / 3) * 4)
+    .optional(),
 };
 
 /** A checkpoint's channel versions: channel -> version, both ids. */
@@ -327,7 +345,10 @@ const SecretName = z
   .string()
   .max(64)
   .refine((n) => /^[A-Z][A-Z0-9_]{0,63}$/.test(n), 'a secret name is 1-64 characters of A-Z 0-9 _')
-  .refine((n) => n !== 'ADMIN_TOKEN' && n !== 'TOKEN_SECRET', "the Worker's own credentials cannot be an embeddings key");
+  .refine(
+    (n) => n !== 'ADMIN_TOKEN' && n !== 'TOKEN_SECRET',
+    "the Worker's own credentials cannot be an embeddings key",
+  );
 
 /**
  * The agent's embedder: bodies without embeddings (a PUT with text, a search with text) are embedded with it.
@@ -346,11 +367,24 @@ export const EmbedderSetting = z
           .openapi({ description: 'an http(s) URL: the API base (…/v1) or the embeddings URL itself' }),
         model: z.string().min(1).max(200),
         dims: z.number().int().min(1).max(LIMITS.dims),
-        apiKeySecret: SecretName.optional().openapi({ description: 'the name of the Worker secret holding the API key (none: no Authorization header)' }),
-        id: z.string().min(1).max(200).optional().openapi({ description: 'recorded as the store\'s embedder (default openai:<model>)' }),
+        apiKeySecret: SecretName.optional().openapi({
+          description: 'the name of the Worker secret holding the API key (none: no Authorization header)',
+        }),
+        id: z
+          .string()
+          .min(1)
+          .max(200)
+          .optional()
+          .openapi({ description: "recorded as the store's embedder (default openai:<model>)" }),
         normalized: z.boolean().optional(),
-        inputType: z.boolean().optional().openapi({ description: "send input_type: 'query' | 'passage' (servers of asymmetric models read it)" }),
-        prefixes: z.object({ query: z.string().max(100).optional(), passage: z.string().max(100).optional() }).strict().optional(),
+        inputType: z
+          .boolean()
+          .optional()
+          .openapi({ description: "send input_type: 'query' | 'passage' (servers of asymmetric models read it)" }),
+        prefixes: z
+          .object({ query: z.string().max(100).optional(), passage: z.string().max(100).optional() })
+          .strict()
+          .optional(),
       })
       .strict(),
     z
@@ -359,10 +393,16 @@ export const EmbedderSetting = z
         model: z
           .string()
           .max(204)
-          .refine((m) => /^@cf\/[A-Za-z0-9._/-]{1,200}$/.test(m), 'a Workers AI model name such as @cf/baai/bge-small-en-v1.5')
+          .refine(
+            (m) => /^@cf\/[A-Za-z0-9._/-]{1,200}$/.test(m),
+            'a Workers AI model name such as @cf/baai/bge-small-en-v1.5',
+          )
           .openapi({ description: 'a Workers AI text embedding model, @cf/…' }),
         dims: z.number().int().min(1).max(LIMITS.dims),
-        prefixes: z.object({ query: z.string().max(100).optional(), passage: z.string().max(100).optional() }).strict().optional(),
+        prefixes: z
+          .object({ query: z.string().max(100).optional(), passage: z.string().max(100).optional() })
+          .strict()
+          .optional(),
       })
       .strict(),
   ])
@@ -371,9 +411,17 @@ export const EmbedderSetting = z
 /** An agent's own store settings (`PUT /v1/agents/{agent}`); absent fields take the Worker's defaults. */
 export const AgentSettings = z
   .object({
-    dims: z.number().int().min(0).max(LIMITS.dims).optional().openapi({ description: 'embedding dimensions (0: no vectors); fixed once the agent holds data' }),
+    dims: z
+      .number()
+      .int()
+      .min(0)
+      .max(LIMITS.dims)
+      .optional()
+      .openapi({ description: 'embedding dimensions (0: no vectors); fixed once the agent holds data' }),
     metric: Metric.optional().openapi({ description: 'fixed once the agent holds data' }),
-    scalar: Scalar.optional().openapi({ description: 'vector quantization (i8 needs cosine); fixed once the agent holds data' }),
+    scalar: Scalar.optional().openapi({
+      description: 'vector quantization (i8 needs cosine); fixed once the agent holds data',
+    }),
     maxBytes: uint().optional().openapi({ description: 'cap on live unpinned memories, bytes (0: none)' }),
     maxMemories: uint().optional().openapi({ description: 'cap on live unpinned memories, count (0: none)' }),
     retention: z.object(RetentionFields).strict().optional(),

@@ -1,6 +1,6 @@
 /** The engine settings of every agent's store, from the Worker's variables (env.ts) and the limits. */
 import type { StoreSettings } from 'edgemem';
-import { intVar, type Env } from './env.js';
+import { type Env, intVar } from './env.js';
 import { LIMITS } from './limits.js';
 
 export function storeSettings(env: Env): StoreSettings {

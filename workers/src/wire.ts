@@ -29,7 +29,8 @@ function fromBase64(b64: string): Uint8Array {
 export function dataIn(x: { data?: unknown; dataBase64?: string | undefined }, what: string): CheckpointData {
   const hasData = x.data !== undefined;
   const hasBytes = x.dataBase64 !== undefined;
-  if (hasData === hasBytes) throw new ApiError('INVALID_ARGUMENT', `${what}: give exactly one of data (JSON) and dataBase64 (bytes)`);
+  if (hasData === hasBytes)
+    throw new ApiError('INVALID_ARGUMENT', `${what}: give exactly one of data (JSON) and dataBase64 (bytes)`);
   return hasBytes ? fromBase64(x.dataBase64!) : (x.data as CheckpointData);
 }
 

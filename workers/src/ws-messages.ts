@@ -1,8 +1,8 @@
 /** Validation of client WebSocket messages (protocol.ts) with the same schemas and limits as the HTTP API. */
 import { z } from '@hono/zod-openapi';
+import type { ClientMessage } from 'edgemem/protocol';
 import { ApiError, type WireError } from './http-errors.js';
 import { checkJsonDepth } from './json-depth.js';
-import type { ClientMessage } from 'edgemem/protocol';
 import { EventFilter, uint } from './schemas.js';
 import { issuesMessage } from './validation.js';
 
@@ -12,14 +12,19 @@ const ClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }).strict(),
 ]);
 
-export function parseClientMessage(raw: string | ArrayBuffer): { ok: true; value: ClientMessage } | { ok: false; error: WireError } {
+export function parseClientMessage(
+  raw: string | ArrayBuffer,
+): { ok: true; value: ClientMessage } | { ok: false; error: WireError } {
   const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
   let json: unknown;
   try {
     checkJsonDepth(text, 'the message');
     json = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: e instanceof ApiError ? e.wire : { code: 'INVALID_ARGUMENT', message: 'messages must be JSON' } };
+    return {
+      ok: false,
+      error: e instanceof ApiError ? e.wire : { code: 'INVALID_ARGUMENT', message: 'messages must be JSON' },
+    };
   }
   const r = ClientMessageSchema.safeParse(json);
   if (!r.success) return { ok: false, error: { code: 'INVALID_ARGUMENT', message: issuesMessage(r.error) } };

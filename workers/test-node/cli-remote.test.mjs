@@ -26,7 +26,9 @@ let n = 0;
 async function freshAgent(dims = 0, scopes = 'read,write,subscribe') {
   const agent = `cli-${process.pid}-${n++}`;
   await createAgent({ url: worker().url, adminToken: ADMIN, agent, settings: { dims } });
-  const minted = await cliJson(['token', '--agent', agent, '--scopes', scopes, '--ttl', '600'], { env: { EDGEMEM_URL: worker().url, EDGEMEM_ADMIN_TOKEN: ADMIN } });
+  const minted = await cliJson(['token', '--agent', agent, '--scopes', scopes, '--ttl', '600'], {
+    env: { EDGEMEM_URL: worker().url, EDGEMEM_ADMIN_TOKEN: ADMIN },
+  });
   return { agent, args: ['--url', worker().url, '--agent', agent], env: { EDGEMEM_TOKEN: minted.token } };
 }
 
@@ -74,13 +76,28 @@ describe('edgemem CLI: remote only', () => {
     replay.child.kill('SIGTERM');
     const out = await replay.done;
     assert.equal(out.status, 0, out.stderr);
-    const events = out.stdout.trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(events.map((e) => [e.seq, e.key]), [[1, 'old'], [2, 'new'], [4, 'newer']]);
+    const events = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      events.map((e) => [e.seq, e.key]),
+      [
+        [1, 'old'],
+        [2, 'new'],
+        [4, 'newer'],
+      ],
+    );
   });
 
   it('mcp serves a remote agent over stdio: the SDK client writes the graph there, the CLI reads it back', async () => {
     const t = await freshAgent();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...t.args], env: { ...getDefaultEnvironment(), ...t.env }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', ...t.args],
+      env: { ...getDefaultEnvironment(), ...t.env },
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'edgemem-cli-test', version: '0' });
     await client.connect(transport);
     try {
@@ -89,7 +106,10 @@ describe('edgemem CLI: remote only', () => {
       assert.equal(created.isError, undefined);
       const found = await client.callTool({ name: 'search_nodes', arguments: { query: 'green tea' } });
       const text = /** @type {{ text: string }[]} */ (found.content)[0]?.text ?? '';
-      assert.deepEqual(JSON.parse(text).entities.map((/** @type {{ name: string }} */ e) => e.name), ['Ada']);
+      assert.deepEqual(
+        JSON.parse(text).entities.map((/** @type {{ name: string }} */ e) => e.name),
+        ['Ada'],
+      );
     } finally {
       await client.close();
     }

@@ -13,9 +13,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { after, before, describe, it } from 'node:test';
 import { offlineEnv } from './miniflare-worker.mjs';
 
 const workers = fileURLToPath(new URL('..', import.meta.url));
@@ -57,11 +57,15 @@ describe('the production deployment bundle (wrangler deploy --dry-run)', () => {
   before(() => {
     work = mkdtempSync(join(tmpdir(), 'edgemem-deploy-'));
     outDir = join(work, 'bundle');
-    const r = spawnSync(join(root, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outDir, '--config', config], {
-      cwd: workers,
-      env: offlineEnv(join(work, 'wrangler-config')),
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      join(root, 'node_modules/.bin/wrangler'),
+      ['deploy', '--dry-run', '--outdir', outDir, '--config', config],
+      {
+        cwd: workers,
+        env: offlineEnv(join(work, 'wrangler-config')),
+        encoding: 'utf8',
+      },
+    );
     wranglerOutput = `${r.stdout}\n${r.stderr}`;
     assert.equal(r.status, 0, `wrangler deploy --dry-run failed:\n${wranglerOutput}`);
   });
@@ -81,8 +85,14 @@ describe('the production deployment bundle (wrangler deploy --dry-run)', () => {
 
   it('includes Swagger UI as text modules for /v1/docs', () => {
     const files = modules();
-    assert.ok(files.some((f) => f.endsWith('swagger-ui-bundle.js')), `modules: ${files}`);
-    assert.ok(files.some((f) => f.endsWith('swagger-ui.css')), `modules: ${files}`);
+    assert.ok(
+      files.some((f) => f.endsWith('swagger-ui-bundle.js')),
+      `modules: ${files}`,
+    );
+    assert.ok(
+      files.some((f) => f.endsWith('swagger-ui.css')),
+      `modules: ${files}`,
+    );
   });
 
   it('fits the Workers Free plan’s 3 MB compressed limit (and so the Paid plan’s 10 MB)', () => {

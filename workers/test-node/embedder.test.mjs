@@ -27,7 +27,10 @@ let embeddings;
 before(async () => {
   embeddings = await startEmbeddingsServer({ key: KEY });
   bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
-  worker = await startWorker({ bundle: join(dir, 'bundle'), bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '4', EMBEDDINGS_KEY: KEY } });
+  worker = await startWorker({
+    bundle: join(dir, 'bundle'),
+    bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '4', EMBEDDINGS_KEY: KEY },
+  });
 });
 after(async () => {
   await worker?.mf.dispose();
@@ -39,14 +42,24 @@ after(async () => {
 async function call(method, path, body) {
   const res = await fetch(new URL(path, worker.url), {
     method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
 }
 
 /** @param {string} [url] */
-const endpoint = (url) => ({ kind: 'openai', url: url ?? embeddings.url, model: 'tri', dims: 64, apiKeySecret: 'EMBEDDINGS_KEY', inputType: true });
+const endpoint = (url) => ({
+  kind: 'openai',
+  url: url ?? embeddings.url,
+  model: 'tri',
+  dims: 64,
+  apiKeySecret: 'EMBEDDINGS_KEY',
+  inputType: true,
+});
 
 /** @param {ArrayLike<number>} a @param {ArrayLike<number>} b */
 function assertNear(a, b) {
@@ -60,9 +73,15 @@ describe('an agent with an endpoint embedder', () => {
     assert.equal(set.status, 200, JSON.stringify(set.body));
     assert.equal(set.body.settings.dims, 64, 'the embedder sets the dims');
     assert.deepEqual(set.body.settings.embedder, endpoint());
-    assert.ok(!JSON.stringify((await call('GET', '/v1/agents/emb-a')).body).includes(KEY), 'the key is not in the agent');
+    assert.ok(
+      !JSON.stringify((await call('GET', '/v1/agents/emb-a')).body).includes(KEY),
+      'the key is not in the agent',
+    );
 
-    const put = await call('PUT', '/v1/agents/emb-a/memories/coffee?ns=user/42', { value: { pref: 'oat' }, text: 'Prefers oat milk flat whites' });
+    const put = await call('PUT', '/v1/agents/emb-a/memories/coffee?ns=user/42', {
+      value: { pref: 'oat' },
+      text: 'Prefers oat milk flat whites',
+    });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     const req = embeddings.requests.at(-1);
     assert.equal(req.authorization, `Bearer ${KEY}`);
@@ -71,10 +90,17 @@ describe('an agent with an endpoint embedder', () => {
     const got = await call('GET', '/v1/agents/emb-a/memories/coffee?ns=user/42&embedding=true');
     assertNear(got.body.embedding, trigramVector('Prefers oat milk flat whites', 64));
 
-    const batch = Array.from({ length: 40 }, (_, i) => ({ namespace: ['b'], key: `k${i}`, value: `note number ${i} about tea` }));
+    const batch = Array.from({ length: 40 }, (_, i) => ({
+      namespace: ['b'],
+      key: `k${i}`,
+      value: `note number ${i} about tea`,
+    }));
     const before = embeddings.requests.length;
     assert.equal((await call('POST', '/v1/agents/emb-a/memories/batch', { memories: batch })).status, 200);
-    assert.deepEqual(embeddings.requests.slice(before).map((r) => r.input.length), [32, 8]);
+    assert.deepEqual(
+      embeddings.requests.slice(before).map((r) => r.input.length),
+      [32, 8],
+    );
 
     const hits = await call('POST', '/v1/agents/emb-a/search', { text: 'flatwhite', k: 3 });
     assert.equal(hits.status, 200, JSON.stringify(hits.body));
@@ -84,7 +110,10 @@ describe('an agent with an endpoint embedder', () => {
     // A body with its own vector is not embedded.
     const n = embeddings.requests.length;
     const own = Array.from(trigramVector('own vector', 64));
-    assert.equal((await call('PUT', '/v1/agents/emb-a/memories/own?ns=o', { value: 1, text: 'x', embedding: own })).status, 200);
+    assert.equal(
+      (await call('PUT', '/v1/agents/emb-a/memories/own?ns=o', { value: 1, text: 'x', embedding: own })).status,
+      200,
+    );
     assert.equal((await call('POST', '/v1/agents/emb-a/search', { vector: own, k: 1 })).body.hits[0].key, 'own');
     assert.equal(embeddings.requests.length, n);
   });
@@ -99,7 +128,12 @@ describe('an agent with an endpoint embedder', () => {
       assert.equal(put.status, 502);
       assert.equal(put.body.error.code, 'EMBEDDING_FAILED');
       assert.match(put.body.error.message, /HTTP 500/);
-      const batch = await call('POST', '/v1/agents/emb-b/memories/batch', { memories: [{ namespace: ['n'], key: 'a', value: 'one' }, { namespace: ['n'], key: 'b', value: 'two' }] });
+      const batch = await call('POST', '/v1/agents/emb-b/memories/batch', {
+        memories: [
+          { namespace: ['n'], key: 'a', value: 'one' },
+          { namespace: ['n'], key: 'b', value: 'two' },
+        ],
+      });
       assert.equal(batch.status, 502);
       const search = await call('POST', '/v1/agents/emb-b/search', { text: 'memory' });
       assert.equal(search.status, 502);
@@ -119,10 +153,13 @@ describe('an agent with an endpoint embedder', () => {
     assert.equal((await call('GET', '/v1/agents/emb-b/stats')).body.seq, seq, 'nothing was written');
     assert.equal((await call('GET', '/v1/agents/emb-b/memories/k?ns=n')).status, 404);
     // Lexical search needs no embedding and still answers.
-    assert.equal((await call('POST', '/v1/agents/emb-b/search', { text: 'first', mode: 'lexical' })).body.hits[0].key, 'first');
+    assert.equal(
+      (await call('POST', '/v1/agents/emb-b/search', { text: 'first', mode: 'lexical' })).body.hits[0].key,
+      'first',
+    );
   });
 
-  it('refuses settings naming a missing secret, the Worker\'s own credentials, a missing AI binding, or another embedder for its data', async () => {
+  it("refuses settings naming a missing secret, the Worker's own credentials, a missing AI binding, or another embedder for its data", async () => {
     for (const [embedder, pattern] of /** @type {[unknown, RegExp][]} */ ([
       [{ ...endpoint(), apiKeySecret: 'NO_SUCH_SECRET' }, /no secret NO_SUCH_SECRET/],
       [{ ...endpoint(), apiKeySecret: 'ADMIN_TOKEN' }, /own credentials/],
@@ -141,7 +178,10 @@ describe('an agent with an endpoint embedder', () => {
     assert.equal(other.status, 400, JSON.stringify(other.body));
     assert.match(other.body.error.message, /"openai:tri".*"openai:tri-2"/);
     assert.equal((await call('GET', '/v1/agents/emb-a')).body.settings.embedder.model, 'tri');
-    assert.equal((await call('POST', '/v1/agents/emb-a/search', { text: 'flatwhite', k: 1 })).body.hits[0].key, 'coffee');
+    assert.equal(
+      (await call('POST', '/v1/agents/emb-a/search', { text: 'flatwhite', k: 1 })).body.hits[0].key,
+      'coffee',
+    );
   });
 });
 
@@ -155,7 +195,10 @@ describe('connect({ embedder })', () => {
     const hits = await store.search({ text: 'flatwhite', k: 1 });
     assert.equal(hits[0].key, 'k');
     assert.equal(hits[0].vectorRank, 1);
-    assert.deepEqual(embedder.calls.map((c) => c.kind), ['passage', 'query']);
+    assert.deepEqual(
+      embedder.calls.map((c) => c.kind),
+      ['passage', 'query'],
+    );
     assert.equal(embeddings.requests.length, n, 'the agent itself embedded nothing');
     await store.close();
   });

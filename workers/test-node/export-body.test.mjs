@@ -17,7 +17,13 @@ function getExport(body) {
   const u = new URL(worker().url);
   return new Promise((resolve) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, path: '/v1/agents/body/export', method: 'GET', headers: { authorization: `Bearer ${ADMIN}`, 'content-length': Buffer.byteLength(body) } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: '/v1/agents/body/export',
+        method: 'GET',
+        headers: { authorization: `Bearer ${ADMIN}`, 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

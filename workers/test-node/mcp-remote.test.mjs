@@ -55,7 +55,16 @@ async function call(client, name, args) {
 }
 
 const READ_TOOLS = ['changes', 'history', 'open_nodes', 'read_graph', 'recall', 'search_nodes'];
-const WRITE_TOOLS = ['add_observations', 'create_entities', 'create_relations', 'delete_entities', 'delete_observations', 'delete_relations', 'forget', 'remember'];
+const WRITE_TOOLS = [
+  'add_observations',
+  'create_entities',
+  'create_relations',
+  'delete_entities',
+  'delete_observations',
+  'delete_relations',
+  'forget',
+  'remember',
+];
 
 describe('the Worker serves MCP at /v1/agents/{agent}/mcp', () => {
   it('offers every tool to a writer; graph and memory tools work over the agent', async () => {
@@ -71,11 +80,17 @@ describe('the Worker serves MCP at /v1/agents/{agent}/mcp', () => {
     assert.equal(created.json.length, 2);
     await call(client, 'create_relations', { relations: [{ from: 'Ada', to: 'Engine', relationType: 'programs' }] });
     const found = await call(client, 'search_nodes', { query: 'analytical' });
-    assert.deepEqual(found.json.entities.map((/** @type {{ name: string }} */ e) => e.name), ['Ada']);
+    assert.deepEqual(
+      found.json.entities.map((/** @type {{ name: string }} */ e) => e.name),
+      ['Ada'],
+    );
     const graph = await call(client, 'read_graph', {});
     assert.deepEqual(graph.json.relations, [{ from: 'Ada', to: 'Engine', relationType: 'programs' }]);
 
-    const remembered = await call(client, 'remember', { text: 'Prefers oat milk flat whites', namespace: ['user', '42'] });
+    const remembered = await call(client, 'remember', {
+      text: 'Prefers oat milk flat whites',
+      namespace: ['user', '42'],
+    });
     assert.equal(remembered.isError, false, remembered.text);
     const recalled = await call(client, 'recall', { query: 'milk' });
     assert.match(recalled.text, /oat milk/);
@@ -86,22 +101,38 @@ describe('the Worker serves MCP at /v1/agents/{agent}/mcp', () => {
   });
 
   it('a read-only token is offered only the read tools, and cannot call the others', async () => {
-    const { token } = await mintToken({ url: /** @type {string} */ (server?.url), adminToken: ADMIN, agent: 'mcp-a', scopes: ['read'] });
+    const { token } = await mintToken({
+      url: /** @type {string} */ (server?.url),
+      adminToken: ADMIN,
+      agent: 'mcp-a',
+      scopes: ['read'],
+    });
     const client = await connectMcp('mcp-a', token);
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
     assert.deepEqual(tools, READ_TOOLS);
-    const refused = await client.callTool({ name: 'create_entities', arguments: { entities: [] } }).catch((/** @type {Error} */ e) => ({ isError: true, content: [{ text: e.message }] }));
+    const refused = await client
+      .callTool({ name: 'create_entities', arguments: { entities: [] } })
+      .catch((/** @type {Error} */ e) => ({ isError: true, content: [{ text: e.message }] }));
     assert.equal(refused.isError, true);
     assert.equal((await call(client, 'read_graph', {})).json.entities.length, 2);
     await client.close();
   });
 
   it("a token for another agent never reaches this one's MCP", async () => {
-    const { token } = await mintToken({ url: /** @type {string} */ (server?.url), adminToken: ADMIN, agent: 'mcp-b', scopes: ['read', 'write'] });
+    const { token } = await mintToken({
+      url: /** @type {string} */ (server?.url),
+      adminToken: ADMIN,
+      agent: 'mcp-b',
+      scopes: ['read', 'write'],
+    });
     await assert.rejects(connectMcp('mcp-a', token), /403|Forbidden|FORBIDDEN/);
     const res = await fetch(new URL('/v1/agents/mcp-a/mcp', server?.url), {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     assert.equal(res.status, 403);
@@ -121,7 +152,7 @@ describe('the Worker serves MCP at /v1/agents/{agent}/mcp', () => {
     await client.close();
   });
 
-  it('a forged, or another agent\'s, session id is 404 NOT_FOUND (the client initializes again)', async () => {
+  it("a forged, or another agent's, session id is 404 NOT_FOUND (the client initializes again)", async () => {
     const client = await connectMcp('mcp-d', ADMIN);
     const session = /** @type {string} */ (client.http.sessionId);
     await client.close();
@@ -132,13 +163,19 @@ describe('the Worker serves MCP at /v1/agents/{agent}/mcp', () => {
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     assert.equal((await post('mcp-d', session)).status, 200);
-    for (const [agent, id] of [['mcp-e', session], ['mcp-d', `${session.slice(0, -2)}xx`], ['mcp-d', 'nope']]) {
+    for (const [agent, id] of [
+      ['mcp-e', session],
+      ['mcp-d', `${session.slice(0, -2)}xx`],
+      ['mcp-d', 'nope'],
+    ]) {
       const res = await post(/** @type {string} */ (agent), /** @type {string} */ (id));
       assert.equal(res.status, 404);
       assert.equal((await res.json()).error.code, 'NOT_FOUND');
     }
     // A session id is no bearer token.
-    const asToken = await fetch(new URL('/v1/agents/mcp-d/stats', server?.url), { headers: { authorization: `Bearer ${session}` } });
+    const asToken = await fetch(new URL('/v1/agents/mcp-d/stats', server?.url), {
+      headers: { authorization: `Bearer ${session}` },
+    });
     assert.equal(asToken.status, 401);
   });
 

@@ -20,7 +20,10 @@ const BUDGET = (20 << 20) + 2 * 260 * 20;
 async function call(server, method, path, body) {
   const res = await fetch(new URL(path, server.url), {
     method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -31,7 +34,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('memory budget', () => {
   it('refuses writes that would index past the budget, coded, and keeps serving', async () => {
-    const server = await startWorker({ bundle, bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '4', EDGEMEM_MEMORY_BUDGET: String(BUDGET) } });
+    const server = await startWorker({
+      bundle,
+      bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: '4', EDGEMEM_MEMORY_BUDGET: String(BUDGET) },
+    });
     try {
       const a = '/v1/agents/budgeted';
       for (let i = 0; i < 20; i++) {

@@ -18,7 +18,12 @@ const root = join(workers, '..');
  * @param {string} configDir
  */
 export function offlineEnv(configDir) {
-  return { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false', XDG_CONFIG_HOME: configDir };
+  return {
+    ...process.env,
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    WRANGLER_SEND_METRICS: 'false',
+    XDG_CONFIG_HOME: configDir,
+  };
 }
 
 /**

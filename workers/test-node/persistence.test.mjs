@@ -22,7 +22,10 @@ async function call(server, method, path, body) {
   const url = new URL(path, server.url);
   const res = await fetch(url, {
     method,
-    headers: { authorization: `Bearer ${ADMIN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -37,7 +40,11 @@ describe('persistence across a Miniflare restart', () => {
     let server = await start();
     try {
       for (let i = 0; i < 30; i++) {
-        const r = await call(server, 'PUT', `/v1/agents/${a}/memories/k${i}?ns=p`, { value: i, text: `note ${i}`, embedding: [i, 1, 0, 0] });
+        const r = await call(server, 'PUT', `/v1/agents/${a}/memories/k${i}?ns=p`, {
+          value: i,
+          text: `note ${i}`,
+          embedding: [i, 1, 0, 0],
+        });
         assert.equal(r.status, 200, JSON.stringify(r.body));
       }
       await call(server, 'PUT', `/v1/agents/${a}/memories/k0?ns=p`, { value: 'v2' });
@@ -53,7 +60,11 @@ describe('persistence across a Miniflare restart', () => {
       assert.equal((await call(server, 'GET', `/v1/agents/${a}/memories/k0?ns=p&asOfSeq=1`)).body.value, 0);
       assert.equal((await call(server, 'GET', `/v1/agents/${a}/memories/k29?ns=p`)).body.value, 29);
       assert.deepEqual((await call(server, 'GET', `/v1/agents/${a}/checkpoints/t`)).body.data, { s: 1 });
-      const hits = await call(server, 'POST', `/v1/agents/${a}/search`, { vector: [17, 1, 0, 0], text: 'note 17', k: 1 });
+      const hits = await call(server, 'POST', `/v1/agents/${a}/search`, {
+        vector: [17, 1, 0, 0],
+        text: 'note 17',
+        k: 1,
+      });
       assert.equal(hits.body.hits[0].key, 'k17');
       const stats = await call(server, 'GET', `/v1/agents/${a}/stats`);
       assert.equal(stats.body.seq, 32);

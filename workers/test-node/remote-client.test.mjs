@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { connect, createAgent, EdgememError, mintToken } from 'edgemem';
 import { WebSocket as WsWebSocket } from 'ws';
-import { EdgememError, connect, createAgent, mintToken } from 'edgemem';
 import { rejectsWith } from '../../wasm/test/contract-suite.js';
 import { bundleWorker, startWorker } from './miniflare-worker.mjs';
 
@@ -53,8 +53,20 @@ let n = 0;
 async function agentStore(settings = {}, extra = {}) {
   const agent = `client-${process.pid}-${n++}`;
   await createAgent({ url: server.url, adminToken: ADMIN, agent, settings });
-  const { token } = await mintToken({ url: server.url, adminToken: ADMIN, agent, scopes: ['read', 'write', 'subscribe'] });
-  const store = await connect({ url: server.url, agent, token, WebSocket: /** @type {any} */ (TrackedWebSocket), reconnect: { minDelayMs: 50, maxDelayMs: 200 }, ...extra });
+  const { token } = await mintToken({
+    url: server.url,
+    adminToken: ADMIN,
+    agent,
+    scopes: ['read', 'write', 'subscribe'],
+  });
+  const store = await connect({
+    url: server.url,
+    agent,
+    token,
+    WebSocket: /** @type {any} */ (TrackedWebSocket),
+    reconnect: { minDelayMs: 50, maxDelayMs: 200 },
+    ...extra,
+  });
   // Writes through a second client (the admin token), as another process would make them.
   const writer = await connect({ url: server.url, agent, token: ADMIN });
   return { agent, store, writer };
@@ -119,10 +131,13 @@ describe('remote client', () => {
   it('ends a subscription with RESUME_GAP (onError, with oldestSeq) when the events it missed were pruned', async () => {
     /** @type {EdgememError[]} */
     const errors = [];
-    const { store, writer } = await agentStore({ retention: { eventsMax: 2 } }, {
-      reconnect: { minDelayMs: 1500, maxDelayMs: 1500 },
-      onError: (/** @type {EdgememError} */ e) => errors.push(e),
-    });
+    const { store, writer } = await agentStore(
+      { retention: { eventsMax: 2 } },
+      {
+        reconnect: { minDelayMs: 1500, maxDelayMs: 1500 },
+        onError: (/** @type {EdgememError} */ e) => errors.push(e),
+      },
+    );
     /** @type {number[]} */
     const seqs = [];
     const before = TrackedWebSocket.opened.length;
@@ -144,16 +159,32 @@ describe('remote client', () => {
   it('a token for another agent is FORBIDDEN, on calls and on subscribe', async () => {
     const { agent } = await agentStore();
     const other = await agentStore();
-    const { token } = await mintToken({ url: server.url, adminToken: ADMIN, agent: other.agent, scopes: ['read', 'write', 'subscribe'] });
+    const { token } = await mintToken({
+      url: server.url,
+      adminToken: ADMIN,
+      agent: other.agent,
+      scopes: ['read', 'write', 'subscribe'],
+    });
     const s = await connect({ url: server.url, agent, token, WebSocket: /** @type {any} */ (WsWebSocket) });
     await rejectsWith(s.get(['n'], 'k'), 'FORBIDDEN');
     await rejectsWith(s.put({ namespace: ['n'], key: 'k', value: 1 }), 'FORBIDDEN');
-    await rejectsWith(s.subscribe({}, () => {}), 'FORBIDDEN');
+    await rejectsWith(
+      s.subscribe({}, () => {}),
+      'FORBIDDEN',
+    );
     const readOnly = await mintToken({ url: server.url, adminToken: ADMIN, agent, scopes: ['read'] });
-    const r = await connect({ url: server.url, agent, token: readOnly.token, WebSocket: /** @type {any} */ (WsWebSocket) });
+    const r = await connect({
+      url: server.url,
+      agent,
+      token: readOnly.token,
+      WebSocket: /** @type {any} */ (WsWebSocket),
+    });
     assert.equal(await r.get(['n'], 'k'), null);
     await rejectsWith(r.put({ namespace: ['n'], key: 'k', value: 1 }), 'FORBIDDEN');
-    await rejectsWith(r.subscribe({}, () => {}), 'FORBIDDEN');
+    await rejectsWith(
+      r.subscribe({}, () => {}),
+      'FORBIDDEN',
+    );
     await rejectsWith(createAgent({ url: server.url, adminToken: readOnly.token, agent, settings: {} }), 'FORBIDDEN');
     await s.close();
     await r.close();
@@ -163,12 +194,26 @@ describe('remote client', () => {
 
   it('an expired or forged token is UNAUTHORIZED, on calls and on subscribe; a token function is asked again', async () => {
     const { agent } = await agentStore();
-    const { token } = await mintToken({ url: server.url, adminToken: ADMIN, agent, scopes: ['read', 'subscribe'], ttlSeconds: 1 });
+    const { token } = await mintToken({
+      url: server.url,
+      adminToken: ADMIN,
+      agent,
+      scopes: ['read', 'subscribe'],
+      ttlSeconds: 1,
+    });
     await new Promise((r) => setTimeout(r, 2100));
     const s = await connect({ url: server.url, agent, token, WebSocket: /** @type {any} */ (WsWebSocket) });
     await rejectsWith(s.stats(), 'UNAUTHORIZED');
-    await rejectsWith(s.subscribe({}, () => {}), 'UNAUTHORIZED');
-    const forged = await connect({ url: server.url, agent, token: `${token.slice(0, -4)}AAAA`, WebSocket: /** @type {any} */ (WsWebSocket) });
+    await rejectsWith(
+      s.subscribe({}, () => {}),
+      'UNAUTHORIZED',
+    );
+    const forged = await connect({
+      url: server.url,
+      agent,
+      token: `${token.slice(0, -4)}AAAA`,
+      WebSocket: /** @type {any} */ (WsWebSocket),
+    });
     await rejectsWith(forged.stats(), 'UNAUTHORIZED');
 
     let calls = 0;
@@ -194,7 +239,10 @@ describe('remote client', () => {
     const { store, writer } = await agentStore();
     await rejectsWith(store.put({ namespace: ['a/b'], key: 'k', value: 1 }), 'INVALID_ARGUMENT');
     await store.close();
-    await rejectsWith(store.subscribe({}, () => {}), 'INVALID_ARGUMENT');
+    await rejectsWith(
+      store.subscribe({}, () => {}),
+      'INVALID_ARGUMENT',
+    );
     await writer.close();
   });
 });

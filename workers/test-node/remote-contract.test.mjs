@@ -34,7 +34,21 @@ contractSuite('remote, the Worker under Miniflare', async (settings = {}) => {
   const agent = `contract-${process.pid}-${n++}`;
   const { dims, metric, scalar, maxBytes, maxMemories, retention, maxMemoryBytes, maxCheckpointBytes } = settings;
   // scalar: f32 unless the test asks, as in a local store (the Worker's own default is i8 with cosine).
-  await createAgent({ url, adminToken: ADMIN, agent, settings: { dims, metric, scalar: scalar ?? 'f32', maxBytes, maxMemories, retention, maxMemoryBytes, maxCheckpointBytes } });
+  await createAgent({
+    url,
+    adminToken: ADMIN,
+    agent,
+    settings: {
+      dims,
+      metric,
+      scalar: scalar ?? 'f32',
+      maxBytes,
+      maxMemories,
+      retention,
+      maxMemoryBytes,
+      maxCheckpointBytes,
+    },
+  });
   const { token } = await mintToken({ url, adminToken: ADMIN, agent, scopes: ['read', 'write', 'subscribe'] });
   return connect({ url, agent, token });
 });

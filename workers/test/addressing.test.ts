@@ -7,8 +7,33 @@
 import { describe, expect, it } from 'vitest';
 import { agentId, api, expectError } from './helpers';
 
-const KEYS = ['a/b', '100%', '%', '%2E', '%2e%2E', '.%2E', '%2F', '%25', 'a?b#c', '?', '#', 'a+b c', ' ', '+', 'a&b=c',
-  'ünï', '😀', 'a.', '...', '.a', '\\', "it's", 'history', 'batch', '%ZZ'];
+const KEYS = [
+  'a/b',
+  '100%',
+  '%',
+  '%2E',
+  '%2e%2E',
+  '.%2E',
+  '%2F',
+  '%25',
+  'a?b#c',
+  '?',
+  '#',
+  'a+b c',
+  ' ',
+  '+',
+  'a&b=c',
+  'ünï',
+  '😀',
+  'a.',
+  '...',
+  '.a',
+  '\\',
+  "it's",
+  'history',
+  'batch',
+  '%ZZ',
+];
 const SEGMENTS = ['.', '..', '%', '%2E', '+', ' ', 'a?b', '#', '&', '=', 'ü', '%2F', '😀'];
 
 const memoryUrl = (a: string, key: string, ns: string[], suffix = '') =>
@@ -26,7 +51,10 @@ describe('addressing over HTTP', () => {
       const got = await api('GET', memoryUrl(a, key, ['n']));
       expect([got.status, got.body.key, got.body.value], key).toEqual([200, key, key]);
       const history = await api('GET', memoryUrl(a, key, ['n'], '/history'));
-      expect(history.body.versions.map((m: { key: string }) => m.key), key).toEqual([key]);
+      expect(
+        history.body.versions.map((m: { key: string }) => m.key),
+        key,
+      ).toEqual([key]);
       expect((await api('DELETE', memoryUrl(a, key, ['n']))).status, key).toBe(200);
       expectError(await api('GET', memoryUrl(a, key, ['n'])), 404, 'NOT_FOUND');
     }
@@ -42,15 +70,27 @@ describe('addressing over HTTP', () => {
       const got = await api('GET', memoryUrl(a, 'k', ns));
       expect([got.status, got.body.namespace, got.body.value], ns.join('|')).toEqual([200, ns, ns]);
       const listed = await api('GET', `/v1/agents/${a}/memories?${new URLSearchParams({ prefix: ns.join('/') })}`);
-      expect(listed.body.items.some((m: { namespace: string[] }) => JSON.stringify(m.namespace) === JSON.stringify(ns))).toBe(true);
+      expect(
+        listed.body.items.some((m: { namespace: string[] }) => JSON.stringify(m.namespace) === JSON.stringify(ns)),
+      ).toBe(true);
     }
   });
 
   it("refuses keys and thread ids '.' and '..' in bodies (batch, checkpoints) with 400 INVALID_ARGUMENT", async () => {
     const a = agentId('dots');
     for (const key of ['.', '..']) {
-      expectError(await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories: [{ namespace: ['n'], key, value: 1 }] } }), 400, 'INVALID_ARGUMENT');
-      expectError(await api('POST', `/v1/agents/${a}/checkpoints`, { body: { threadId: key, checkpointId: 'c', data: 1 } }), 400, 'INVALID_ARGUMENT');
+      expectError(
+        await api('POST', `/v1/agents/${a}/memories/batch`, {
+          body: { memories: [{ namespace: ['n'], key, value: 1 }] },
+        }),
+        400,
+        'INVALID_ARGUMENT',
+      );
+      expectError(
+        await api('POST', `/v1/agents/${a}/checkpoints`, { body: { threadId: key, checkpointId: 'c', data: 1 } }),
+        400,
+        'INVALID_ARGUMENT',
+      );
       expectError(await api('GET', `/v1/agents/${a}/checkpoints?threadId=${key}`), 400, 'INVALID_ARGUMENT');
     }
     // (Imports too: the contract suite's input-fidelity cases, through the package and the remote client.)
@@ -70,7 +110,11 @@ describe('addressing over HTTP', () => {
     ]) {
       expectError(await api('GET', url), 400, 'INVALID_ARGUMENT');
     }
-    expectError(await api('PUT', `/v1/agents/${a}/memories/%ED%A0%80?ns=n`, { body: { value: 1 } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('PUT', `/v1/agents/${a}/memories/%ED%A0%80?ns=n`, { body: { value: 1 } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expect((await api('GET', `/v1/agents/${a}/stats`)).body.seq).toBe(0);
   });
 

@@ -1,6 +1,7 @@
 /** The Durable Object itself: trap recovery, the maintenance alarm, page-level writes to its synchronous KV. */
-import { env } from 'cloudflare:workers';
+
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { EdgememError } from 'edgemem';
 import { forceTrap, trapAfterPageWrites, trapCount } from 'edgemem/testing';
 import { describe, expect, it } from 'vitest';
@@ -12,17 +13,26 @@ describe('AgentMemory', () => {
   it('after a wasm trap it reopens from storage and keeps every acknowledged write', async () => {
     const a = agentId('trap');
     for (let i = 0; i < 20; i++) {
-      const r = await api('PUT', `/v1/agents/${a}/memories/k${i}?ns=t`, { body: { value: i, text: `memory ${i}`, embedding: [i, 1, 0, 0] } });
+      const r = await api('PUT', `/v1/agents/${a}/memories/k${i}?ns=t`, {
+        body: { value: i, text: `memory ${i}`, embedding: [i, 1, 0, 0] },
+      });
       expect(r.status).toBe(200);
     }
     const before = trapCount();
-    const err = await runInDurableObject(stubOf(a), async () => forceTrap().then(() => null, (e) => e));
+    const err = await runInDurableObject(stubOf(a), async () =>
+      forceTrap().then(
+        () => null,
+        (e) => e,
+      ),
+    );
     expect(err).toBeInstanceOf(EdgememError);
     expect((err as EdgememError).code).toBe('INTERNAL');
     expect(trapCount()).toBe(before + 1);
 
     for (let i = 0; i < 20; i++) expect((await api('GET', `/v1/agents/${a}/memories/k${i}?ns=t`)).body.value).toBe(i);
-    const hits = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'memory 7', vector: [7, 1, 0, 0], k: 1 } });
+    const hits = await api('POST', `/v1/agents/${a}/search`, {
+      body: { text: 'memory 7', vector: [7, 1, 0, 0], k: 1 },
+    });
     expect(hits.body.hits[0].key).toBe('k7');
     const after = await api('PUT', `/v1/agents/${a}/memories/after?ns=t`, { body: { value: 'x' } });
     expect(after.body.seq).toBe(21);
@@ -30,15 +40,24 @@ describe('AgentMemory', () => {
 
   it('a trap in the middle of a write rolls back the pages it wrote: not acknowledged, not applied, nothing lost', async () => {
     const a = agentId('trapw');
-    for (let i = 0; i < 5; i++) await api('PUT', `/v1/agents/${a}/memories/k${i}?ns=t`, { body: { value: i, text: `memory ${i}` } });
+    for (let i = 0; i < 5; i++)
+      await api('PUT', `/v1/agents/${a}/memories/k${i}?ns=t`, { body: { value: i, text: `memory ${i}` } });
     const pages = () =>
-      runInDurableObject(stubOf(a), async (_i, state) =>
-        new Map([...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')])),
+      runInDurableObject(
+        stubOf(a),
+        async (_i, state) =>
+          new Map(
+            [...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')]),
+          ),
       );
     const before = await pages();
     const traps = trapCount();
     await runInDurableObject(stubOf(a), async () => trapAfterPageWrites(2)); // the 2nd page write of the next call
-    expectError(await api('PUT', `/v1/agents/${a}/memories/doomed?ns=t`, { body: { value: 'x', text: 'doomed write' } }), 500, 'INTERNAL');
+    expectError(
+      await api('PUT', `/v1/agents/${a}/memories/doomed?ns=t`, { body: { value: 'x', text: 'doomed write' } }),
+      500,
+      'INTERNAL',
+    );
     expect(trapCount()).toBe(traps + 1);
     expect(await pages()).toEqual(before);
     expectError(await api('GET', `/v1/agents/${a}/memories/doomed?ns=t`), 404, 'NOT_FOUND');
@@ -64,11 +83,20 @@ describe('AgentMemory', () => {
 
   it('a write rewrites a few pages, never the whole database', async () => {
     const a = agentId('pages');
-    const memories = Array.from({ length: 100 }, (_, i) => ({ namespace: ['p'], key: `k${i}`, value: 'v'.repeat(500), text: `text ${i}` }));
+    const memories = Array.from({ length: 100 }, (_, i) => ({
+      namespace: ['p'],
+      key: `k${i}`,
+      value: 'v'.repeat(500),
+      text: `text ${i}`,
+    }));
     await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } });
     const snapshot = () =>
-      runInDurableObject(stubOf(a), async (_i, state) =>
-        new Map([...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')])),
+      runInDurableObject(
+        stubOf(a),
+        async (_i, state) =>
+          new Map(
+            [...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')]),
+          ),
       );
     const before = await snapshot();
     await api('PUT', `/v1/agents/${a}/memories/one?ns=p`, { body: { value: 1 } });

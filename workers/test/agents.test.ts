@@ -3,8 +3,9 @@
  * only caps, retention and limits; kept in the Durable Object's storage across instances; invalid settings leave
  * the old ones in place.
  */
-import { env } from 'cloudflare:workers';
+
 import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AgentMemory } from '../src/agent-memory';
 import { agentId, api, expectError, token } from './helpers';
@@ -14,12 +15,24 @@ const stubOf = (a: string) => env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(a
 describe('agent settings', () => {
   it('an agent created with its own dims, caps and retention uses them', async () => {
     const a = agentId('cfg');
-    const r = await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, metric: 'l2', maxMemories: 2, retention: { eventsMax: 3 } } });
+    const r = await api('PUT', `/v1/agents/${a}`, {
+      body: { dims: 2, metric: 'l2', maxMemories: 2, retention: { eventsMax: 3 } },
+    });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body).toMatchObject({ agent: a, seq: 0, settings: { dims: 2, metric: 'l2', scalar: 'f32', maxMemories: 2, retention: { eventsMax: 3 } } });
-    expectError(await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0, 0, 0] } }), 422, 'DIMENSION_MISMATCH');
+    expect(r.body).toMatchObject({
+      agent: a,
+      seq: 0,
+      settings: { dims: 2, metric: 'l2', scalar: 'f32', maxMemories: 2, retention: { eventsMax: 3 } },
+    });
+    expectError(
+      await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0, 0, 0] } }),
+      422,
+      'DIMENSION_MISMATCH',
+    );
     for (const k of ['a', 'b', 'c']) {
-      expect((await api('PUT', `/v1/agents/${a}/memories/${k}?ns=n`, { body: { value: k, embedding: [1, 0] } })).status).toBe(200);
+      expect(
+        (await api('PUT', `/v1/agents/${a}/memories/${k}?ns=n`, { body: { value: k, embedding: [1, 0] } })).status,
+      ).toBe(200);
     }
     const stats = (await api('GET', `/v1/agents/${a}/stats`)).body;
     expect(stats).toMatchObject({ dims: 2, metric: 'l2', memories: 2, maxMemories: 2 });
@@ -29,10 +42,20 @@ describe('agent settings', () => {
 
   it('507 QUOTA_EXCEEDED when pinned data alone would pass the cap; 410 HISTORY_PRUNED before the history floor', async () => {
     const a = agentId('cfg');
-    expect((await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, maxMemories: 1, retention: { historyVersions: 1 } } })).status).toBe(200);
-    expect((await api('PUT', `/v1/agents/${a}/memories/p?ns=n`, { body: { value: 1, pinned: true } })).status).toBe(200);
-    expectError(await api('PUT', `/v1/agents/${a}/memories/q?ns=n`, { body: { value: 2, pinned: true } }), 507, 'QUOTA_EXCEEDED');
-    for (let v = 2; v <= 4; v++) await api('PUT', `/v1/agents/${a}/memories/p?ns=n`, { body: { value: v, pinned: true } });
+    expect(
+      (await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, maxMemories: 1, retention: { historyVersions: 1 } } }))
+        .status,
+    ).toBe(200);
+    expect((await api('PUT', `/v1/agents/${a}/memories/p?ns=n`, { body: { value: 1, pinned: true } })).status).toBe(
+      200,
+    );
+    expectError(
+      await api('PUT', `/v1/agents/${a}/memories/q?ns=n`, { body: { value: 2, pinned: true } }),
+      507,
+      'QUOTA_EXCEEDED',
+    );
+    for (let v = 2; v <= 4; v++)
+      await api('PUT', `/v1/agents/${a}/memories/p?ns=n`, { body: { value: v, pinned: true } });
     await runInDurableObject(stubOf(a), async (o: AgentMemory) => {
       const r = await o.call('sweep', []); // applies history retention (one version per key)
       expect(r.ok).toBe(true);
@@ -56,9 +79,15 @@ describe('agent settings', () => {
 
   it('new agents index vectors as i8 with cosine (f32 otherwise); one holding data keeps its scalar on a caps-only PUT', async () => {
     const cos = agentId('cfg');
-    expect((await api('PUT', `/v1/agents/${cos}`, { body: { dims: 2 } })).body.settings).toMatchObject({ metric: 'cosine', scalar: 'i8' });
+    expect((await api('PUT', `/v1/agents/${cos}`, { body: { dims: 2 } })).body.settings).toMatchObject({
+      metric: 'cosine',
+      scalar: 'i8',
+    });
     const l2 = agentId('cfg');
-    expect((await api('PUT', `/v1/agents/${l2}`, { body: { dims: 2, metric: 'l2' } })).body.settings).toMatchObject({ metric: 'l2', scalar: 'f32' });
+    expect((await api('PUT', `/v1/agents/${l2}`, { body: { dims: 2, metric: 'l2' } })).body.settings).toMatchObject({
+      metric: 'l2',
+      scalar: 'f32',
+    });
     const f32 = agentId('cfg');
     expect((await api('PUT', `/v1/agents/${f32}`, { body: { dims: 2, scalar: 'f32' } })).status).toBe(200);
     await api('PUT', `/v1/agents/${f32}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0] } });
@@ -92,12 +121,22 @@ describe('agent settings', () => {
   it('refuses invalid settings and keeps the previous ones', async () => {
     const a = agentId('cfg');
     await api('PUT', `/v1/agents/${a}`, { body: { dims: 2 } });
-    expectError(await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, scalar: 'i8', metric: 'l2' } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, scalar: 'i8', metric: 'l2' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expectError(await api('PUT', `/v1/agents/${a}`, { body: { dims: 2, bogus: 1 } }), 400, 'INVALID_ARGUMENT');
     expectError(await api('PUT', `/v1/agents/${a}`, { body: { maxMemoryBytes: 10 << 20 } }), 400, 'INVALID_ARGUMENT');
     expectError(await api('PUT', `/v1/agents/${a}`, { body: { dims: 99999 } }), 400, 'INVALID_ARGUMENT');
-    expect((await api('GET', `/v1/agents/${a}`)).body.settings).toMatchObject({ dims: 2, metric: 'cosine', scalar: 'i8' });
-    expect((await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0] } })).status).toBe(200);
+    expect((await api('GET', `/v1/agents/${a}`)).body.settings).toMatchObject({
+      dims: 2,
+      metric: 'cosine',
+      scalar: 'i8',
+    });
+    expect(
+      (await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0] } })).status,
+    ).toBe(200);
   });
 
   it('subscribed sockets keep receiving after a reconfiguration', async () => {

@@ -2,8 +2,9 @@
  * Auth on every route: no / malformed / forged / expired token → 401 UNAUTHORIZED; a token for another agent,
  * or without the route's scope → 403 FORBIDDEN; the right token passes. Minting needs the admin token.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+
 import { SignJWT } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentId, api, expectError, token } from './helpers';
 import { ROUTES } from './routes-table';
 
@@ -19,7 +20,11 @@ describe('auth', () => {
 
   beforeAll(async () => {
     forB = await token(b, ALL);
-    for (const s of ALL) only[s] = await token(a, ALL.filter((x) => x !== s));
+    for (const s of ALL)
+      only[s] = await token(
+        a,
+        ALL.filter((x) => x !== s),
+      );
     expired = await token(a, ALL, 1);
     forged = await new SignJWT({ scopes: ALL })
       .setProtectedHeader({ alg: 'HS256' })
@@ -32,17 +37,28 @@ describe('auth', () => {
   });
 
   it('public routes answer without a token', async () => {
-    for (const r of ROUTES.filter((x) => x.scope === 'public')) expect((await api(r.method, r.url(a), { token: null })).status).toBe(200);
+    for (const r of ROUTES.filter((x) => x.scope === 'public'))
+      expect((await api(r.method, r.url(a), { token: null })).status).toBe(200);
   });
 
   for (const r of ROUTES.filter((x) => x.scope !== 'public')) {
     it(`${r.method} ${r.path} (${r.scope})`, async () => {
-      const call = (tok: string | null) => api(r.method, r.url(a), { token: tok, body: r.body, raw: r.raw, headers: r.headers });
+      const call = (tok: string | null) =>
+        api(r.method, r.url(a), { token: tok, body: r.body, raw: r.raw, headers: r.headers });
       expectError(await call(null), 401, 'UNAUTHORIZED');
       expectError(await call('garbage'), 401, 'UNAUTHORIZED');
       expectError(await call(forged), 401, 'UNAUTHORIZED');
       expectError(await call(expired), 401, 'UNAUTHORIZED');
-      expectError(await api(r.method, r.url(a), { token: null, body: r.body, raw: r.raw, headers: { ...r.headers, authorization: 'Basic abc' } }), 401, 'UNAUTHORIZED');
+      expectError(
+        await api(r.method, r.url(a), {
+          token: null,
+          body: r.body,
+          raw: r.raw,
+          headers: { ...r.headers, authorization: 'Basic abc' },
+        }),
+        401,
+        'UNAUTHORIZED',
+      );
       if (r.scope === 'admin') {
         expectError(await call(await token(a, ALL)), 403, 'FORBIDDEN');
         return;
@@ -63,7 +79,11 @@ describe('auth', () => {
     expectError(await q(only.subscribe!), 403, 'FORBIDDEN');
     expect((await q(await token(a, ['subscribe']))).status).toBe(101);
     // Query tokens are only for the socket.
-    expectError(await api('GET', `/v1/agents/${a}/stats?token=${await token(a, ['read'])}`, { token: null }), 401, 'UNAUTHORIZED');
+    expectError(
+      await api('GET', `/v1/agents/${a}/stats?token=${await token(a, ['read'])}`, { token: null }),
+      401,
+      'UNAUTHORIZED',
+    );
   });
 
   it('mints tokens with a bounded lifetime and validated fields', async () => {
@@ -72,8 +92,16 @@ describe('auth', () => {
     expect(r.body.scopes).toEqual(['read']);
     expect(r.body.expiresAt).toBeGreaterThan(Date.now());
     expect(r.body.expiresAt).toBeLessThanOrEqual(Date.now() + 61_000);
-    expectError(await api('POST', '/v1/tokens', { body: { agent: a, scopes: ['read'], ttlSeconds: 999_999 } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('POST', '/v1/tokens', { body: { agent: a, scopes: ['read'], ttlSeconds: 999_999 } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     expectError(await api('POST', '/v1/tokens', { body: { agent: a, scopes: ['admin'] } }), 400, 'INVALID_ARGUMENT');
-    expectError(await api('POST', '/v1/tokens', { body: { agent: '../x', scopes: ['read'] } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('POST', '/v1/tokens', { body: { agent: '../x', scopes: ['read'] } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
   });
 });

@@ -6,14 +6,25 @@ describe('checkpoints', () => {
   it('stores JSON and byte checkpoints with pending writes, lists and deletes a thread', async () => {
     const a = agentId();
     const base = `/v1/agents/${a}/checkpoints`;
-    const c1 = await api('POST', base, { body: { threadId: 't', checkpointId: 'c1', data: { step: 1 }, metadata: { source: 'input' } } });
+    const c1 = await api('POST', base, {
+      body: { threadId: 't', checkpointId: 'c1', data: { step: 1 }, metadata: { source: 'input' } },
+    });
     expect(c1.status).toBe(200);
     expect(c1.body.seq).toBe(1);
     const bytes = btoa(String.fromCharCode(0, 1, 2, 255));
-    const c2 = await api('POST', base, { body: { threadId: 't', checkpointId: 'c2', parentId: 'c1', dataBase64: bytes, metadata: { source: 'loop' } } });
+    const c2 = await api('POST', base, {
+      body: { threadId: 't', checkpointId: 'c2', parentId: 'c1', dataBase64: bytes, metadata: { source: 'loop' } },
+    });
     expect(c2.status).toBe(200);
     const w = await api('POST', `${base}/t/writes`, {
-      body: { checkpointId: 'c2', taskId: 'task', writes: [{ channel: 'messages', data: ['hi'] }, { channel: 'blob', dataBase64: bytes }] },
+      body: {
+        checkpointId: 'c2',
+        taskId: 'task',
+        writes: [
+          { channel: 'messages', data: ['hi'] },
+          { channel: 'blob', dataBase64: bytes },
+        ],
+      },
     });
     expect(w.status).toBe(200);
 
@@ -43,7 +54,15 @@ describe('checkpoints', () => {
     const a = agentId();
     const base = `/v1/agents/${a}/checkpoints`;
     expectError(await api('POST', base, { body: { threadId: 't', checkpointId: 'c' } }), 400, 'INVALID_ARGUMENT');
-    expectError(await api('POST', base, { body: { threadId: 't', checkpointId: 'c', data: 1, dataBase64: 'AA==' } }), 400, 'INVALID_ARGUMENT');
-    expectError(await api('POST', base, { body: { threadId: 't', checkpointId: 'c', dataBase64: '***' } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('POST', base, { body: { threadId: 't', checkpointId: 'c', data: 1, dataBase64: 'AA==' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
+    expectError(
+      await api('POST', base, { body: { threadId: 't', checkpointId: 'c', dataBase64: '***' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
   });
 });

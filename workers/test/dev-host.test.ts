@@ -3,8 +3,9 @@
  * another host is 403 FORBIDDEN on every route, before auth; without it (deployed) every host is answered. Also:
  * the Worker sends no CORS headers, so other origins cannot read its answers.
  */
-import { env } from 'cloudflare:workers';
+
 import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import type { Env } from '../src/env';
@@ -15,7 +16,11 @@ const app = createApp();
 async function call(path: string, host: string | undefined, allowed: string | undefined) {
   const headers: Record<string, string> = { authorization: `Bearer ${ADMIN}`, origin: 'http://rebind.example' };
   if (host !== undefined) headers.host = host;
-  const res = await app.fetch(new Request(`http://127.0.0.1:8787${path}`, { headers }), { ...(env as Env), ALLOWED_HOSTS: allowed }, createExecutionContext());
+  const res = await app.fetch(
+    new Request(`http://127.0.0.1:8787${path}`, { headers }),
+    { ...(env as Env), ALLOWED_HOSTS: allowed },
+    createExecutionContext(),
+  );
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
 }
@@ -25,7 +30,12 @@ describe('ALLOWED_HOSTS (local dev)', () => {
 
   it('refuses another Host with 403 FORBIDDEN on every route, before auth', async () => {
     const a = agentId('host');
-    for (const host of ['rebind.example', 'rebind.example:8787', '127.0.0.1.rebind.example', 'localhost.rebind.example:8787']) {
+    for (const host of [
+      'rebind.example',
+      'rebind.example:8787',
+      '127.0.0.1.rebind.example',
+      'localhost.rebind.example:8787',
+    ]) {
       for (const path of ['/v1/health', `/v1/agents/${a}/stats`, '/v1/openapi.json', '/v1/nowhere']) {
         const r = await call(path, host, allowed);
         expectError(r, 403, 'FORBIDDEN');

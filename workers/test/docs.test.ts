@@ -15,7 +15,11 @@ describe('GET /v1/docs', () => {
     expect(r.headers.get('content-security-policy')).toMatch(/default-src 'self'; script-src 'self';/);
     const html = await r.text();
     const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(refs.sort()).toEqual([`${DOCS_PATH}/init.js`, `${DOCS_PATH}/swagger-ui-bundle.js`, `${DOCS_PATH}/swagger-ui.css`]);
+    expect(refs.sort()).toEqual([
+      `${DOCS_PATH}/init.js`,
+      `${DOCS_PATH}/swagger-ui-bundle.js`,
+      `${DOCS_PATH}/swagger-ui.css`,
+    ]);
     expect(html).not.toMatch(/https?:\/\//);
   });
 

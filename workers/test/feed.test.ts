@@ -1,6 +1,7 @@
 /** The change feed over HTTP: notify, `GET /events?after=` with filters, RESUME_GAP past the retained window. */
-import { env } from 'cloudflare:workers';
+
 import { runDurableObjectAlarm } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { agentId, api, expectError } from './helpers';
 
@@ -16,7 +17,13 @@ describe('feed', () => {
 
     const all = await api('GET', `/v1/agents/${a}/events?after=0`);
     expect(all.status).toBe(200);
-    expect(all.body.events.map((e: any) => [e.seq, e.kind])).toEqual([[1, 'put'], [2, 'put'], [3, 'notify'], [4, 'notify'], [5, 'delete']]);
+    expect(all.body.events.map((e: any) => [e.seq, e.kind])).toEqual([
+      [1, 'put'],
+      [2, 'put'],
+      [3, 'notify'],
+      [4, 'notify'],
+      [5, 'delete'],
+    ]);
     expect(all.body.last).toBe(5);
     expect(all.body.events[2]).toMatchObject({ channel: 'chat', payload: { text: 'hi' } });
 
@@ -32,7 +39,11 @@ describe('feed', () => {
     expect(chat.body.events.map((e: any) => e.seq)).toEqual([3]);
     // A page that is not full moves the cursor to the head, even when the filter matched nothing.
     expect(chat.body.last).toBe(5);
-    expect((await api('GET', `/v1/agents/${a}/events?after=1&channel=nobody&kind=notify`)).body).toEqual({ events: [], last: 5, more: false });
+    expect((await api('GET', `/v1/agents/${a}/events?after=1&channel=nobody&kind=notify`)).body).toEqual({
+      events: [],
+      last: 5,
+      more: false,
+    });
     const prefix = await api('GET', `/v1/agents/${a}/events?kind=put&kind=delete&prefix=x`);
     expect(prefix.body.events.map((e: any) => e.seq)).toEqual([1, 5]);
     expectError(await api('GET', `/v1/agents/${a}/events?kind=bogus`), 400, 'INVALID_ARGUMENT');
@@ -59,7 +70,8 @@ describe('feed', () => {
     // run cannot have pruned the first page before it is read.
     expect((await api('PUT', `/v1/agents/${a}`, { body: { retention: { eventsMax: 200 } } })).status).toBe(200);
     const payload = 'p'.repeat(60_000);
-    for (let i = 0; i < 80; i++) expect((await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'c', payload } })).status).toBe(200);
+    for (let i = 0; i < 80; i++)
+      expect((await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'c', payload } })).status).toBe(200);
     const first = await api('GET', `/v1/agents/${a}/events?after=0&limit=1000`);
     expect(first.body.more).toBe(true);
     expect(first.body.events.length).toBeLessThan(80);

@@ -38,7 +38,10 @@ describe('JSON depth', () => {
 
   it('POST /import: a deep NDJSON line is 400 INVALID_ARGUMENT (the engine parses each line with its own limit)', async () => {
     const raw = `{"kind":"header","deep":${arrays(5000)}}\n`;
-    const res = await api('POST', `/v1/agents/${agentId('deep')}/import`, { raw, headers: { 'content-type': 'application/x-ndjson' } });
+    const res = await api('POST', `/v1/agents/${agentId('deep')}/import`, {
+      raw,
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
     expectError(res, 400, 'INVALID_ARGUMENT');
   });
 
@@ -47,8 +50,14 @@ describe('JSON depth', () => {
     const nested = (depth: number): unknown => JSON.parse(arrays(depth));
     // A notify body wraps the payload in one object: payload depth 127 is the engine's own limit.
     const top = LIMITS.jsonDepth - 1;
-    expect((await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'c', payload: nested(top) } })).status).toBe(200);
-    expectError(await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'c', payload: nested(top + 1) } }), 400, 'INVALID_ARGUMENT');
+    expect((await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'c', payload: nested(top) } })).status).toBe(
+      200,
+    );
+    expectError(
+      await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'c', payload: nested(top + 1) } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     // A memory's value sits one level deeper in the engine's document than the payload: 126 is its limit.
     const ok = await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { body: { value: nested(top - 1) } });
     expect(ok.status).toBe(200);

@@ -18,12 +18,20 @@ describe('limits and malformed input', () => {
 
   it('vector length past the dims limit, k, namespace depth, key length, batch size → 400 INVALID_ARGUMENT', async () => {
     expectError(await put({ value: 1, embedding: new Array(LIMITS.dims + 1).fill(0) }), 400, 'INVALID_ARGUMENT');
-    expectError(await api('POST', `/v1/agents/${a}/search`, { body: { text: 'x', k: LIMITS.k + 1 } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('POST', `/v1/agents/${a}/search`, { body: { text: 'x', k: LIMITS.k + 1 } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     const deep = Array.from({ length: LIMITS.namespaceDepth + 1 }, (_, i) => `s${i}`).join('/');
     expectError(await put({ value: 1 }, 'k', deep), 400, 'INVALID_ARGUMENT');
     expectError(await put({ value: 1 }, 'k', 'a//b'), 400, 'INVALID_ARGUMENT');
     expectError(await put({ value: 1 }, 'k'.repeat(LIMITS.keyChars + 1)), 400, 'INVALID_ARGUMENT');
-    const memories = Array.from({ length: LIMITS.batchItems + 1 }, (_, i) => ({ namespace: ['b'], key: `k${i}`, value: i }));
+    const memories = Array.from({ length: LIMITS.batchItems + 1 }, (_, i) => ({
+      namespace: ['b'],
+      key: `k${i}`,
+      value: i,
+    }));
     expectError(await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } }), 400, 'INVALID_ARGUMENT');
     expectError(await api('GET', `/v1/agents/${a}/memories?limit=${LIMITS.pageItems + 1}`), 400, 'INVALID_ARGUMENT');
     expectError(await api('GET', `/v1/agents/${a}/events?after=-1`), 400, 'INVALID_ARGUMENT');
@@ -35,9 +43,15 @@ describe('limits and malformed input', () => {
   });
 
   it('invalid JSON, a wrong content type, unknown fields of the wrong type → 400 INVALID_ARGUMENT', async () => {
-    const bad = await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { raw: '{"value":', headers: { 'content-type': 'application/json' } });
+    const bad = await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, {
+      raw: '{"value":',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(bad, 400, 'INVALID_ARGUMENT');
-    const text = await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, {
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expectError(text, 400, 'INVALID_ARGUMENT');
     expectError(await put({ value: 1, pinned: 'yes' }), 400, 'INVALID_ARGUMENT');
     expectError(await put({ value: 1, ttlMs: 0 }), 400, 'INVALID_ARGUMENT');
@@ -50,9 +64,17 @@ describe('limits and malformed input', () => {
     expectError(await api('GET', `/v1/agents/${a}/ws`), 400, 'INVALID_ARGUMENT');
     // A handshake without its key or with another protocol version: coded, not the runtime's plain-text 400.
     const upgrade = { upgrade: 'websocket', connection: 'Upgrade' };
-    expectError(await api('GET', `/v1/agents/${a}/ws`, { headers: { ...upgrade, 'sec-websocket-version': '13' } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('GET', `/v1/agents/${a}/ws`, { headers: { ...upgrade, 'sec-websocket-version': '13' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
     const key = { 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
-    expectError(await api('GET', `/v1/agents/${a}/ws`, { headers: { ...upgrade, ...key, 'sec-websocket-version': '99' } }), 400, 'INVALID_ARGUMENT');
+    expectError(
+      await api('GET', `/v1/agents/${a}/ws`, { headers: { ...upgrade, ...key, 'sec-websocket-version': '99' } }),
+      400,
+      'INVALID_ARGUMENT',
+    );
   });
 
   it('error bodies have exactly { error: { code, message } }', async () => {

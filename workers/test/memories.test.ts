@@ -8,15 +8,27 @@ describe('memories', () => {
   it('PUT then GET returns the memory with its version and seq', async () => {
     const a = agentId();
     const put = await api('PUT', mem(a, 'coffee'), {
-      body: { value: { pref: 'oat' }, text: 'oat milk flat white', embedding: [1, 0, 0, 0], metadata: { topic: 'drinks' }, pinned: true },
+      body: {
+        value: { pref: 'oat' },
+        text: 'oat milk flat white',
+        embedding: [1, 0, 0, 0],
+        metadata: { topic: 'drinks' },
+        pinned: true,
+      },
     });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ seq: 1, version: 1, evicted: [] });
     const get = await api('GET', mem(a, 'coffee'));
     expect(get.status).toBe(200);
     expect(get.body).toMatchObject({
-      namespace: ['user', '42'], key: 'coffee', value: { pref: 'oat' }, text: 'oat milk flat white',
-      metadata: { topic: 'drinks' }, pinned: true, version: 1, seq: 1,
+      namespace: ['user', '42'],
+      key: 'coffee',
+      value: { pref: 'oat' },
+      text: 'oat milk flat white',
+      metadata: { topic: 'drinks' },
+      pinned: true,
+      version: 1,
+      seq: 1,
     });
     expect(get.body.embedding).toBeUndefined();
     const withEmbedding = await api('GET', `${mem(a, 'coffee')}&embedding=true`);
@@ -76,7 +88,10 @@ describe('memories', () => {
     expect(p1.status).toBe(200);
     expect(p1.body.items).toHaveLength(3);
     expect(p1.body.nextCursor).toBeTypeOf('string');
-    const p2 = await api('GET', `/v1/agents/${a}/memories?prefix=p&limit=3&cursor=${encodeURIComponent(p1.body.nextCursor)}`);
+    const p2 = await api(
+      'GET',
+      `/v1/agents/${a}/memories?prefix=p&limit=3&cursor=${encodeURIComponent(p1.body.nextCursor)}`,
+    );
     expect(p2.body.items).toHaveLength(2);
     expect(p2.body.nextCursor).toBeNull();
     const all = await api('GET', `/v1/agents/${a}/memories?embeddings=true`);
@@ -86,12 +101,22 @@ describe('memories', () => {
   it('batch put is all or nothing', async () => {
     const a = agentId();
     const ok = await api('POST', `/v1/agents/${a}/memories/batch`, {
-      body: { memories: [{ namespace: ['b'], key: 'x', value: 1 }, { namespace: ['b'], key: 'y', value: 2, embedding: [0, 1, 0, 0] }] },
+      body: {
+        memories: [
+          { namespace: ['b'], key: 'x', value: 1 },
+          { namespace: ['b'], key: 'y', value: 2, embedding: [0, 1, 0, 0] },
+        ],
+      },
     });
     expect(ok.status).toBe(200);
     expect(ok.body.acks.map((x: any) => x.seq)).toEqual([1, 2]);
     const bad = await api('POST', `/v1/agents/${a}/memories/batch`, {
-      body: { memories: [{ namespace: ['b'], key: 'z', value: 3 }, { namespace: ['b'], key: 'x', value: 9, ifVersion: 7 }] },
+      body: {
+        memories: [
+          { namespace: ['b'], key: 'z', value: 3 },
+          { namespace: ['b'], key: 'x', value: 9, ifVersion: 7 },
+        ],
+      },
     });
     expectError(bad, 409, 'CONFLICT');
     expectError(await api('GET', mem(a, 'z', 'b')), 404, 'NOT_FOUND');

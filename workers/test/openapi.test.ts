@@ -15,11 +15,13 @@ describe('OpenAPI document', () => {
       .flatMap(([path, ops]) => Object.keys(ops).map((m) => key(m, path)))
       .sort();
 
-    const served = [...new Set(
-      createApp()
-        .routes.filter((x) => x.method !== 'ALL' && x.path !== OPENAPI_PATH)
-        .map((x) => key(x.method, x.path.replace(/:(\w+)/g, '{$1}'))),
-    )].sort();
+    const served = [
+      ...new Set(
+        createApp()
+          .routes.filter((x) => x.method !== 'ALL' && x.path !== OPENAPI_PATH)
+          .map((x) => key(x.method, x.path.replace(/:(\w+)/g, '{$1}'))),
+      ),
+    ].sort();
     expect(documented).toEqual(served);
     expect(documented).toEqual(ROUTES.map((x) => key(x.method, x.path)).sort());
   });
@@ -29,7 +31,9 @@ describe('OpenAPI document', () => {
     const put = doc.paths['/v1/agents/{agent}/memories/{key}'].put;
     expect(put.parameters.map((p: any) => `${p.in}:${p.name}`).sort()).toEqual(['path:agent', 'path:key', 'query:ns']);
     expect(put.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/MemoryPut');
-    expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '409', '413', '422', '507']));
+    expect(Object.keys(put.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '409', '413', '422', '507']),
+    );
     expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     expect(doc.components.schemas.Error).toBeDefined();
   });

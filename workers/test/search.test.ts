@@ -4,9 +4,30 @@ import { agentId, api, expectError } from './helpers';
 
 async function seed(a: string) {
   const memories = [
-    { namespace: ['u', '1'], key: 'tea', value: 'tea', text: 'green tea in the morning', embedding: [1, 0, 0, 0], metadata: { n: 1 } },
-    { namespace: ['u', '1'], key: 'coffee', value: 'coffee', text: 'oat milk coffee', embedding: [0, 1, 0, 0], metadata: { n: 2 } },
-    { namespace: ['u', '2'], key: 'juice', value: 'juice', text: 'orange juice', embedding: [0, 0, 1, 0], metadata: { n: 3 } },
+    {
+      namespace: ['u', '1'],
+      key: 'tea',
+      value: 'tea',
+      text: 'green tea in the morning',
+      embedding: [1, 0, 0, 0],
+      metadata: { n: 1 },
+    },
+    {
+      namespace: ['u', '1'],
+      key: 'coffee',
+      value: 'coffee',
+      text: 'oat milk coffee',
+      embedding: [0, 1, 0, 0],
+      metadata: { n: 2 },
+    },
+    {
+      namespace: ['u', '2'],
+      key: 'juice',
+      value: 'juice',
+      text: 'orange juice',
+      embedding: [0, 0, 1, 0],
+      metadata: { n: 3 },
+    },
   ];
   expect((await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } })).status).toBe(200);
 }
@@ -20,7 +41,9 @@ describe('search', () => {
     expect(vec.body.hits[0].key).toBe('coffee');
     const lex = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'orange', k: 2 } });
     expect(lex.body.hits[0].key).toBe('juice');
-    const hyb = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'green tea', vector: [1, 0, 0, 0], k: 3 } });
+    const hyb = await api('POST', `/v1/agents/${a}/search`, {
+      body: { text: 'green tea', vector: [1, 0, 0, 0], k: 3 },
+    });
     expect(hyb.body.hits[0].key).toBe('tea');
     expect(hyb.body.hits[0].vectorRank).toBe(1);
   });
@@ -28,7 +51,9 @@ describe('search', () => {
   it('filters by namespace prefix and metadata', async () => {
     const a = agentId();
     await seed(a);
-    const ns = await api('POST', `/v1/agents/${a}/search`, { body: { vector: [0, 0, 1, 0], k: 3, namespace: ['u', '1'] } });
+    const ns = await api('POST', `/v1/agents/${a}/search`, {
+      body: { vector: [0, 0, 1, 0], k: 3, namespace: ['u', '1'] },
+    });
     expect(ns.body.hits.map((h: any) => h.key).sort()).toEqual(['coffee', 'tea']);
     const md = await api('POST', `/v1/agents/${a}/search`, {
       body: { vector: [1, 0, 0, 0], k: 3, filter: [{ field: 'n', op: 'gte', value: 2 }] },
@@ -50,7 +75,9 @@ describe('search', () => {
     const a = agentId();
     await seed(a);
     const base = { text: 'green tea', vector: [1, 0, 0, 0], k: 3 };
-    const on = await api('POST', `/v1/agents/${a}/search`, { body: { ...base, fusion: { method: 'relative', feedbackDocs: 5, feedbackTerms: 10, feedbackWeight: 0.3 } } });
+    const on = await api('POST', `/v1/agents/${a}/search`, {
+      body: { ...base, fusion: { method: 'relative', feedbackDocs: 5, feedbackTerms: 10, feedbackWeight: 0.3 } },
+    });
     expect(on.status).toBe(200);
     expect(on.body.hits[0].key).toBe('tea');
     const off = await api('POST', `/v1/agents/${a}/search`, { body: { ...base, fusion: { feedbackDocs: 0 } } });
@@ -63,7 +90,11 @@ describe('search', () => {
   it('rejects a query vector of the wrong length and a k out of range', async () => {
     const a = agentId();
     await seed(a);
-    expectError(await api('POST', `/v1/agents/${a}/search`, { body: { vector: [1, 0], k: 1 } }), 422, 'DIMENSION_MISMATCH');
+    expectError(
+      await api('POST', `/v1/agents/${a}/search`, { body: { vector: [1, 0], k: 1 } }),
+      422,
+      'DIMENSION_MISMATCH',
+    );
     expectError(await api('POST', `/v1/agents/${a}/search`, { body: { text: 'x', k: 0 } }), 400, 'INVALID_ARGUMENT');
   });
 });

@@ -24,7 +24,15 @@ export class TestSocket {
 
   static async open(agent: string, token = ADMIN): Promise<TestSocket> {
     const res = await exports.default.fetch(
-      new Request(`${BASE}/v1/agents/${agent}/ws`, { headers: { upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', authorization: `Bearer ${token}` } }),
+      new Request(`${BASE}/v1/agents/${agent}/ws`, {
+        headers: {
+          upgrade: 'websocket',
+          connection: 'Upgrade',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          authorization: `Bearer ${token}`,
+        },
+      }),
     );
     if (res.status !== 101 || !res.webSocket) throw new Error(`upgrade failed: ${res.status} ${await res.text()}`);
     res.webSocket.accept();
@@ -65,7 +73,8 @@ export class TestSocket {
   /** Asserts nothing more arrives within `ms`. */
   async quiet(ms = 150): Promise<void> {
     await new Promise((r) => setTimeout(r, ms));
-    if (this.#read < this.messages.length) throw new Error(`unexpected messages: ${JSON.stringify(this.messages.slice(this.#read))}`);
+    if (this.#read < this.messages.length)
+      throw new Error(`unexpected messages: ${JSON.stringify(this.messages.slice(this.#read))}`);
   }
 
   /** Waits up to `ms` for the server to close the socket; its close code. */

@@ -1,12 +1,14 @@
 /** WebSocket push: live events, `since` replay then live with no gap or duplicate, filters, RESUME_GAP, protocol errors. */
-import { env } from 'cloudflare:workers';
+
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AgentMemory } from '../src/agent-memory';
 import { agentId, api, token } from './helpers';
 import { TestSocket } from './socket';
 
-const put = (a: string, key: string, ns = 'n', value: unknown = key) => api('PUT', `/v1/agents/${a}/memories/${key}?ns=${ns}`, { body: { value } });
+const put = (a: string, key: string, ns = 'n', value: unknown = key) =>
+  api('PUT', `/v1/agents/${a}/memories/${key}?ns=${ns}`, { body: { value } });
 const seqs = (ms: { type: string; seq: number }[]) => ms.map((m) => m.seq);
 
 describe('WebSocket', () => {
@@ -17,9 +19,17 @@ describe('WebSocket', () => {
     expect(await s.next()).toEqual({ type: 'subscribed', seq: 0 });
     await put(a, 'k1');
     const m = await s.next();
-    expect(m).toMatchObject({ type: 'event', seq: 1, event: { seq: 1, kind: 'put', namespace: ['n'], key: 'k1', version: 1 } });
+    expect(m).toMatchObject({
+      type: 'event',
+      seq: 1,
+      event: { seq: 1, kind: 'put', namespace: ['n'], key: 'k1', version: 1 },
+    });
     await api('POST', `/v1/agents/${a}/notify`, { body: { channel: 'chat', payload: { hi: 1 } } });
-    expect(await s.next()).toMatchObject({ type: 'event', seq: 2, event: { kind: 'notify', channel: 'chat', payload: { hi: 1 } } });
+    expect(await s.next()).toMatchObject({
+      type: 'event',
+      seq: 2,
+      event: { kind: 'notify', channel: 'chat', payload: { hi: 1 } },
+    });
     s.send({ type: 'ping' });
     expect(await s.next()).toEqual({ type: 'pong', seq: 2 });
     s.send({ type: 'unsubscribe' });
@@ -61,7 +71,10 @@ describe('WebSocket', () => {
   it('filters by namespace prefix, kind and notify channel', async () => {
     const a = agentId('ws');
     const s = await TestSocket.open(a);
-    s.send({ type: 'subscribe', filter: { kinds: ['put', 'notify'], namespaces: [['user', '1']], channels: ['chat'] } });
+    s.send({
+      type: 'subscribe',
+      filter: { kinds: ['put', 'notify'], namespaces: [['user', '1']], channels: ['chat'] },
+    });
     await s.until('subscribed');
     await put(a, 'x', 'user/2');
     await put(a, 'y', 'user/1/prefs');

@@ -25,7 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { PEER_TOKEN as TOKEN, startPeer } from './peer-worker.mjs';
+import { startPeer, PEER_TOKEN as TOKEN } from './peer-worker.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -34,16 +34,20 @@ const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '500'));
 const coldRuns = Number(flag('--cold', '1'));
 const asJson = args.includes('--json');
-const log = (...m) => { if (!asJson) console.error(...m); };
+const log = (...m) => {
+  if (!asJson) console.error(...m);
+};
 
 const AGENT = 'bench-agent';
 const dir = mkdtempSync(join(tmpdir(), 'plain-do-mf-bench-'));
 const persist = join(dir, 'state');
 const config = {
-  miniflare: 'cf: false, compatibilityDate 2026-04-20, modules, SQLite-backed Durable Objects persisted in a temp dir, real port',
+  miniflare:
+    'cf: false, compatibilityDate 2026-04-20, modules, SQLite-backed Durable Objects persisted in a temp dir, real port',
   auth: 'bearer shared secret, constant-time compare (SHA-256 + timingSafeEqual) per request',
-  fts: "FTS5 porter unicode61, contentless_delete, bm25 (ORDER BY rank); query = quoted non-stopword terms OR-ed",
-  vector: 'exact cosine, JS brute force over one Float32Array kept in DO memory (lazy-loaded from SQL, normalised at write)',
+  fts: 'FTS5 porter unicode61, contentless_delete, bm25 (ORDER BY rank); query = quoted non-stopword terms OR-ed',
+  vector:
+    'exact cosine, JS brute force over one Float32Array kept in DO memory (lazy-loaded from SQL, normalised at write)',
   hybrid: 'RRF k=60 of bm25 top-N and vector top-N, N = max(k, 32)',
   writes: 'one ctx.storage.transactionSync per PUT / batch / checkpoint',
   routing: 'Worker checks the token, then stub.fetch(request) to the agent DO (idFromName)',
@@ -60,7 +64,11 @@ const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application
 
 /** One JSON request; the parsed body of a 2xx, null on 404, throws otherwise. */
 async function call(method, path, body) {
-  const res = await fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (res.status === 404) {
     await res.arrayBuffer();
     return null;
@@ -69,9 +77,15 @@ async function call(method, path, body) {
   return res.json();
 }
 const ns = (namespace) => encodeURIComponent(namespace.join('/'));
-const put = (m) => call('PUT', `/memories/${encodeURIComponent(m.key)}?ns=${ns(m.namespace)}`, { value: m.value, text: m.text, embedding: Array.from(m.embedding) });
+const put = (m) =>
+  call('PUT', `/memories/${encodeURIComponent(m.key)}?ns=${ns(m.namespace)}`, {
+    value: m.value,
+    text: m.text,
+    embedding: Array.from(m.embedding),
+  });
 const get = (namespace, key) => call('GET', `/memories/${encodeURIComponent(key)}?ns=${ns(namespace)}`);
-const search = async (q) => (await call('POST', '/search', { text: q.text, vector: Array.from(q.vector), k: q.k })).hits;
+const search = async (q) =>
+  (await call('POST', '/search', { text: q.text, vector: Array.from(q.vector), k: q.k })).hits;
 
 try {
   log(`loading ${n} memories…`);
@@ -79,7 +93,13 @@ try {
   for (let start = 0; start < n; start += 100) {
     const batch = [];
     for (let i = start; i < Math.min(n, start + 100); i++) {
-      batch.push({ namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[i % texts.length], embedding: Array.from(vecs[i]) });
+      batch.push({
+        namespace: nsOf(i),
+        key: `m${i}`,
+        value: value1k(i),
+        text: texts[i % texts.length],
+        embedding: Array.from(vecs[i]),
+      });
     }
     await call('POST', '/memories/batch', { memories: batch });
   }
@@ -110,20 +130,28 @@ try {
   const ops = {};
   ops.put = await measure('PUT', (it) => {
     const i = it % 2 === 0 ? r.below(n) : n + it;
-    return put({ namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[r.below(texts.length)], embedding: vecs[n + it] });
+    return put({
+      namespace: nsOf(i),
+      key: `m${i}`,
+      value: value1k(i),
+      text: texts[r.below(texts.length)],
+      embedding: vecs[n + it],
+    });
   });
   ops.get = await measure('GET', async () => {
     const i = r.below(n);
     if (!(await get(nsOf(i), `m${i}`))) throw new Error(`GET m${i} found nothing`);
   });
   const cpPayload = checkpointPayload();
-  ops.checkpoint_put = await measure('CHECKPOINT PUT', (it) => call('POST', '/checkpoints', {
-    threadId: `thread-${it % 16}`,
-    checkpointId: `cp-${String(it).padStart(8, '0')}`,
-    parentId: it >= 16 ? `cp-${String(it - 16).padStart(8, '0')}` : null,
-    data: cpPayload,
-    metadata: { step: it, source: 'loop' },
-  }));
+  ops.checkpoint_put = await measure('CHECKPOINT PUT', (it) =>
+    call('POST', '/checkpoints', {
+      threadId: `thread-${it % 16}`,
+      checkpointId: `cp-${String(it).padStart(8, '0')}`,
+      parentId: it >= 16 ? `cp-${String(it - 16).padStart(8, '0')}` : null,
+      data: cpPayload,
+      metadata: { step: it, source: 'loop' },
+    }),
+  );
   ops.search = await measure('SEARCH', async () => {
     const q = r.below(questions.length);
     const hits = await search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
@@ -170,14 +198,20 @@ try {
     console.log(JSON.stringify(result));
   } else {
     const ms = (us) => (us / 1000).toFixed(2).padStart(8);
-    console.log(`plain Durable Object peer under Miniflare over HTTP (port ${port}), Node ${process.version}, ${n} memories × ${DIMS}-d (loaded in ${(loadMs / 1000).toFixed(1)} s), ${iters} timed iterations per op after ${warm} warm-up`);
-    console.log(`${'op'.padEnd(24)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}`);
+    console.log(
+      `plain Durable Object peer under Miniflare over HTTP (port ${port}), Node ${process.version}, ${n} memories × ${DIMS}-d (loaded in ${(loadMs / 1000).toFixed(1)} s), ${iters} timed iterations per op after ${warm} warm-up`,
+    );
+    console.log(
+      `${'op'.padEnd(24)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}`,
+    );
     for (const [k, v] of Object.entries({ 'floor (GET /v1/health)': result.floor, ...ops })) {
       console.log(`${k.padEnd(24)} ${ms(v.p50_us)} ${ms(v.p95_us)} ${ms(v.p99_us)} ${ms(v.max_us)}`);
     }
     const f = (x) => `${x.toFixed(1)} ms`;
-    console.log(`cold start (DO evicted: new workerd over the same state; vectors reloaded from SQL), first hybrid search: ${cold.map((c) => f(c.first_ms)).join(', ')} ` +
-      `(the next: ${cold.map((c) => f(c.second_ms)).join(', ')}); with a cold isolate too: ${f(coldIsolate.first_ms)}`);
+    console.log(
+      `cold start (DO evicted: new workerd over the same state; vectors reloaded from SQL), first hybrid search: ${cold.map((c) => f(c.first_ms)).join(', ')} ` +
+        `(the next: ${cold.map((c) => f(c.second_ms)).join(', ')}); with a cold isolate too: ${f(coldIsolate.first_ms)}`,
+    );
   }
 } finally {
   await server.mf.dispose();

@@ -20,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadLocomo, measureRecall, memoriesByConversation, printRecall } from '../locomo.mjs';
-import { PEER_TOKEN as TOKEN, startPeer } from './peer-worker.mjs';
+import { startPeer, PEER_TOKEN as TOKEN } from './peer-worker.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => {
@@ -33,7 +33,9 @@ const pool = flag('--pool') === undefined ? undefined : Number(flag('--pool'));
 const rrfK = flag('--rrf-k') === undefined ? undefined : Number(flag('--rrf-k'));
 const fusion = pool === undefined && rrfK === undefined ? undefined : { pool, rrfK };
 const asJson = args.includes('--json');
-const log = (...m) => { if (!asJson) console.error(...m); };
+const log = (...m) => {
+  if (!asJson) console.error(...m);
+};
 
 const K = 10;
 
@@ -60,17 +62,21 @@ try {
     }
   }
 
-  const modes = await measureRecall(set, async (mode, text, vector, conv) => {
-    if (!byConv.has(conv)) throw new Error(`question for unknown conversation ${conv}`);
-    const body = { mode, text, vector: Array.from(vector), k: K };
-    if (fusion) body.fusion = fusion;
-    return (await call(agentOf(conv), '/search', body)).hits.map((h) => h.key);
-  }, (mode) => log(`asking in ${mode} mode…`));
+  const modes = await measureRecall(
+    set,
+    async (mode, text, vector, conv) => {
+      if (!byConv.has(conv)) throw new Error(`question for unknown conversation ${conv}`);
+      const body = { mode, text, vector: Array.from(vector), k: K };
+      if (fusion) body.fusion = fusion;
+      return (await call(agentOf(conv), '/search', body)).hits.map((h) => h.key);
+    },
+    (mode) => log(`asking in ${mode} mode…`),
+  );
 
   const config = {
     k: K,
     layout: 'one agent (Durable Object) per conversation',
-    fts: "FTS5 porter unicode61, bm25; query = quoted non-stopword terms OR-ed",
+    fts: 'FTS5 porter unicode61, bm25; query = quoted non-stopword terms OR-ed',
     vector: 'exact cosine (JS brute force)',
     hybrid: `RRF k=${rrfK ?? 60} of bm25 top-N and vector top-N, N = ${pool ?? 'max(k, 32)'}`,
   };
@@ -78,7 +84,10 @@ try {
   if (asJson) {
     console.log(JSON.stringify(report));
   } else {
-    printRecall(`LoCoMo recall through the plain Durable Object peer (${vectors} vectors, ${config.layout}, ${config.hybrid})`, modes);
+    printRecall(
+      `LoCoMo recall through the plain Durable Object peer (${vectors} vectors, ${config.layout}, ${config.hybrid})`,
+      modes,
+    );
   }
 } finally {
   await mf.dispose();

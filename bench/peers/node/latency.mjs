@@ -32,12 +32,24 @@ const { buildMs, warm, ops } = await runWorkload(store, { data, n, iters });
 await store.close();
 
 if (asJson) {
-  console.log(JSON.stringify({
-    host: 'node', peer: peerName, node: process.version, versions: store.versions, config: store.config,
-    memories: n, build_ms: buildMs, ops,
-  }));
+  console.log(
+    JSON.stringify({
+      host: 'node',
+      peer: peerName,
+      node: process.version,
+      versions: store.versions,
+      config: store.config,
+      memories: n,
+      build_ms: buildMs,
+      ops,
+    }),
+  );
 } else {
-  const v = Object.entries(store.versions).map(([k, x]) => `${k} ${x}`).join(', ');
-  console.log(`peer ${peerName} (${v}) in Node ${process.version}, ${n} memories × ${DIMS}-d (built in ${buildMs.toFixed(0)} ms), ${iters} timed iterations after ${warm} warm-up`);
+  const v = Object.entries(store.versions)
+    .map(([k, x]) => `${k} ${x}`)
+    .join(', ');
+  console.log(
+    `peer ${peerName} (${v}) in Node ${process.version}, ${n} memories × ${DIMS}-d (built in ${buildMs.toFixed(0)} ms), ${iters} timed iterations after ${warm} warm-up`,
+  );
   printOps(ops);
 }

@@ -39,8 +39,8 @@
 //   the value, a GET returns that same object. That is Orama as its users run it, in memory; persisting it is a
 //   separate explicit `save` (@orama/plugin-data-persistence), not measured here.
 
-import { create, count, getByID, insertMultiple, search as oramaSearch, upsert, upsertMultiple } from '@orama/orama';
 import { createRequire } from 'node:module';
+import { count, create, getByID, insertMultiple, search as oramaSearch, upsert, upsertMultiple } from '@orama/orama';
 import { STOPWORDS } from '../terms.mjs';
 
 const require = createRequire(import.meta.url);
@@ -67,7 +67,8 @@ export async function open({ dims = 384 } = {}) {
     if (m.embedding) d.embedding = Array.isArray(m.embedding) ? m.embedding : Array.from(m.embedding);
     return d;
   };
-  const hits = (res) => res.hits.map((h) => ({ namespace: h.document.namespace.split('/'), key: h.document.key, score: h.score }));
+  const hits = (res) =>
+    res.hits.map((h) => ({ namespace: h.document.namespace.split('/'), key: h.document.key, score: h.score }));
 
   const versions = { '@orama/orama': require('@orama/orama/package.json').version };
   const config = {
@@ -102,7 +103,13 @@ export async function open({ dims = 384 } = {}) {
     async putCheckpoint({ threadId, checkpointNs = '', checkpointId, parentId = null, data, metadata = {} }) {
       upsert(checkpoints, {
         id: `${threadId}${SEP}${checkpointNs}${SEP}${checkpointId}`,
-        threadId, checkpointNs, checkpointId, parentId, checkpoint: data, metadata, createdAt: Date.now(),
+        threadId,
+        checkpointNs,
+        checkpointId,
+        parentId,
+        checkpoint: data,
+        metadata,
+        createdAt: Date.now(),
       });
     },
     /**

@@ -12,7 +12,7 @@
 // The data folder is laid out as ../shared/datasets/locomo (its README: 384-d little-endian f32 rows, row i of a
 // .f32 file = line i of the matching .jsonl).
 
-import { flag as flagOf, DIMS } from '../../node/corpus.mjs';
+import { DIMS, flag as flagOf } from '../../node/corpus.mjs';
 import { loadLocomo, measureRecall, memoriesByConversation, printRecall } from '../locomo.mjs';
 
 const args = process.argv.slice(2);

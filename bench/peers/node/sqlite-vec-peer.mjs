@@ -32,9 +32,9 @@
 //   40, 0.683 at 100; MiniLM 0.708 / 0.667 / 0.649 / 0.627), so the documented recipe is also the best setting.
 //   When the text has no searchable term, hybrid is the vector list alone.
 
+import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
-import { createRequire } from 'node:module';
 import { fts5OrQuery } from '../terms.mjs';
 
 const require = createRequire(import.meta.url);
@@ -59,7 +59,10 @@ const nsArray = (p) => p.split('/');
 export async function open({ dims = 384, path = ':memory:' } = {}) {
   const db = new Database(path);
   sqliteVec.load(db);
-  const pragmas = path === ':memory:' ? { temp_store: 'MEMORY' } : { journal_mode: 'WAL', synchronous: 'NORMAL', temp_store: 'MEMORY' };
+  const pragmas =
+    path === ':memory:'
+      ? { temp_store: 'MEMORY' }
+      : { journal_mode: 'WAL', synchronous: 'NORMAL', temp_store: 'MEMORY' };
   for (const [k, v] of Object.entries(pragmas)) db.pragma(`${k} = ${v}`);
 
   db.exec(`
@@ -98,10 +101,12 @@ export async function open({ dims = 384, path = ':memory:' } = {}) {
     );
   `);
 
-  const upsertRow = db.prepare(`
+  const upsertRow = db
+    .prepare(`
     INSERT INTO memories (namespace, key, value, text, updated_at) VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text, updated_at = excluded.updated_at
-    RETURNING id`).pluck();
+    RETURNING id`)
+    .pluck();
   const updateVec = db.prepare('UPDATE memories_vec SET embedding = ? WHERE rowid = ?');
   const insertVec = db.prepare('INSERT INTO memories_vec (rowid, embedding) VALUES (?, ?)');
   const deleteVec = db.prepare('DELETE FROM memories_vec WHERE rowid = ?');
@@ -164,7 +169,12 @@ export async function open({ dims = 384, path = ':memory:' } = {}) {
     pragmas,
     fts: "fts5 external content, tokenize='porter unicode61', bm25 rank, quoted terms OR-ed minus stopwords",
     vector: `vec0 float[${dims}] distance_metric=cosine (exact scan)`,
-    hybrid: { method: 'rrf', rrf_k: RRF_K, weights: { fts: 1, vec: 1 }, pool: 'k (each list cut at k, as the sqlite-vec post)' },
+    hybrid: {
+      method: 'rrf',
+      rrf_k: RRF_K,
+      weights: { fts: 1, vec: 1 },
+      pool: 'k (each list cut at k, as the sqlite-vec post)',
+    },
     put: 'one transaction: upsert RETURNING id + vec0 UPDATE/INSERT',
     checkpoint: 'INSERT OR REPLACE, JSON text (LangGraph SqliteSaver shape)',
   };
@@ -189,7 +199,15 @@ export async function open({ dims = 384, path = ':memory:' } = {}) {
     },
     /** One checkpoint row (LangGraph-shaped). */
     async putCheckpoint({ threadId, checkpointNs = '', checkpointId, parentId = null, data, metadata = {} }) {
-      putCp.run(threadId, checkpointNs, checkpointId, parentId, JSON.stringify(data), JSON.stringify(metadata), Date.now());
+      putCp.run(
+        threadId,
+        checkpointNs,
+        checkpointId,
+        parentId,
+        JSON.stringify(data),
+        JSON.stringify(metadata),
+        Date.now(),
+      );
     },
     /**
      * Top-k by 'vector' (cosine similarity), 'lexical' (-bm25) or 'hybrid' (RRF score).
@@ -201,9 +219,17 @@ export async function open({ dims = 384, path = ':memory:' } = {}) {
         return query ? hits(lexicalSearch.all(query, k)) : [];
       }
       if (mode === 'vector' || !query) return hits(vectorSearch.all(f32Blob(vector), k));
-      return hits(hybridSearch.all({
-        vector: f32Blob(vector), query, n: poolFor(k), k, rrf_k: RRF_K, weight_fts: 1.0, weight_vec: 1.0,
-      }));
+      return hits(
+        hybridSearch.all({
+          vector: f32Blob(vector),
+          query,
+          n: poolFor(k),
+          k,
+          rrf_k: RRF_K,
+          weight_fts: 1.0,
+          weight_vec: 1.0,
+        }),
+      );
     },
     async close() {
       db.close();

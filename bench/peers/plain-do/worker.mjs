@@ -74,7 +74,8 @@ class HttpError extends Error {
 const invalid = (message) => new HttpError(400, 'INVALID_ARGUMENT', message);
 
 function errorResponse(e) {
-  if (e instanceof HttpError) return Response.json({ error: { code: e.code, message: e.message } }, { status: e.status });
+  if (e instanceof HttpError)
+    return Response.json({ error: { code: e.code, message: e.message } }, { status: e.status });
   return Response.json({ error: { code: 'INTERNAL', message: String(e?.message ?? e) } }, { status: 500 });
 }
 
@@ -85,14 +86,19 @@ const encoder = new TextEncoder();
 
 /** Constant-time comparison of two secrets (of their SHA-256 digests, so lengths do not leak either). */
 async function sameSecret(a, b) {
-  const [x, y] = await Promise.all([crypto.subtle.digest('SHA-256', encoder.encode(a)), crypto.subtle.digest('SHA-256', encoder.encode(b))]);
+  const [x, y] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(a)),
+    crypto.subtle.digest('SHA-256', encoder.encode(b)),
+  ]);
   return crypto.subtle.timingSafeEqual(x, y);
 }
 
 function checkNamespace(ns) {
-  if (!Array.isArray(ns) || ns.length === 0 || ns.length > 8) throw invalid('namespace must be an array of 1-8 strings');
+  if (!Array.isArray(ns) || ns.length === 0 || ns.length > 8)
+    throw invalid('namespace must be an array of 1-8 strings');
   for (const s of ns) {
-    if (typeof s !== 'string' || s === '' || s.includes('/')) throw invalid('namespace segments must be non-empty strings without "/"');
+    if (typeof s !== 'string' || s === '' || s.includes('/'))
+      throw invalid('namespace segments must be non-empty strings without "/"');
   }
   return ns.join('/');
 }
@@ -166,7 +172,8 @@ export class PlainMemory extends DurableObject {
         return this.search(await body(request));
       } else if (route === 'checkpoints') {
         if (parts.length === 5 && method === 'POST') return this.putCheckpoint(await body(request));
-        if (parts.length === 6 && method === 'GET') return this.getCheckpoint(decodeURIComponent(parts[5]), url.searchParams);
+        if (parts.length === 6 && method === 'GET')
+          return this.getCheckpoint(decodeURIComponent(parts[5]), url.searchParams);
       }
       throw new HttpError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);
     } catch (e) {
@@ -249,7 +256,10 @@ export class PlainMemory extends DurableObject {
     const topSlot = new Int32Array(n);
     let floor = -Infinity;
     for (let s = 0, base = 0; s < count; s++, base += dims) {
-      let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      let a0 = 0,
+        a1 = 0,
+        a2 = 0,
+        a3 = 0;
       for (let i = 0; i < dims; i += 4) {
         a0 += q[i] * vecs[base + i];
         a1 += q[i + 1] * vecs[base + i + 1];
@@ -278,7 +288,9 @@ export class PlainMemory extends DurableObject {
     const match = matchQuery(text);
     if (match === null) return [];
     const out = [];
-    for (const [id, rank] of this.sql.exec('SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?', match, n).raw()) {
+    for (const [id, rank] of this.sql
+      .exec('SELECT rowid, rank FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rank LIMIT ?', match, n)
+      .raw()) {
       out.push([id, -rank]);
     }
     return out;
@@ -289,7 +301,8 @@ export class PlainMemory extends DurableObject {
   /** Validates one memory; returns the row to write. */
   memoryIn(namespace, key, m) {
     if (typeof m !== 'object' || m === null) throw invalid('a memory must be an object');
-    if (typeof key !== 'string' || key === '' || key.length > 512) throw invalid('key must be a string of 1-512 characters');
+    if (typeof key !== 'string' || key === '' || key.length > 512)
+      throw invalid('key must be a string of 1-512 characters');
     if (m.value === undefined) throw invalid('value is required');
     if (m.text !== undefined && m.text !== null && typeof m.text !== 'string') throw invalid('text must be a string');
     const vector = m.embedding === undefined || m.embedding === null ? null : this.vectorIn(m.embedding, 'embedding');
@@ -304,7 +317,12 @@ export class PlainMemory extends DurableObject {
          ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, text = excluded.text,
            embedding = excluded.embedding, version = memories.version + 1, updated_at = excluded.updated_at
          RETURNING id, version`,
-        row.namespace, row.key, row.value, row.text, row.vector ? row.vector.buffer : null, now,
+        row.namespace,
+        row.key,
+        row.value,
+        row.text,
+        row.vector ? row.vector.buffer : null,
+        now,
       )
       .one();
     if (version > 1) this.sql.exec('DELETE FROM memories_fts WHERE rowid = ?', id);
@@ -321,7 +339,8 @@ export class PlainMemory extends DurableObject {
 
   putBatch(b) {
     const list = b?.memories;
-    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_BATCH) throw invalid(`memories must be an array of 1-${MAX_BATCH}`);
+    if (!Array.isArray(list) || list.length === 0 || list.length > MAX_BATCH)
+      throw invalid(`memories must be an array of 1-${MAX_BATCH}`);
     const rows = list.map((m) => this.memoryIn(checkNamespace(m?.namespace), m?.key, m));
     const now = Date.now();
     const written = this.ctx.storage.transactionSync(() => rows.map((row) => this.writeMemory(row, now)));
@@ -334,7 +353,12 @@ export class PlainMemory extends DurableObject {
       .exec('SELECT value, text, version, updated_at FROM memories WHERE namespace = ? AND key = ?', namespace, key)
       .raw()
       .toArray()[0];
-    if (!row) throw new HttpError(404, 'NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(namespace)}`);
+    if (!row)
+      throw new HttpError(
+        404,
+        'NOT_FOUND',
+        `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(namespace)}`,
+      );
     const [value, text, version, updatedAt] = row;
     return jsonText(
       `{"namespace":${JSON.stringify(namespace.split('/'))},"key":${JSON.stringify(key)},"value":${value},` +
@@ -344,7 +368,10 @@ export class PlainMemory extends DurableObject {
 
   delete(namespace, key) {
     const id = this.ctx.storage.transactionSync(() => {
-      const r = this.sql.exec('DELETE FROM memories WHERE namespace = ? AND key = ? RETURNING id', namespace, key).raw().toArray()[0];
+      const r = this.sql
+        .exec('DELETE FROM memories WHERE namespace = ? AND key = ? RETURNING id', namespace, key)
+        .raw()
+        .toArray()[0];
       if (r) this.sql.exec('DELETE FROM memories_fts WHERE rowid = ?', r[0]);
       return r ? r[0] : null;
     });
@@ -393,7 +420,10 @@ export class PlainMemory extends DurableObject {
 
     const rows = new Map();
     for (const [id, ns, key, value, text, version] of this.sql
-      .exec(`SELECT id, namespace, key, value, text, version FROM memories WHERE id IN (${ranked.map(() => '?').join(',')})`, ...ranked.map((r) => r[0]))
+      .exec(
+        `SELECT id, namespace, key, value, text, version FROM memories WHERE id IN (${ranked.map(() => '?').join(',')})`,
+        ...ranked.map((r) => r[0]),
+      )
       .raw()) {
       rows.set(id, [ns, key, value, text, version]);
     }
@@ -418,10 +448,20 @@ export class PlainMemory extends DurableObject {
     if (typeof threadId !== 'string' || threadId === '' || typeof checkpointId !== 'string' || checkpointId === '') {
       throw invalid('threadId and checkpointId must be non-empty strings');
     }
-    if (typeof checkpointNs !== 'string' || (parentId !== null && typeof parentId !== 'string')) throw invalid('checkpointNs / parentId must be strings');
+    if (typeof checkpointNs !== 'string' || (parentId !== null && typeof parentId !== 'string'))
+      throw invalid('checkpointNs / parentId must be strings');
     if (data === undefined) throw invalid('data is required');
-    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) throw invalid('metadata must be an object');
-    const row = [threadId, checkpointNs, checkpointId, parentId, JSON.stringify(data), JSON.stringify(metadata), Date.now()];
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+      throw invalid('metadata must be an object');
+    const row = [
+      threadId,
+      checkpointNs,
+      checkpointId,
+      parentId,
+      JSON.stringify(data),
+      JSON.stringify(metadata),
+      Date.now(),
+    ];
     this.ctx.storage.transactionSync(() => {
       this.sql.exec(
         `INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_id, data, metadata, created_at)
@@ -435,11 +475,15 @@ export class PlainMemory extends DurableObject {
   getCheckpoint(threadId, params) {
     const ns = params.get('checkpointNs') ?? '';
     const id = params.get('checkpointId');
-    const cols = 'checkpoint_id, parent_id, data, metadata, created_at FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?';
-    const r = (id === null
-      ? this.sql.exec(`SELECT ${cols} ORDER BY checkpoint_id DESC LIMIT 1`, threadId, ns)
-      : this.sql.exec(`SELECT ${cols} AND checkpoint_id = ?`, threadId, ns, id)
-    ).raw().toArray()[0];
+    const cols =
+      'checkpoint_id, parent_id, data, metadata, created_at FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?';
+    const r = (
+      id === null
+        ? this.sql.exec(`SELECT ${cols} ORDER BY checkpoint_id DESC LIMIT 1`, threadId, ns)
+        : this.sql.exec(`SELECT ${cols} AND checkpoint_id = ?`, threadId, ns, id)
+    )
+      .raw()
+      .toArray()[0];
     if (!r) throw new HttpError(404, 'NOT_FOUND', `no checkpoint for thread ${JSON.stringify(threadId)}`);
     const [checkpointId, parentId, data, metadata, createdAt] = r;
     return jsonText(

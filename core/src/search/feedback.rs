@@ -141,7 +141,8 @@ mod tests {
 
     #[test]
     fn candidates_skip_stopwords_and_query_terms_and_count_texts() {
-        let texts = s(&["Caroline: I went to the LGBTQ meeting", "Melanie: the meeting was at the center, the center!"]);
+        let texts =
+            s(&["Caroline: I went to the LGBTQ meeting", "Melanie: the meeting was at the center, the center!"]);
         let got = candidate_words(&texts, &s(&["caroline"]));
         let get = |w: &str| got.iter().find(|(x, _)| x == w).map(|(_, c)| *c);
         assert_eq!(get("meeting"), Some(2));

@@ -22,7 +22,9 @@ impl FtsTable<'_> {
     pub fn term_scores(&self, term: &str) -> Result<TermList> {
         let sql = format!("SELECT rowid, bm25({0}) FROM {0} WHERE {0} MATCH ?1", self.name);
         let mut st = self.conn.prepare_cached(&sql)?;
-        let rows = st.query_map([lexical::quote(term)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
+        let rows = st.query_map([lexical::quote(term)], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s)))
+        })?;
         Ok(TermList::new(rows.collect::<rusqlite::Result<_>>()?))
     }
 

@@ -4,8 +4,8 @@
 //! `weight / (rrf_k + rank)`; see `FusionParams` for the defaults and `bench/README.md` for
 //! how they were chosen on LoCoMo (no per-question tuning).
 
-use serde::{Deserialize, Serialize};
 use foldhash::{HashMap, HashMapExt};
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -64,15 +64,22 @@ pub struct Fused {
 
 /// Fuses two best-first lists of (id, score). `rescore` gives the exact vector similarity of
 /// an id the vector list missed (None if it has no vector).
-pub fn fuse(vector: &[(i64, f64)], lexical: &[(i64, f64)], p: &FusionParams, rescore: impl Fn(i64) -> Option<f64>) -> Vec<Fused> {
+pub fn fuse(
+    vector: &[(i64, f64)],
+    lexical: &[(i64, f64)],
+    p: &FusionParams,
+    rescore: impl Fn(i64) -> Option<f64>,
+) -> Vec<Fused> {
     let wv = p.vector_weight.clamp(0.0, 1.0);
     let wl = 1.0 - wv;
     let mut by_id: HashMap<i64, Fused> = HashMap::new();
     for (i, (id, s)) in vector.iter().enumerate() {
-        by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None }).vector = Some((i as u32 + 1, *s));
+        by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None }).vector =
+            Some((i as u32 + 1, *s));
     }
     for (i, (id, s)) in lexical.iter().enumerate() {
-        by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None }).lexical = Some((i as u32 + 1, *s));
+        by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None }).lexical =
+            Some((i as u32 + 1, *s));
     }
     let mut out: Vec<Fused> = by_id.into_values().collect();
     match p.method {
@@ -86,7 +93,8 @@ pub fn fuse(vector: &[(i64, f64)], lexical: &[(i64, f64)], p: &FusionParams, res
             let vs: Vec<Option<f64>> = out.iter().map(|f| f.vector.map(|v| v.1).or_else(|| rescore(f.id))).collect();
             let ls: Vec<f64> = out.iter().map(|f| f.lexical.map_or(0.0, |l| l.1.max(0.0))).collect();
             let present: Vec<f64> = vs.iter().flatten().copied().collect();
-            let (vmin, vmax) = present.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
+            let (vmin, vmax) =
+                present.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
             let lmax = ls.iter().copied().fold(0.0, f64::max);
             let stats = |xs: &[f64]| {
                 let n = xs.len().max(1) as f64;

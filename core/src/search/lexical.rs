@@ -6,13 +6,13 @@ use std::sync::OnceLock;
 
 /// Common English function words; they carry no topic and only add noise to BM25.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before",
-    "being", "but", "by", "can", "could", "d", "did", "do", "does", "doing", "done", "for", "from", "had", "has",
-    "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its",
-    "just", "ll", "m", "me", "might", "my", "no", "not", "of", "on", "or", "our", "ours", "out", "over", "re", "s",
-    "she", "should", "so", "some", "such", "t", "than", "that", "the", "their", "theirs", "them", "then", "there",
-    "these", "they", "this", "those", "to", "too", "up", "us", "ve", "very", "was", "we", "were", "what", "when",
-    "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours",
+    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "before", "being",
+    "but", "by", "can", "could", "d", "did", "do", "does", "doing", "done", "for", "from", "had", "has", "have",
+    "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "just",
+    "ll", "m", "me", "might", "my", "no", "not", "of", "on", "or", "our", "ours", "out", "over", "re", "s", "she",
+    "should", "so", "some", "such", "t", "than", "that", "the", "their", "theirs", "them", "then", "there", "these",
+    "they", "this", "those", "to", "too", "up", "us", "ve", "very", "was", "we", "were", "what", "when", "where",
+    "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours",
 ];
 
 /// Whether `w` (lowercase) is a common English function word.
@@ -92,7 +92,6 @@ pub fn quote(term: &str) -> String {
     format!("\"{}\"", term.replace('"', "\"\""))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,7 +125,10 @@ mod tests {
     #[test]
     fn hostile_input_is_quoted() {
         assert_eq!(fts_queries("When did Caroline go?"), ["\"caroline\"", "\"go\""]);
-        assert_eq!(fts_queries("\"; DROP TABLE x; NEAR(a b) AND OR *"), ["\"drop\"", "\"table\"", "\"x\"", "\"near\"", "\"b\""]);
+        assert_eq!(
+            fts_queries("\"; DROP TABLE x; NEAR(a b) AND OR *"),
+            ["\"drop\"", "\"table\"", "\"x\"", "\"near\"", "\"b\""]
+        );
         assert_eq!(quote("a\"b"), "\"a\"\"b\"");
         assert!(fts_queries("  ...  ").is_empty());
     }

@@ -17,6 +17,7 @@ use crate::namespace;
 use crate::store::Store;
 use crate::types::{AsOf, Memory};
 use crate::vector_index::exact_score;
+use foldhash::{HashMap, HashSet};
 use fts_table::FtsTable;
 use fusion::{fuse, Fused};
 use rusqlite::types::Value as SqlValue;
@@ -24,7 +25,6 @@ use rusqlite::{params, params_from_iter, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
-use foldhash::{HashMap, HashSet};
 
 /// Exact vector similarities computed during one search (None: the memory has no vector).
 type Rescored = RefCell<HashMap<i64, Option<f64>>>;
@@ -184,7 +184,18 @@ impl Store {
         let mut probe = Vec::new();
         filter::compile(&q.filter, "metadata", &mut probe)?;
         filter::compile(&q.value_filter, "value", &mut probe)?;
-        Ok(Plan { mode, k, pool, terms, vector, prefix, end, conds: q.filter.clone(), value_conds: q.value_filter.clone(), fusion })
+        Ok(Plan {
+            mode,
+            k,
+            pool,
+            terms,
+            vector,
+            prefix,
+            end,
+            conds: q.filter.clone(),
+            value_conds: q.value_filter.clone(),
+            fusion,
+        })
     }
 
     /// Searches live memories, or the store as it was `as_of`.
@@ -209,7 +220,11 @@ impl Store {
         let now = self.now_ms();
         let vec_list = match &plan.vector {
             Some(v) => {
-                let depth = if plan.mode == SearchMode::Hybrid { plan.pool.min(plan.k.max(HYBRID_VECTOR_POOL)) } else { plan.pool };
+                let depth = if plan.mode == SearchMode::Hybrid {
+                    plan.pool.min(plan.k.max(HYBRID_VECTOR_POOL))
+                } else {
+                    plan.pool
+                };
                 self.vector_candidates(&plan, v, depth, now)?
             }
             None => Vec::new(),
@@ -231,7 +246,9 @@ impl Store {
         if !words.is_empty() {
             let candidates = fused.iter().map(|f| f.id).collect();
             let lex_list =
-                feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| self.fts().holders(w))?;
+                feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| {
+                    self.fts().holders(w)
+                })?;
             fused = self.fuse_live(&plan, &vec_list, &lex_list, &rescored);
         }
         let mut hits = Vec::with_capacity(plan.k);
@@ -251,7 +268,13 @@ impl Store {
 
     /// Fuses the live lists; `rescored` keeps the exact similarities of lexical-only candidates
     /// between the two fusions of a search with feedback.
-    fn fuse_live(&self, plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)], rescored: &Rescored) -> Vec<Fused> {
+    fn fuse_live(
+        &self,
+        plan: &Plan,
+        vec_list: &[(i64, f64)],
+        lex_list: &[(i64, f64)],
+        rescored: &Rescored,
+    ) -> Vec<Fused> {
         let idx = self.index.as_ref();
         let q = plan.vector.as_deref();
         let scratch = RefCell::new(Vec::new());
@@ -268,8 +291,11 @@ impl Store {
         }
         let mut texts = Vec::new();
         for f in fused.iter().take(plan.fusion.feedback_docs) {
-            let text: Option<Option<String>> =
-                self.conn.prepare_cached("SELECT text FROM memories WHERE id = ?1")?.query_row([f.id], |r| r.get(0)).optional()?;
+            let text: Option<Option<String>> = self
+                .conn
+                .prepare_cached("SELECT text FROM memories WHERE id = ?1")?
+                .query_row([f.id], |r| r.get(0))
+                .optional()?;
             texts.extend(text.flatten());
         }
         let n = self.usage.count;
@@ -304,7 +330,8 @@ impl Store {
         let p = base.len();
         base.push(SqlValue::Text(plan.end.clone()));
         base.push(SqlValue::Integer(now));
-        let mut sql = format!("m.ns >= ?{p} AND m.ns < ?{} AND (m.expires_at IS NULL OR m.expires_at > ?{})", p + 1, p + 2);
+        let mut sql =
+            format!("m.ns >= ?{p} AND m.ns < ?{} AND (m.expires_at IS NULL OR m.expires_at > ?{})", p + 1, p + 2);
         sql.push_str(&filter::compile(&plan.conds, "m.metadata", base)?);
         sql.push_str(&filter::compile(&plan.value_conds, "m.value", base)?);
         Ok(sql)
@@ -326,9 +353,9 @@ impl Store {
             let mut ps = Vec::new();
             let where_sql = self.live_filter(plan, now, &mut ps)?;
             let allowed: Vec<i64> = {
-                let mut st = self
-                    .conn
-                    .prepare_cached(&format!("SELECT m.id FROM memories m WHERE m.embedding IS NOT NULL AND {where_sql}"))?;
+                let mut st = self.conn.prepare_cached(&format!(
+                    "SELECT m.id FROM memories m WHERE m.embedding IS NOT NULL AND {where_sql}"
+                ))?;
                 let rows = st.query_map(params_from_iter(ps.iter()), |r| r.get(0))?;
                 rows.collect::<rusqlite::Result<_>>()?
             };
@@ -350,7 +377,9 @@ impl Store {
             return self.rescored(q, res, depth);
         }
         let expired: HashSet<u64> = {
-            let mut st = self.conn.prepare_cached("SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1")?;
+            let mut st = self
+                .conn
+                .prepare_cached("SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1")?;
             let rows = st.query_map([now], |r| r.get::<_, i64>(0))?;
             rows.map(|r| r.map(|i| i as u64)).collect::<rusqlite::Result<_>>()?
         };
@@ -389,7 +418,13 @@ impl Store {
     /// `depth` of `wide` (the unfiltered top, best first) pass the filter, the first `depth` of them
     /// are the allowed memories' top (any other allowed memory scores below all of `wide`). None
     /// when fewer pass.
-    fn top_if_allowed(&self, plan: &Plan, wide: Vec<(u64, f64)>, depth: usize, now: i64) -> Result<Option<Vec<(i64, f64)>>> {
+    fn top_if_allowed(
+        &self,
+        plan: &Plan,
+        wide: Vec<(u64, f64)>,
+        depth: usize,
+        now: i64,
+    ) -> Result<Option<Vec<(i64, f64)>>> {
         if wide.len() < depth {
             return Ok(None);
         }
@@ -403,7 +438,8 @@ impl Store {
             let rows = st.query_map(params_from_iter(ps.iter()), |r| r.get(0))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        let top: Vec<(i64, f64)> = wide.into_iter().map(|(id, s)| (id as i64, s)).filter(|(id, _)| passing.contains(id)).take(depth).collect();
+        let top: Vec<(i64, f64)> =
+            wide.into_iter().map(|(id, s)| (id as i64, s)).filter(|(id, _)| passing.contains(id)).take(depth).collect();
         Ok((top.len() == depth).then_some(top))
     }
 
@@ -468,7 +504,9 @@ impl Store {
         let mut st = self.conn.prepare_cached(&sql)?;
         lexical::sum_term_scores(terms, plan.pool, |t| {
             ps[0] = SqlValue::Text(lexical::quote(t));
-            let rows = st.query_map(params_from_iter(ps.iter()), |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
+            let rows = st.query_map(params_from_iter(ps.iter()), |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s)))
+            })?;
             Ok(std::sync::Arc::new(rows.collect::<rusqlite::Result<_>>()?))
         })
     }
@@ -481,7 +519,12 @@ impl Store {
             return Err(history_pruned(s, self.history_floor));
         }
         let ts = self.as_of_time(a, s)?;
-        let mut ps = vec![SqlValue::Integer(s as i64), SqlValue::Text(plan.prefix.clone()), SqlValue::Text(plan.end.clone()), SqlValue::Integer(ts)];
+        let mut ps = vec![
+            SqlValue::Integer(s as i64),
+            SqlValue::Text(plan.prefix.clone()),
+            SqlValue::Text(plan.end.clone()),
+            SqlValue::Integer(ts),
+        ];
         let mut cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
         cond_sql.push_str(&filter::compile(&plan.value_conds, "value", &mut ps)?);
         let sql = format!(
@@ -490,7 +533,8 @@ impl Store {
         );
         let rows: Vec<Memory> = {
             let mut st = self.conn.prepare(&sql)?;
-            let it = st.query_map(params_from_iter(ps.iter()), |r| row_to_memory(r, plan.vector.is_some()).map(|(_, m)| m))?;
+            let it =
+                st.query_map(params_from_iter(ps.iter()), |r| row_to_memory(r, plan.vector.is_some()).map(|(_, m)| m))?;
             it.collect::<rusqlite::Result<_>>()?
         };
         let vec_list: Vec<(i64, f64)> = match &plan.vector {
@@ -518,14 +562,20 @@ impl Store {
             if !plan.wants_feedback() {
                 return Ok(fused);
             }
-            let texts: Vec<String> = fused.iter().take(plan.fusion.feedback_docs).filter_map(|f| rows[f.id as usize].text.clone()).collect();
+            let texts: Vec<String> =
+                fused.iter().take(plan.fusion.feedback_docs).filter_map(|f| rows[f.id as usize].text.clone()).collect();
             let n = rows.len() as u64; // as live search: the memories searched, with text or not
-            let words = feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| fts.count(w))?;
+            let words =
+                feedback::expansion_words(&texts, &plan.terms, n, &plan.fusion, FEEDBACK_POSTINGS_BUDGET, |w| {
+                    fts.count(w)
+                })?;
             if words.is_empty() {
                 return Ok(fused);
             }
             let candidates = fused.iter().map(|f| f.id).collect();
-            Ok(fuse(&feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| fts.holders(w))?))
+            Ok(fuse(&feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| {
+                fts.holders(w)
+            })?))
         })?;
         Ok(fused.into_iter().take(plan.k).map(|f| hit(rows[f.id as usize].clone(), &f)).collect())
     }
@@ -551,8 +601,12 @@ impl Store {
     }
 }
 
-
-fn combine(plan: &Plan, vec_list: &[(i64, f64)], lex_list: &[(i64, f64)], rescore: impl Fn(i64) -> Option<f64>) -> Vec<Fused> {
+fn combine(
+    plan: &Plan,
+    vec_list: &[(i64, f64)],
+    lex_list: &[(i64, f64)],
+    rescore: impl Fn(i64) -> Option<f64>,
+) -> Vec<Fused> {
     match plan.mode {
         SearchMode::Vector => vec_list
             .iter()

@@ -38,11 +38,7 @@ unsafe fn allocate(size: usize, align: usize, zeroed: bool) -> *mut c_void {
     let Ok(layout) = Layout::from_size_align(total, align) else {
         return null_mut();
     };
-    let base = if zeroed {
-        alloc_zeroed(layout)
-    } else {
-        alloc(layout)
-    };
+    let base = if zeroed { alloc_zeroed(layout) } else { alloc(layout) };
     if base.is_null() {
         return null_mut();
     }
@@ -100,11 +96,7 @@ pub unsafe extern "C" fn realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
     }
     let base = ptr.cast::<u8>().sub(align);
     // Keeps the block's alignment (the layout's), so blocks from aligned_alloc stay aligned.
-    let new_base = rust_realloc(
-        base,
-        Layout::from_size_align_unchecked(total, align),
-        new_total,
-    );
+    let new_base = rust_realloc(base, Layout::from_size_align_unchecked(total, align), new_total);
     if new_base.is_null() {
         return null_mut(); // the old block is untouched, as C requires
     }

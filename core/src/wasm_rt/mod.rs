@@ -75,11 +75,7 @@ pub unsafe extern "C" fn edgemem_wasm_cxx_error(kind: *const c_char, what: *cons
 /// # Safety
 /// `expr` and `file` are null or NUL-terminated strings.
 #[no_mangle]
-pub unsafe extern "C" fn edgemem_wasm_cxx_assert(
-    expr: *const c_char,
-    file: *const c_char,
-    line: c_int,
-) {
+pub unsafe extern "C" fn edgemem_wasm_cxx_assert(expr: *const c_char, file: *const c_char, line: c_int) {
     let (expr, file) = (c_str(expr), c_str(file));
     record(format!("C++ assertion failed: {expr} ({file}:{line})"));
 }
@@ -101,10 +97,7 @@ mod tests {
             edgemem_wasm_cxx_error(c"exception".as_ptr(), c"boom".as_ptr());
             assert_eq!(last_cxx_error().as_deref(), Some("C++ exception: boom"));
             edgemem_wasm_cxx_assert(c"x > 0".as_ptr(), c"index.hpp".as_ptr(), 12);
-            assert_eq!(
-                last_cxx_error().as_deref(),
-                Some("C++ assertion failed: x > 0 (index.hpp:12)")
-            );
+            assert_eq!(last_cxx_error().as_deref(), Some("C++ assertion failed: x > 0 (index.hpp:12)"));
             edgemem_wasm_cxx_error(std::ptr::null(), std::ptr::null());
             assert_eq!(last_cxx_error().as_deref(), Some("C++ (null): (null)"));
         }

@@ -43,14 +43,8 @@ fn sqlite_fts5_match() {
                                               (3, 'a fox and a dog');",
     )
     .unwrap();
-    let mut q = c
-        .prepare("SELECT rowid FROM docs WHERE docs MATCH ?1 ORDER BY bm25(docs)")
-        .unwrap();
-    let mut ids: Vec<i64> = q
-        .query_map(["dog"], |r| r.get(0))
-        .unwrap()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let mut q = c.prepare("SELECT rowid FROM docs WHERE docs MATCH ?1 ORDER BY bm25(docs)").unwrap();
+    let mut ids: Vec<i64> = q.query_map(["dog"], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap();
     ids.sort();
     assert_eq!(ids, [2, 3]); // porter: "dogs" matches "dog"
 }
@@ -61,9 +55,7 @@ fn sqlite_host_hooks_give_time_and_randomness() {
     super::init();
     let c = Connection::open_in_memory().unwrap();
     let (now, r1, r2): (i64, i64, i64) = c
-        .query_row("SELECT unixepoch('now'), random(), random()", [], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
+        .query_row("SELECT unixepoch('now'), random(), random()", [], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .unwrap();
     assert!(now > 1_700_000_000, "unixepoch('now') = {now}");
     assert_ne!(r1, r2);
@@ -81,9 +73,7 @@ fn usearch_add_search_filter_and_buffer_roundtrip() {
     assert!(m.distances[0].abs() < 1e-5);
 
     // The Rust closure is called from C++: traps on wasm32 without the wasm-clang++ fix.
-    let even = idx
-        .filtered_search(&vector(17, 8), 5, |key: u64| key & 1 == 0)
-        .unwrap();
+    let even = idx.filtered_search(&vector(17, 8), 5, |key: u64| key & 1 == 0).unwrap();
     assert_eq!(even.keys.len(), 5);
     assert!(even.keys.iter().all(|key| key & 1 == 0));
     // Keys above 2^32 reach the closure intact.

@@ -88,7 +88,10 @@ fn usage_never_exceeds_cap_randomized() {
                             assert_eq!(e.code, ErrorCode::QuotaExceeded);
                             let st = s.stats().unwrap();
                             let own = s.get(&ns(&["c"]), &key).unwrap().filter(|m| m.pinned).map_or(0, |m| m.size);
-                            assert!(st.pinned_bytes - own + 2 * len as u64 + 100 > cap, "seed {seed} step {step}: refused without cause");
+                            assert!(
+                                st.pinned_bytes - own + 2 * len as u64 + 100 > cap,
+                                "seed {seed} step {step}: refused without cause"
+                            );
                         }
                     }
                 }

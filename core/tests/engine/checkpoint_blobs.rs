@@ -5,7 +5,9 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
-use edgemem_core::{ChannelBlob, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, ErrorCode, Retention, StoreConfig};
+use edgemem_core::{
+    ChannelBlob, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, ErrorCode, Retention, StoreConfig,
+};
 use serde_json::json;
 
 fn blob(channel: &str, version: &str, value: serde_json::Value) -> ChannelBlob {
@@ -32,10 +34,17 @@ fn put(thread: &str, id: &str, names: &[(&str, &str)], blobs: Vec<ChannelBlob>, 
 #[test]
 fn blobs_are_stored_once_per_version_and_resolved_on_read() {
     let mut s = store(0);
-    s.put_checkpoint(put("t", "c1", &[("messages", "1"), ("step", "1")], vec![blob("messages", "1", json!(["hi"])), blob("step", "1", json!(1))], "input"))
-        .unwrap();
+    s.put_checkpoint(put(
+        "t",
+        "c1",
+        &[("messages", "1"), ("step", "1")],
+        vec![blob("messages", "1", json!(["hi"])), blob("step", "1", json!(1))],
+        "input",
+    ))
+    .unwrap();
     // c2 writes only `step`; `messages` is carried over from c1's blob.
-    s.put_checkpoint(put("t", "c2", &[("messages", "1"), ("step", "2")], vec![blob("step", "2", json!(2))], "loop")).unwrap();
+    s.put_checkpoint(put("t", "c2", &[("messages", "1"), ("step", "2")], vec![blob("step", "2", json!(2))], "loop"))
+        .unwrap();
     let c2 = s.get_checkpoint("t", "", None).unwrap().unwrap();
     assert_eq!(c2.checkpoint_id, "c2");
     assert_eq!(c2.channel_versions, versions(&[("messages", "1"), ("step", "2")]));
@@ -44,12 +53,20 @@ fn blobs_are_stored_once_per_version_and_resolved_on_read() {
     assert_eq!(c1.blobs, vec![blob("messages", "1", json!(["hi"])), blob("step", "1", json!(1))]);
 
     // A version named without a blob is left out; a blob already stored is kept as it was.
-    s.put_checkpoint(put("t", "c3", &[("messages", "1"), ("other", "7")], vec![blob("messages", "1", json!(["changed"]))], "loop")).unwrap();
+    s.put_checkpoint(put(
+        "t",
+        "c3",
+        &[("messages", "1"), ("other", "7")],
+        vec![blob("messages", "1", json!(["changed"]))],
+        "loop",
+    ))
+    .unwrap();
     let c3 = s.get_checkpoint("t", "", None).unwrap().unwrap();
     assert_eq!(c3.blobs, vec![blob("messages", "1", json!(["hi"]))]);
 
     // Bytes blobs round-trip; bad names are INVALID_ARGUMENT.
-    let bytes = ChannelBlob { channel: "raw".into(), version: "1".into(), data: CheckpointData::Bytes(vec![0, 1, 255]) };
+    let bytes =
+        ChannelBlob { channel: "raw".into(), version: "1".into(), data: CheckpointData::Bytes(vec![0, 1, 255]) };
     s.put_checkpoint(put("t", "c4", &[("raw", "1")], vec![bytes.clone()], "loop")).unwrap();
     assert_eq!(s.get_checkpoint("t", "", None).unwrap().unwrap().blobs, vec![bytes]);
     let e = s.put_checkpoint(put("t", "c5", &[("", "1")], vec![], "loop")).unwrap_err();
@@ -65,7 +82,10 @@ fn blobs_are_stored_once_per_version_and_resolved_on_read() {
 
 #[test]
 fn retention_drops_the_blobs_no_checkpoint_names() {
-    let mut s = store_with(StoreConfig { retention: Retention { checkpoints_per_thread: 2, ..Default::default() }, ..StoreConfig::memory(0) });
+    let mut s = store_with(StoreConfig {
+        retention: Retention { checkpoints_per_thread: 2, ..Default::default() },
+        ..StoreConfig::memory(0)
+    });
     for i in 1..=5 {
         let v = i.to_string();
         // `fixed` is written once, at version 1, and named by every checkpoint.
@@ -89,15 +109,23 @@ fn lists_across_threads_with_before_limit_and_filter() {
     for (t, id, src) in [("a", "1", "input"), ("b", "2", "input"), ("a", "3", "loop"), ("b", "4", "loop")] {
         s.put_checkpoint(put(t, id, &[], vec![], src)).unwrap();
     }
-    let ids = |q: CheckpointListQuery, s: &edgemem_core::Store| s.list_checkpoints(&q).unwrap().into_iter().map(|c| c.checkpoint_id).collect::<Vec<_>>();
+    let ids = |q: CheckpointListQuery, s: &edgemem_core::Store| {
+        s.list_checkpoints(&q).unwrap().into_iter().map(|c| c.checkpoint_id).collect::<Vec<_>>()
+    };
     assert_eq!(ids(CheckpointListQuery::default(), &s), ["4", "3", "2", "1"]);
     assert_eq!(ids(CheckpointListQuery { limit: Some(2), ..Default::default() }, &s), ["4", "3"]);
     assert_eq!(ids(CheckpointListQuery { before: Some("3".into()), ..Default::default() }, &s), ["2", "1"]);
     let loops = CheckpointListQuery { filter: vec![Condition::eq("source", json!("loop"))], ..Default::default() };
     assert_eq!(ids(loops, &s), ["4", "3"]);
     // `before` may name a checkpoint of another thread.
-    assert_eq!(ids(CheckpointListQuery { thread_id: Some("a".into()), before: Some("4".into()), ..Default::default() }, &s), ["3", "1"]);
-    assert_eq!(ids(CheckpointListQuery { thread_id: Some("a".into()), before: Some("2".into()), ..Default::default() }, &s), ["1"]);
+    assert_eq!(
+        ids(CheckpointListQuery { thread_id: Some("a".into()), before: Some("4".into()), ..Default::default() }, &s),
+        ["3", "1"]
+    );
+    assert_eq!(
+        ids(CheckpointListQuery { thread_id: Some("a".into()), before: Some("2".into()), ..Default::default() }, &s),
+        ["1"]
+    );
     let e = s.list_checkpoints(&CheckpointListQuery { before: Some("nope".into()), ..Default::default() }).unwrap_err();
     assert_eq!(e.code, ErrorCode::NotFound);
 }
@@ -110,7 +138,10 @@ fn blobs_travel_in_both_export_formats() {
     let doc = a.export().unwrap();
     let mut b = store(0);
     b.import(&doc).unwrap();
-    assert_eq!(b.get_checkpoint("t", "", None).unwrap().unwrap().blobs, vec![blob("m", "1", json!("one")), blob("n", "1", json!("two"))]);
+    assert_eq!(
+        b.get_checkpoint("t", "", None).unwrap().unwrap().blobs,
+        vec![blob("m", "1", json!("one")), blob("n", "1", json!("two"))]
+    );
 
     let mut ndjson = String::new();
     let mut cursor: Option<String> = None;

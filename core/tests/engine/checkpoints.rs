@@ -17,7 +17,10 @@ fn cp(thread: &str, id: &str, parent: Option<&str>, step: i64) -> CheckpointPut 
         checkpoint_id: id.into(),
         parent_id: parent.map(String::from),
         data: CheckpointData::Json(json!({"channel_values": {"messages": ["hi", "hi", "hi"]}, "step": step})),
-        metadata: json!({"step": step, "source": if step == 0 { "input" } else { "loop" }}).as_object().unwrap().clone(),
+        metadata: json!({"step": step, "source": if step == 0 { "input" } else { "loop" }})
+            .as_object()
+            .unwrap()
+            .clone(),
     }
 }
 
@@ -39,7 +42,12 @@ fn put_get_list_and_writes() {
     let all = s.list_checkpoints(&CheckpointListQuery { thread_id: Some("t1".into()), ..Default::default() }).unwrap();
     assert_eq!(all.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c2", "c1", "c0"]);
     let before = s
-        .list_checkpoints(&CheckpointListQuery { thread_id: Some("t1".into()), before: Some("c2".into()), limit: Some(1), ..Default::default() })
+        .list_checkpoints(&CheckpointListQuery {
+            thread_id: Some("t1".into()),
+            before: Some("c2".into()),
+            limit: Some(1),
+            ..Default::default()
+        })
         .unwrap();
     assert_eq!(before.iter().map(|c| c.checkpoint_id.as_str()).collect::<Vec<_>>(), vec!["c1"]);
     let loops = s
@@ -51,8 +59,14 @@ fn put_get_list_and_writes() {
         .unwrap();
     assert_eq!(loops.len(), 2);
 
-    s.put_writes("t1", "", "c2", "task-a", vec![("messages".into(), CheckpointData::Bytes(vec![1, 2, 3])), ("x".into(), CheckpointData::Json(json!(5)))])
-        .unwrap();
+    s.put_writes(
+        "t1",
+        "",
+        "c2",
+        "task-a",
+        vec![("messages".into(), CheckpointData::Bytes(vec![1, 2, 3])), ("x".into(), CheckpointData::Json(json!(5)))],
+    )
+    .unwrap();
     let latest = s.get_checkpoint("t1", "", None).unwrap().unwrap();
     assert_eq!(latest.pending_writes.len(), 2);
     assert_eq!(latest.pending_writes[0].value, CheckpointData::Bytes(vec![1, 2, 3]));
@@ -98,11 +112,25 @@ fn pending_writes_follow_langgraphs_rule() {
     let mut s = store(0);
     s.put_checkpoint(cp("t", "c", None, 0)).unwrap();
     let j = |v: serde_json::Value| CheckpointData::Json(v);
-    s.put_writes("t", "", "c", "task", vec![("a".into(), j(json!(1))), ("__error__".into(), j(json!("boom")))]).unwrap();
-    // A retried task: its regular writes stay as first recorded, its special ones are replaced.
-    s.put_writes("t", "", "c", "task", vec![("a".into(), j(json!(2))), ("__error__".into(), j(json!("again"))), ("__interrupt__".into(), j(json!("ask")))])
+    s.put_writes("t", "", "c", "task", vec![("a".into(), j(json!(1))), ("__error__".into(), j(json!("boom")))])
         .unwrap();
+    // A retried task: its regular writes stay as first recorded, its special ones are replaced.
+    s.put_writes(
+        "t",
+        "",
+        "c",
+        "task",
+        vec![
+            ("a".into(), j(json!(2))),
+            ("__error__".into(), j(json!("again"))),
+            ("__interrupt__".into(), j(json!("ask"))),
+        ],
+    )
+    .unwrap();
     let w = s.get_checkpoint("t", "", None).unwrap().unwrap().pending_writes;
     let got: Vec<(i64, &str, &CheckpointData)> = w.iter().map(|w| (w.idx, w.channel.as_str(), &w.value)).collect();
-    assert_eq!(got, vec![(-3, "__interrupt__", &j(json!("ask"))), (-1, "__error__", &j(json!("again"))), (0, "a", &j(json!(1)))]);
+    assert_eq!(
+        got,
+        vec![(-3, "__interrupt__", &j(json!("ask"))), (-1, "__error__", &j(json!("again"))), (0, "a", &j(json!(1)))]
+    );
 }

@@ -16,15 +16,26 @@ fn invalid_input_codes() {
     assert_eq!(code(s.put(MemoryPut::new(&["a\u{1f}b"], "k", json!(1)))), ErrorCode::InvalidArgument);
     assert_eq!(code(s.put(MemoryPut::new(&["a"; 17], "k", json!(1)))), ErrorCode::InvalidArgument);
     assert_eq!(code(s.put(MemoryPut::new(&["a"], &"k".repeat(600), json!(1)))), ErrorCode::InvalidArgument);
-    assert_eq!(code(s.put(MemoryPut::new(&["a"], "k", json!(1)).embedding(vec![1.0; 3]))), ErrorCode::DimensionMismatch);
-    assert_eq!(code(s.put(MemoryPut::new(&["a"], "k", json!(1)).embedding(vec![f32::NAN; 4]))), ErrorCode::InvalidArgument);
+    assert_eq!(
+        code(s.put(MemoryPut::new(&["a"], "k", json!(1)).embedding(vec![1.0; 3]))),
+        ErrorCode::DimensionMismatch
+    );
+    assert_eq!(
+        code(s.put(MemoryPut::new(&["a"], "k", json!(1)).embedding(vec![f32::NAN; 4]))),
+        ErrorCode::InvalidArgument
+    );
     assert_eq!(code(s.put(MemoryPut::new(&["a"], "k", json!(1)).embedding(vec![0.0; 4]))), ErrorCode::InvalidArgument);
     assert_eq!(code(s.put(MemoryPut::new(&["a"], "k", json!(1)).ttl_ms(0))), ErrorCode::InvalidArgument);
     assert_eq!(code(s.put(MemoryPut::new(&["a"], "k", json!("x".repeat(2 << 20))))), ErrorCode::PayloadTooLarge);
     let big: Vec<MemoryPut> = (0..1001).map(|i| MemoryPut::new(&["a"], &i.to_string(), json!(1))).collect();
     assert_eq!(s.put_batch(big).unwrap_err().code, ErrorCode::PayloadTooLarge);
     assert_eq!(s.delete(&ns(&["a"]), "missing", None).unwrap_err().code, ErrorCode::NotFound);
-    let q = |k: Option<usize>, v: Option<Vec<f32>>, t: Option<&str>| SearchQuery { k, vector: v, text: t.map(String::from), ..Default::default() };
+    let q = |k: Option<usize>, v: Option<Vec<f32>>, t: Option<&str>| SearchQuery {
+        k,
+        vector: v,
+        text: t.map(String::from),
+        ..Default::default()
+    };
     assert_eq!(s.search(&q(Some(0), None, Some("x"))).unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(s.search(&q(Some(5000), None, Some("x"))).unwrap_err().code, ErrorCode::InvalidArgument);
     assert_eq!(s.search(&q(None, None, None)).unwrap_err().code, ErrorCode::InvalidArgument);
@@ -44,12 +55,26 @@ fn invalid_input_codes() {
 #[test]
 fn settings_that_would_misbehave_are_refused() {
     use edgemem_core::{Metric, ScalarKind};
-    let e = edgemem_core::Store::open(StoreConfig { metric: Metric::InnerProduct, scalar: ScalarKind::I8, ..StoreConfig::memory(4) }).err().unwrap();
+    let e = edgemem_core::Store::open(StoreConfig {
+        metric: Metric::InnerProduct,
+        scalar: ScalarKind::I8,
+        ..StoreConfig::memory(4)
+    })
+    .err()
+    .unwrap();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
-    assert!(edgemem_core::Store::open(StoreConfig { metric: Metric::Cosine, scalar: ScalarKind::I8, ..StoreConfig::memory(4) }).is_ok());
+    assert!(edgemem_core::Store::open(StoreConfig {
+        metric: Metric::Cosine,
+        scalar: ScalarKind::I8,
+        ..StoreConfig::memory(4)
+    })
+    .is_ok());
     // One page store, one open Store.
     let ps = std::rc::Rc::new(edgemem_core::MemoryPageStore::new());
-    let cfg = StoreConfig { storage: edgemem_core::Storage::Pages { store: ps.clone(), atomic: true }, ..StoreConfig::memory(0) };
+    let cfg = StoreConfig {
+        storage: edgemem_core::Storage::Pages { store: ps.clone(), atomic: true },
+        ..StoreConfig::memory(0)
+    };
     let first = edgemem_core::Store::open(cfg.clone()).unwrap();
     assert_eq!(edgemem_core::Store::open(cfg.clone()).err().unwrap().code, ErrorCode::Conflict);
     drop(first);

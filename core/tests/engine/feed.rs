@@ -5,7 +5,9 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
-use edgemem_core::{CheckpointData, CheckpointPut, ErrorCode, Event, EventFilter, EventKind, MemoryPut, Retention, StoreConfig};
+use edgemem_core::{
+    CheckpointData, CheckpointPut, ErrorCode, Event, EventFilter, EventKind, MemoryPut, Retention, StoreConfig,
+};
 use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,7 +31,10 @@ fn every_change_is_an_event_in_seq_order() {
     .unwrap();
     let ev = s.changes(0, &EventFilter::default(), 100).unwrap();
     assert_eq!(ev.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
-    assert_eq!(ev.iter().map(|e| e.kind).collect::<Vec<_>>(), vec![EventKind::Put, EventKind::Delete, EventKind::Notify, EventKind::Checkpoint]);
+    assert_eq!(
+        ev.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        vec![EventKind::Put, EventKind::Delete, EventKind::Notify, EventKind::Checkpoint]
+    );
     assert_eq!(ev[0].namespace, Some(ns(&["a"])));
     assert_eq!(ev[1].version, Some(1));
     assert_eq!(ev[2].payload, Some(json!({"hello": 1})));
@@ -45,14 +50,19 @@ fn subscribe_with_filters_and_unsubscribe() {
     let got: Rc<RefCell<Vec<Event>>> = Rc::default();
     let g = got.clone();
     let id = s.subscribe(
-        EventFilter { kinds: vec![EventKind::Put, EventKind::Notify], namespaces: vec![ns(&["user", "1"])], channels: vec![] },
+        EventFilter {
+            kinds: vec![EventKind::Put, EventKind::Notify],
+            namespaces: vec![ns(&["user", "1"])],
+            channels: vec![],
+        },
         move |e| g.borrow_mut().push(e.clone()),
     );
     let chan: Rc<RefCell<Vec<u64>>> = Rc::default();
     let c = chan.clone();
-    s.subscribe(EventFilter { kinds: vec![EventKind::Notify], channels: vec!["alerts".into()], ..Default::default() }, move |e| {
-        c.borrow_mut().push(e.seq)
-    });
+    s.subscribe(
+        EventFilter { kinds: vec![EventKind::Notify], channels: vec!["alerts".into()], ..Default::default() },
+        move |e| c.borrow_mut().push(e.seq),
+    );
     put_text(&mut s, &["user", "1", "prefs"], "a", "x"); // 1: matches
     put_text(&mut s, &["user", "2"], "b", "x"); // 2: other namespace
     s.delete(&ns(&["user", "1", "prefs"]), "a", None).unwrap(); // 3: delete not wanted
@@ -72,7 +82,10 @@ fn subscribe_with_filters_and_unsubscribe() {
 
 #[test]
 fn resume_gap_outside_the_window() {
-    let mut s = store_with(StoreConfig { retention: Retention { events_max: 10, ..Default::default() }, ..StoreConfig::memory(0) });
+    let mut s = store_with(StoreConfig {
+        retention: Retention { events_max: 10, ..Default::default() },
+        ..StoreConfig::memory(0)
+    });
     for i in 0..30 {
         s.notify("c", json!(i)).unwrap();
     }

@@ -9,6 +9,9 @@ use edgemem_core::{AsOf, ErrorCode, ListQuery, MemoryPut, Retention, SearchQuery
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
+/// The model of the store a property test checks against: (namespace, key) -> value.
+type Model = BTreeMap<(String, String), Value>;
+
 #[test]
 fn get_as_of_seq_and_time() {
     let mut s = store(0);
@@ -51,8 +54,8 @@ fn as_of_matches_model_on_random_sequences() {
         let mut s = store(0);
         let keys = ["a", "b", "c", "d", "e"];
         let spaces = [["x"], ["y"]];
-        let mut model: BTreeMap<(String, String), Value> = BTreeMap::new();
-        let mut snapshots: Vec<(u64, BTreeMap<(String, String), Value>)> = vec![(0, model.clone())];
+        let mut model: Model = BTreeMap::new();
+        let mut snapshots: Vec<(u64, Model)> = vec![(0, model.clone())];
         for step in 0..120 {
             let key = keys[rng.below(keys.len() as u64) as usize];
             let space = &spaces[rng.below(2) as usize];
@@ -84,15 +87,25 @@ fn as_of_matches_model_on_random_sequences() {
             for space in &spaces {
                 for key in keys.iter().chain(["z"].iter()) {
                     let got = s.get_at(&ns(space), key, Some(AsOf::Seq(*seq))).unwrap().map(|m| m.value);
-                    assert_eq!(got.as_ref(), snap.get(&(space[0].to_string(), key.to_string())), "seed {seed} seq {seq} {key}");
+                    assert_eq!(
+                        got.as_ref(),
+                        snap.get(&(space[0].to_string(), key.to_string())),
+                        "seed {seed} seq {seq} {key}"
+                    );
                 }
             }
-            let listed = s.list(&ListQuery { as_of: Some(AsOf::Seq(*seq)), limit: Some(1000), ..Default::default() }).unwrap();
+            let listed =
+                s.list(&ListQuery { as_of: Some(AsOf::Seq(*seq)), limit: Some(1000), ..Default::default() }).unwrap();
             let got: BTreeMap<(String, String), Value> =
                 listed.items.into_iter().map(|m| ((m.namespace[0].clone(), m.key), m.value)).collect();
             assert_eq!(&got, snap, "list as of seed {seed} seq {seq}");
             let hits = s
-                .search(&SearchQuery { text: Some("word1".into()), k: Some(100), as_of: Some(AsOf::Seq(*seq)), ..Default::default() })
+                .search(&SearchQuery {
+                    text: Some("word1".into()),
+                    k: Some(100),
+                    as_of: Some(AsOf::Seq(*seq)),
+                    ..Default::default()
+                })
                 .unwrap();
             let want = snap.values().filter(|v| v.as_str().is_some_and(|t| t.starts_with("word1 "))).count();
             assert_eq!(hits.len(), want, "lexical search as of seed {seed} seq {seq}");
@@ -135,7 +148,10 @@ fn as_of_a_time_judges_expiry_at_that_time() {
 
 #[test]
 fn list_as_of_before_the_floor_is_an_error_not_a_partial_page() {
-    let mut s = store_with(StoreConfig { retention: Retention { history_versions: 1, ..Default::default() }, ..StoreConfig::memory(0) });
+    let mut s = store_with(StoreConfig {
+        retention: Retention { history_versions: 1, ..Default::default() },
+        ..StoreConfig::memory(0)
+    });
     put_text(&mut s, &["n"], "a", "1"); // 1
     put_text(&mut s, &["n"], "b", "2"); // 2
     put_text(&mut s, &["n"], "a", "3"); // 3

@@ -16,8 +16,8 @@ const DIMS: usize = 8;
 
 /// Field names that need quoting, escaping or decoding somewhere between JSON, SQL and a JSON path.
 const FIELDS: &[&str] = &[
-    "plain", "a\\b", "\\", "\\\\", "quote\"d", "\"", "a.b", "$", "$.x", "[0]", "a]b", "sp ace", "tab\tbed", "nl\nx", "\u{1}", "é", "😀",
-    "'single'", "a\"b\\c", "*", "#", "..",
+    "plain", "a\\b", "\\", "\\\\", "quote\"d", "\"", "a.b", "$", "$.x", "[0]", "a]b", "sp ace", "tab\tbed", "nl\nx",
+    "\u{1}", "é", "😀", "'single'", "a\"b\\c", "*", "#", "..",
 ];
 
 #[test]
@@ -30,7 +30,12 @@ fn any_stored_field_name_is_filterable() {
         s.put(MemoryPut::new(&["f"], &format!("k{i}"), json!(i)).text("common").metadata(Value::Object(m))).unwrap();
     }
     for (i, f) in FIELDS.iter().enumerate() {
-        for (op, value, want) in [(FilterOp::Eq, json!(i), 1), (FilterOp::Gte, json!(0), 1), (FilterOp::In, json!([i, 99]), 1), (FilterOp::Eq, json!(-1), 0)] {
+        for (op, value, want) in [
+            (FilterOp::Eq, json!(i), 1),
+            (FilterOp::Gte, json!(0), 1),
+            (FilterOp::In, json!([i, 99]), 1),
+            (FilterOp::Eq, json!(-1), 0),
+        ] {
             let q = SearchQuery {
                 mode: Some(SearchMode::Lexical),
                 text: Some("common".into()),
@@ -47,7 +52,8 @@ fn any_stored_field_name_is_filterable() {
     }
     // Too long to filter on: a coded 400, not a broken query.
     let long = "x".repeat(200);
-    let q = SearchQuery { text: Some("common".into()), filter: vec![Condition::eq(&long, json!(1))], ..Default::default() };
+    let q =
+        SearchQuery { text: Some("common".into()), filter: vec![Condition::eq(&long, json!(1))], ..Default::default() };
     assert_eq!(s.search(&q).unwrap_err().code, ErrorCode::InvalidArgument);
 }
 
@@ -59,9 +65,21 @@ fn vec_with(first: f32, rest: f32) -> Vec<f32> {
 
 #[test]
 fn degenerate_vectors_are_refused_and_scores_stay_finite() {
-    for (metric, scalar) in [(Metric::Cosine, ScalarKind::F32), (Metric::InnerProduct, ScalarKind::F32), (Metric::L2, ScalarKind::F32), (Metric::Cosine, ScalarKind::F16), (Metric::Cosine, ScalarKind::I8)] {
+    for (metric, scalar) in [
+        (Metric::Cosine, ScalarKind::F32),
+        (Metric::InnerProduct, ScalarKind::F32),
+        (Metric::L2, ScalarKind::F32),
+        (Metric::Cosine, ScalarKind::F16),
+        (Metric::Cosine, ScalarKind::I8),
+    ] {
         let mut s = store_with(StoreConfig { metric, scalar, ..StoreConfig::memory(DIMS) });
-        let refused = [vec_with(3e38, 0.0), vec_with(3e38, 3e38), vec_with(-3.4e38, 1.0), vec_with(2e18, 2e18), vec![f32::MAX; DIMS]];
+        let refused = [
+            vec_with(3e38, 0.0),
+            vec_with(3e38, 3e38),
+            vec_with(-3.4e38, 1.0),
+            vec_with(2e18, 2e18),
+            vec![f32::MAX; DIMS],
+        ];
         for v in refused {
             let e = s.put(MemoryPut::new(&["v"], "big", json!(1)).embedding(v.clone())).unwrap_err();
             assert_eq!(e.code, ErrorCode::InvalidArgument, "{metric:?}/{scalar:?} {v:?}");
@@ -75,10 +93,14 @@ fn degenerate_vectors_are_refused_and_scores_stay_finite() {
             }
         }
         if scalar == ScalarKind::F16 {
-            assert_eq!(s.put(MemoryPut::new(&["v"], "f16", json!(1)).embedding(vec_with(70000.0, 1.0))).unwrap_err().code, ErrorCode::InvalidArgument);
+            assert_eq!(
+                s.put(MemoryPut::new(&["v"], "f16", json!(1)).embedding(vec_with(70000.0, 1.0))).unwrap_err().code,
+                ErrorCode::InvalidArgument
+            );
         }
         // What is accepted scores finitely against anything else accepted, extremes included.
-        let accepted = [vec_with(1e17, 1e17), vec_with(-1e17, 3.0), vec_with(1e-7, 1e-7), vec_with(1.0, 0.0), vec_with(0.5, -0.5)];
+        let accepted =
+            [vec_with(1e17, 1e17), vec_with(-1e17, 3.0), vec_with(1e-7, 1e-7), vec_with(1.0, 0.0), vec_with(0.5, -0.5)];
         let mut n = 0;
         for (i, v) in accepted.iter().enumerate() {
             let f16_ok = scalar != ScalarKind::F16 || v.iter().all(|x| x.abs() <= 65504.0);
@@ -91,11 +113,20 @@ fn degenerate_vectors_are_refused_and_scores_stay_finite() {
         s.maintain().unwrap();
         for v in accepted.iter().filter(|v| scalar != ScalarKind::F16 || v.iter().all(|x| x.abs() <= 65504.0)) {
             for mode in [SearchMode::Vector, SearchMode::Hybrid] {
-                let q = SearchQuery { mode: Some(mode), vector: Some(v.clone()), text: Some("word".into()), k: Some(10), ..Default::default() };
+                let q = SearchQuery {
+                    mode: Some(mode),
+                    vector: Some(v.clone()),
+                    text: Some("word".into()),
+                    k: Some(10),
+                    ..Default::default()
+                };
                 let hits = s.search(&q).unwrap();
                 assert_eq!(hits.len(), n);
                 for h in hits {
-                    assert!(h.score.is_finite() && h.vector_score.is_none_or(f64::is_finite), "{metric:?}/{scalar:?} {v:?}: {h:?}");
+                    assert!(
+                        h.score.is_finite() && h.vector_score.is_none_or(f64::is_finite),
+                        "{metric:?}/{scalar:?} {v:?}: {h:?}"
+                    );
                 }
             }
         }
@@ -110,7 +141,23 @@ impl Hostile {
         from[self.0.below(from.len() as u64) as usize]
     }
     fn text(&mut self) -> String {
-        let base = self.pick(&["", "a", "\\", "\"", "\u{0}", "\u{1f}", "é😀", " ", "..", ".", "%2E", "a/b", "__proto__", "constructor", "\u{fffd}"]);
+        let base = self.pick(&[
+            "",
+            "a",
+            "\\",
+            "\"",
+            "\u{0}",
+            "\u{1f}",
+            "é😀",
+            " ",
+            "..",
+            ".",
+            "%2E",
+            "a/b",
+            "__proto__",
+            "constructor",
+            "\u{fffd}",
+        ]);
         base.repeat(1 + self.0.below(3) as usize)
     }
     fn number(&mut self) -> Value {
@@ -156,7 +203,12 @@ fn random_operations_with_hostile_values_never_fail_internally() {
             let key = h.text();
             match h.0.below(7) {
                 0 | 1 => {
-                    let mut put = MemoryPut { namespace: namespace.clone(), key: key.clone(), value: h.json(0), ..Default::default() };
+                    let mut put = MemoryPut {
+                        namespace: namespace.clone(),
+                        key: key.clone(),
+                        value: h.json(0),
+                        ..Default::default()
+                    };
                     if h.0.below(2) == 0 {
                         put.embedding = Some(h.vector());
                     }
@@ -173,7 +225,11 @@ fn random_operations_with_hostile_values_never_fail_internally() {
                     let field = h.text();
                     let op = [FilterOp::Eq, FilterOp::Ne, FilterOp::Gt, FilterOp::In][h.0.below(4) as usize];
                     let value = if op == FilterOp::In { json!([h.number()]) } else { h.number() };
-                    let q = SearchQuery { text: Some(h.text()), filter: vec![Condition { field, op, value }], ..Default::default() };
+                    let q = SearchQuery {
+                        text: Some(h.text()),
+                        filter: vec![Condition { field, op, value }],
+                        ..Default::default()
+                    };
                     coded(s.search(&q), &what);
                 }
                 4 | 5 => {

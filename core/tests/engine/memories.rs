@@ -68,9 +68,7 @@ fn compare_and_set() {
 #[test]
 fn batch_is_all_or_nothing() {
     let mut s = store(2);
-    let ok = s
-        .put_batch(vec![MemoryPut::new(&["b"], "1", json!(1)), MemoryPut::new(&["b"], "2", json!(2))])
-        .unwrap();
+    let ok = s.put_batch(vec![MemoryPut::new(&["b"], "1", json!(1)), MemoryPut::new(&["b"], "2", json!(2))]).unwrap();
     assert_eq!(ok.iter().map(|a| a.seq).collect::<Vec<_>>(), vec![1, 2]);
     // The second put conflicts: nothing of the batch may land.
     let e = s
@@ -81,7 +79,10 @@ fn batch_is_all_or_nothing() {
     assert_eq!(value_of(&mut s, &["b"], "1"), Some(json!(1)));
     assert_eq!(s.seq(), 2);
     // A bad vector anywhere in the batch is rejected before anything is written.
-    let e = s.put_batch(vec![MemoryPut::new(&["b"], "4", json!(4)), MemoryPut::new(&["b"], "5", json!(5)).embedding(vec![1.0])]);
+    let e = s.put_batch(vec![
+        MemoryPut::new(&["b"], "4", json!(4)),
+        MemoryPut::new(&["b"], "5", json!(5)).embedding(vec![1.0]),
+    ]);
     assert_eq!(e.unwrap_err().code, ErrorCode::DimensionMismatch);
     assert_eq!(s.stats().unwrap().memories, 2);
 }
@@ -97,7 +98,14 @@ fn list_by_prefix_with_pagination() {
     let mut seen = Vec::new();
     let mut cursor = None;
     loop {
-        let page = s.list(&ListQuery { prefix: ns(&["user", "42"]), limit: Some(10), cursor: cursor.clone(), ..Default::default() }).unwrap();
+        let page = s
+            .list(&ListQuery {
+                prefix: ns(&["user", "42"]),
+                limit: Some(10),
+                cursor: cursor.clone(),
+                ..Default::default()
+            })
+            .unwrap();
         seen.extend(page.items.iter().map(|m| m.key.clone()));
         cursor = page.next_cursor;
         if cursor.is_none() {
@@ -170,7 +178,11 @@ fn get_json_is_the_memory_serialised() {
                 let text = s.get_json(&namespace, &key, as_of, with_embedding).unwrap();
                 // Byte for byte: the stored numbers (1.1362275116276523e-8 parses one ULP off without
                 // serde_json's float_roundtrip) and key order included.
-                assert_eq!(text, serde_json::to_string(&m).unwrap(), "memory {i}, as_of {as_of:?}, embedding {with_embedding}");
+                assert_eq!(
+                    text,
+                    serde_json::to_string(&m).unwrap(),
+                    "memory {i}, as_of {as_of:?}, embedding {with_embedding}"
+                );
             }
         }
     }

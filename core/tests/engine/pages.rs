@@ -26,7 +26,9 @@ fn memory_lists_end_pages_by_size() {
     let mut cursor = None;
     let mut pages = 0;
     loop {
-        let page = s.list(&ListQuery { prefix: ns(&["b"]), limit: Some(1000), cursor: cursor.clone(), ..Default::default() }).unwrap();
+        let page = s
+            .list(&ListQuery { prefix: ns(&["b"]), limit: Some(1000), cursor: cursor.clone(), ..Default::default() })
+            .unwrap();
         pages += 1;
         let bytes: usize = page.items.iter().map(|m| m.size as usize).sum();
         assert!(bytes <= MAX_PAGE_BYTES + BIG + 1000, "page of {bytes} bytes");
@@ -99,7 +101,12 @@ fn checkpoint_lists_page_by_size_and_pending_writes_stay_bounded() {
         })
         .unwrap();
     }
-    let q = |before: Option<String>| CheckpointListQuery { thread_id: Some("t".into()), before, limit: Some(1000), ..Default::default() };
+    let q = |before: Option<String>| CheckpointListQuery {
+        thread_id: Some("t".into()),
+        before,
+        limit: Some(1000),
+        ..Default::default()
+    };
     let mut ids = Vec::new();
     let mut before = None;
     let mut pages = 0;
@@ -130,9 +137,12 @@ fn checkpoint_lists_page_by_size_and_pending_writes_stay_bounded() {
         })
         .unwrap();
     for task in 0..4 {
-        small.put_writes("t", "", "c", &format!("task{task}"), vec![("ch".into(), CheckpointData::Bytes(vec![0; 900]))]).unwrap();
+        small
+            .put_writes("t", "", "c", &format!("task{task}"), vec![("ch".into(), CheckpointData::Bytes(vec![0; 900]))])
+            .unwrap();
     }
-    let e = small.put_writes("t", "", "c", "task4", vec![("ch".into(), CheckpointData::Bytes(vec![0; 900]))]).unwrap_err();
+    let e =
+        small.put_writes("t", "", "c", "task4", vec![("ch".into(), CheckpointData::Bytes(vec![0; 900]))]).unwrap_err();
     assert_eq!(e.code, ErrorCode::PayloadTooLarge);
     // A task's writes are recorded once: writing them again keeps the first and stays within the bound.
     small.put_writes("t", "", "c", "task0", vec![("ch".into(), CheckpointData::Bytes(vec![0; 500]))]).unwrap();

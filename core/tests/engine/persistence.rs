@@ -25,8 +25,12 @@ fn paged(ps: &Rc<MemoryPageStore>, atomic: bool, snapshot_every: u64) -> Store {
 fn fill(s: &mut Store, rng: &mut Rng, n: usize, offset: usize) {
     let batch: Vec<MemoryPut> = (0..n)
         .map(|i| {
-            MemoryPut::new(&["p", ["x", "y"][i % 2]], &format!("k{}", i + offset), json!(format!("memory number {} word{}", i + offset, i % 7)))
-                .embedding(rng.unit_vec(DIMS))
+            MemoryPut::new(
+                &["p", ["x", "y"][i % 2]],
+                &format!("k{}", i + offset),
+                json!(format!("memory number {} word{}", i + offset, i % 7)),
+            )
+            .embedding(rng.unit_vec(DIMS))
         })
         .collect();
     for chunk in batch.chunks(100) {
@@ -95,8 +99,11 @@ fn an_atomic_open_rolls_back_a_journal_left_in_the_page_store() {
         let (seq, want) = (s.seq(), probe(&mut s, &mut Rng::new(9)));
         ps.fail_puts_after(n);
         let mut rng = Rng::new(5);
-        let batch: Vec<MemoryPut> =
-            (0..100).map(|i| MemoryPut::new(&["p", "x"], &format!("k{i}"), json!(format!("torn {i}"))).embedding(rng.unit_vec(DIMS))).collect();
+        let batch: Vec<MemoryPut> = (0..100)
+            .map(|i| {
+                MemoryPut::new(&["p", "x"], &format!("k{i}"), json!(format!("torn {i}"))).embedding(rng.unit_vec(DIMS))
+            })
+            .collect();
         assert!(s.put_batch(batch).is_err(), "n={n}");
         let crashed = Rc::new(ps.copy()); // the pages as the failed write left them
         assert!(crashed.get("journal/size").unwrap().is_some(), "n={n}: a journal is left");
@@ -240,12 +247,20 @@ fn a_write_touches_pages_not_the_whole_database() {
 fn writes_touch_few_pages() {
     const D: usize = 384;
     let ps = Rc::new(MemoryPageStore::new());
-    let mut s = Store::open(StoreConfig { storage: Storage::Pages { store: ps.clone(), atomic: true }, ..StoreConfig::memory(D) }).unwrap();
+    let mut s = Store::open(StoreConfig {
+        storage: Storage::Pages { store: ps.clone(), atomic: true },
+        ..StoreConfig::memory(D)
+    })
+    .unwrap();
     let mut rng = Rng::new(3);
     let memory = |i: usize, rng: &mut Rng| {
-        MemoryPut::new(&["agent", ["a", "b", "c", "d"][i % 4]], &format!("m{i}"), json!({"id": i, "note": "word ".repeat(60), "pad": "x".repeat(700)}))
-            .text(&format!("speaker: some text about topic {} and more words", i % 50))
-            .embedding(rng.unit_vec(D))
+        MemoryPut::new(
+            &["agent", ["a", "b", "c", "d"][i % 4]],
+            &format!("m{i}"),
+            json!({"id": i, "note": "word ".repeat(60), "pad": "x".repeat(700)}),
+        )
+        .text(&format!("speaker: some text about topic {} and more words", i % 50))
+        .embedding(rng.unit_vec(D))
     };
     let batch: Vec<MemoryPut> = (0..3000).map(|i| memory(i, &mut rng)).collect();
     for c in batch.chunks(500) {
@@ -276,7 +291,13 @@ fn writes_touch_few_pages() {
         });
     }
     let avg = |n: u64| n as f64 / 60.0;
-    assert!(avg(new) <= 14.5 && avg(update) <= 16.0 && avg(checkpoint) <= 6.0, "pages per new put {:.1}, update {:.1}, checkpoint {:.1}", avg(new), avg(update), avg(checkpoint));
+    assert!(
+        avg(new) <= 14.5 && avg(update) <= 16.0 && avg(checkpoint) <= 6.0,
+        "pages per new put {:.1}, update {:.1}, checkpoint {:.1}",
+        avg(new),
+        avg(update),
+        avg(checkpoint)
+    );
 }
 
 /// A fresh directory under the system temp dir and the database path in it (native only).
@@ -328,7 +349,8 @@ fn maintain_copies_the_wal_into_the_database_file() {
         let size = || std::fs::metadata(&path).unwrap().len();
         let before = size();
         for i in 0..200 {
-            s.put(MemoryPut::new(&["w"], &format!("k{i}"), json!("v".repeat(2000))).embedding(rng.unit_vec(DIMS))).unwrap();
+            s.put(MemoryPut::new(&["w"], &format!("k{i}"), json!("v".repeat(2000))).embedding(rng.unit_vec(DIMS)))
+                .unwrap();
         }
         assert_eq!(size(), before, "no write copied the WAL back");
         s.maintain().unwrap();
@@ -365,7 +387,16 @@ fn schema_v1_database_migrates_with_its_data() {
         drop(c);
         let mut s = open();
         let got = s.stats().unwrap();
-        assert_eq!((got.memories, got.bytes, got.pinned_memories, got.pinned_bytes, got.index_vectors), (want_stats.memories, want_stats.bytes, want_stats.pinned_memories, want_stats.pinned_bytes, want_stats.index_vectors));
+        assert_eq!(
+            (got.memories, got.bytes, got.pinned_memories, got.pinned_bytes, got.index_vectors),
+            (
+                want_stats.memories,
+                want_stats.bytes,
+                want_stats.pinned_memories,
+                want_stats.pinned_bytes,
+                want_stats.index_vectors
+            )
+        );
         assert_eq!(probe(&mut s, &mut Rng::new(6)), want_hits);
         assert_eq!(value_of(&mut s, &["p"], "pinned"), Some(json!("kept")));
         drop(s);
@@ -449,7 +480,10 @@ fn import_checks_what_it_is_given() {
     assert_eq!(b.stats().unwrap().bytes, a.stats().unwrap().bytes);
     b.put(MemoryPut::new(&["p", "x"], "after", json!(1))).unwrap();
     // Caps hold on import too.
-    let mut capped = store_with(StoreConfig { caps: edgemem_core::Caps { max_bytes: 0, max_memories: 10 }, ..StoreConfig::memory(DIMS) });
+    let mut capped = store_with(StoreConfig {
+        caps: edgemem_core::Caps { max_bytes: 0, max_memories: 10 },
+        ..StoreConfig::memory(DIMS)
+    });
     assert_eq!(capped.import(&doc).unwrap_err().code, edgemem_core::ErrorCode::QuotaExceeded);
     assert_eq!(capped.stats().unwrap().memories, 0);
     // Another metric is refused.

@@ -14,7 +14,8 @@ fn corpus() -> (Store, Vec<Vec<f32>>) {
     let mut s = store(DIMS);
     let mut rng = Rng::new(7);
     let centres: Vec<Vec<f32>> = (0..6).map(|_| rng.unit_vec(DIMS)).collect();
-    let topics = ["apple orchard", "bicycle repair", "cello concert", "dolphin reef", "espresso machine", "falcon nest"];
+    let topics =
+        ["apple orchard", "bicycle repair", "cello concert", "dolphin reef", "espresso machine", "falcon nest"];
     let mut batch = Vec::new();
     for i in 0..300 {
         let c = i % 6;
@@ -48,11 +49,15 @@ fn vector_search_finds_the_cluster() {
 #[test]
 fn lexical_search_bm25_and_hostile_input() {
     let (mut s, _) = corpus();
-    let hits = s.search(&SearchQuery { text: Some("Where is the dolphin?".into()), k: Some(5), ..Default::default() }).unwrap();
+    let hits = s
+        .search(&SearchQuery { text: Some("Where is the dolphin?".into()), k: Some(5), ..Default::default() })
+        .unwrap();
     assert_eq!(hits.len(), 5);
     assert!(hits.iter().all(|h| cluster_of(h) == 3));
     assert_eq!(hits[0].lexical_rank, Some(1));
-    for nasty in ["\"", "AND OR NOT", "dolphin*", "a:b", "(((", "NEAR(x y)", "'; DROP TABLE memories; --", "", "🦀🦀", "^col:x"] {
+    for nasty in
+        ["\"", "AND OR NOT", "dolphin*", "a:b", "(((", "NEAR(x y)", "'; DROP TABLE memories; --", "", "🦀🦀", "^col:x"]
+    {
         let r = s.search(&SearchQuery { text: Some(nasty.into()), ..Default::default() });
         assert!(r.is_ok(), "{nasty:?} must not be a syntax error: {r:?}");
     }
@@ -63,7 +68,12 @@ fn hybrid_fuses_both_rankings() {
     let (mut s, centres) = corpus();
     // The vector points at cluster 0, the text at cluster 4 (50 notes): both lists contribute.
     let hits = s
-        .search(&SearchQuery { text: Some("espresso".into()), vector: Some(centres[0].clone()), k: Some(60), ..Default::default() })
+        .search(&SearchQuery {
+            text: Some("espresso".into()),
+            vector: Some(centres[0].clone()),
+            k: Some(60),
+            ..Default::default()
+        })
         .unwrap();
     assert_eq!(hits.len(), 60);
     assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
@@ -71,7 +81,12 @@ fn hybrid_fuses_both_rankings() {
     assert!(hits.iter().any(|h| cluster_of(h) == 4 && h.lexical_rank.is_some()));
     // Explicit modes run just the one side.
     let v = s
-        .search(&SearchQuery { mode: Some(SearchMode::Vector), text: Some("espresso".into()), vector: Some(centres[0].clone()), ..Default::default() })
+        .search(&SearchQuery {
+            mode: Some(SearchMode::Vector),
+            text: Some("espresso".into()),
+            vector: Some(centres[0].clone()),
+            ..Default::default()
+        })
         .unwrap();
     assert!(v.iter().all(|h| h.lexical_rank.is_none()));
 }
@@ -84,7 +99,10 @@ fn filters_still_return_k() {
         vector: Some(centres[0].clone()),
         k: Some(10),
         namespace: ns(&["agent", "gamma"]),
-        filter: vec![Condition::eq("cluster", json!(5)), Condition { field: "i".into(), op: FilterOp::Gte, value: json!(100) }],
+        filter: vec![
+            Condition::eq("cluster", json!(5)),
+            Condition { field: "i".into(), op: FilterOp::Gte, value: json!(100) },
+        ],
         ..Default::default()
     };
     let hits = s.search(&q).unwrap();
@@ -96,7 +114,12 @@ fn filters_still_return_k() {
         assert!(h.metadata["i"].as_i64().unwrap() >= 100);
     }
     let lex = s
-        .search(&SearchQuery { text: Some("note".into()), k: Some(7), filter: vec![Condition::eq("even", json!(true))], ..Default::default() })
+        .search(&SearchQuery {
+            text: Some("note".into()),
+            k: Some(7),
+            filter: vec![Condition::eq("even", json!(true))],
+            ..Default::default()
+        })
         .unwrap();
     assert_eq!(lex.len(), 7);
     assert!(lex.iter().all(|h| h.metadata["even"] == json!(true)));
@@ -115,9 +138,19 @@ fn deleted_and_expired_never_come_back() {
     let clock = manual_clock(&mut s, i64::MAX / 4);
     let top = s.search(&SearchQuery { vector: Some(centres[1].clone()), k: Some(3), ..Default::default() }).unwrap();
     s.delete(&top[0].namespace, &top[0].key, None).unwrap();
-    s.put(MemoryPut::new(&["agent", "alpha"], "ttl", json!("ephemeral falcon")).embedding(centres[1].clone()).ttl_ms(10)).unwrap();
+    s.put(
+        MemoryPut::new(&["agent", "alpha"], "ttl", json!("ephemeral falcon")).embedding(centres[1].clone()).ttl_ms(10),
+    )
+    .unwrap();
     clock.set(i64::MAX / 4 + 100);
-    let again = s.search(&SearchQuery { vector: Some(centres[1].clone()), text: Some("falcon ephemeral".into()), k: Some(60), ..Default::default() }).unwrap();
+    let again = s
+        .search(&SearchQuery {
+            vector: Some(centres[1].clone()),
+            text: Some("falcon ephemeral".into()),
+            k: Some(60),
+            ..Default::default()
+        })
+        .unwrap();
     assert_eq!(again.len(), 60);
     assert!(again.iter().all(|h| h.key != top[0].key && h.key != "ttl"));
 }
@@ -130,7 +163,12 @@ fn search_as_of_sees_old_versions() {
     s.put(MemoryPut::new(&["a"], "k", json!("a new penguin")).embedding(vec![0.0, 1.0, 0.0, 0.0])).unwrap();
     s.put(MemoryPut::new(&["a"], "j", json!("another penguin")).embedding(vec![0.0, 0.9, 0.1, 0.0])).unwrap();
     let old = s
-        .search(&SearchQuery { text: Some("walrus".into()), vector: Some(vec![1.0, 0.0, 0.0, 0.0]), as_of: Some(AsOf::Seq(then)), ..Default::default() })
+        .search(&SearchQuery {
+            text: Some("walrus".into()),
+            vector: Some(vec![1.0, 0.0, 0.0, 0.0]),
+            as_of: Some(AsOf::Seq(then)),
+            ..Default::default()
+        })
         .unwrap();
     assert_eq!(old.len(), 1);
     assert_eq!(old[0].value, json!("the old walrus"));
@@ -138,7 +176,9 @@ fn search_as_of_sees_old_versions() {
     assert_eq!(old[0].vector_rank, Some(1));
     let now = s.search(&SearchQuery { text: Some("walrus".into()), ..Default::default() }).unwrap();
     assert!(now.is_empty());
-    let penguins = s.search(&SearchQuery { text: Some("penguin".into()), as_of: Some(AsOf::Seq(then)), ..Default::default() }).unwrap();
+    let penguins = s
+        .search(&SearchQuery { text: Some("penguin".into()), as_of: Some(AsOf::Seq(then)), ..Default::default() })
+        .unwrap();
     assert!(penguins.is_empty());
 }
 
@@ -154,7 +194,13 @@ fn buffered_vectors_answer_like_indexed_ones() {
     let run = |s: &mut Store| -> Vec<Vec<String>> {
         queries
             .iter()
-            .map(|q| s.search(&SearchQuery { vector: Some(q.clone()), k: Some(5), ..Default::default() }).unwrap().into_iter().map(|h| h.key).collect())
+            .map(|q| {
+                s.search(&SearchQuery { vector: Some(q.clone()), k: Some(5), ..Default::default() })
+                    .unwrap()
+                    .into_iter()
+                    .map(|h| h.key)
+                    .collect()
+            })
             .collect()
     };
     let buffered = run(&mut s);
@@ -199,7 +245,13 @@ fn vectors_written_during_graph_builds_are_seen_exactly_once() {
         let q = rng.unit_vec(DIMS);
         for prefix in [vec![], ns(&["v"])] {
             let hits = s
-                .search(&SearchQuery { mode: Some(SearchMode::Vector), vector: Some(q.clone()), k: Some(live.len()), namespace: prefix.clone(), ..Default::default() })
+                .search(&SearchQuery {
+                    mode: Some(SearchMode::Vector),
+                    vector: Some(q.clone()),
+                    k: Some(live.len()),
+                    namespace: prefix.clone(),
+                    ..Default::default()
+                })
                 .unwrap();
             let mut keys: Vec<&str> = hits.iter().map(|h| h.key.as_str()).collect();
             keys.sort_unstable();
@@ -207,7 +259,13 @@ fn vectors_written_during_graph_builds_are_seen_exactly_once() {
             assert_eq!(keys.len(), hits.len(), "op {op}: a vector seen twice");
             for h in &hits {
                 let v = live.get(&h.key).unwrap_or_else(|| panic!("op {op}: {} is not live", h.key));
-                assert!((h.score - cos(&q, v)).abs() < 1e-4, "op {op}: {} scored {}, its vector {}", h.key, h.score, cos(&q, v));
+                assert!(
+                    (h.score - cos(&q, v)).abs() < 1e-4,
+                    "op {op}: {} scored {}, its vector {}",
+                    h.key,
+                    h.score,
+                    cos(&q, v)
+                );
             }
             let least = if prefix.is_empty() { live.len() * 95 / 100 } else { live.len() };
             assert!(hits.len() >= least, "op {op}, prefix {prefix:?}: {} of {} live vectors", hits.len(), live.len());
@@ -229,7 +287,10 @@ fn on_wasm_the_next_write_inserts_a_full_vector_buffer_first() {
     let mut rng = Rng::new(21);
     let pending = |s: &mut edgemem_core::Store| s.stats().unwrap().index_pending;
     for i in 0..256 {
-        s.put(MemoryPut::new(&["w"], &format!("k{i}"), json!(i)).text(&format!("word{i}")).embedding(rng.unit_vec(DIMS))).unwrap();
+        s.put(
+            MemoryPut::new(&["w"], &format!("k{i}"), json!(i)).text(&format!("word{i}")).embedding(rng.unit_vec(DIMS)),
+        )
+        .unwrap();
     }
     assert_eq!(pending(&mut s), 256, "the filling write left the buffer for the next one");
     s.put_checkpoint(edgemem_core::CheckpointPut {
@@ -246,11 +307,14 @@ fn on_wasm_the_next_write_inserts_a_full_vector_buffer_first() {
     assert_eq!(pending(&mut s), 0, "any next write inserts it first");
     s.put(MemoryPut::new(&["w"], "k256", json!(256)).embedding(rng.unit_vec(DIMS))).unwrap();
     assert_eq!(pending(&mut s), 1);
-    let batch: Vec<MemoryPut> = (257..900).map(|i| MemoryPut::new(&["w"], &format!("k{i}"), json!(i)).embedding(rng.unit_vec(DIMS))).collect();
+    let batch: Vec<MemoryPut> =
+        (257..900).map(|i| MemoryPut::new(&["w"], &format!("k{i}"), json!(i)).embedding(rng.unit_vec(DIMS))).collect();
     s.put_batch(batch).unwrap();
     assert!(pending(&mut s) < 256, "a batch inserts a full buffer itself");
     let q = rng.unit_vec(DIMS);
-    let hits = s.search(&SearchQuery { mode: Some(SearchMode::Vector), vector: Some(q), k: Some(900), ..Default::default() }).unwrap();
+    let hits = s
+        .search(&SearchQuery { mode: Some(SearchMode::Vector), vector: Some(q), k: Some(900), ..Default::default() })
+        .unwrap();
     assert!(hits.len() >= 900 * 95 / 100, "{} of 900", hits.len());
     assert_eq!(s.stats().unwrap().index_vectors, 900);
 }
@@ -276,7 +340,12 @@ fn common_terms_still_match_inside_a_filter() {
             .collect();
         s.put_batch(batch).unwrap();
     }
-    let q = |namespace: Vec<String>| SearchQuery { text: Some("apple zebra".into()), k: Some(10), namespace, ..Default::default() };
+    let q = |namespace: Vec<String>| SearchQuery {
+        text: Some("apple zebra".into()),
+        k: Some(10),
+        namespace,
+        ..Default::default()
+    };
     let all = s.search(&q(vec![])).unwrap();
     assert_eq!(all.len(), 10);
     assert_eq!(all[0].key, "k0", "the rare term ranks first");
@@ -288,8 +357,10 @@ fn common_terms_still_match_inside_a_filter() {
 /// Lexical hits as (key, -bm25 to 9 digits), sorted: ties in BM25 are ordered by internal row id,
 /// which two stores holding the same memories need not share.
 fn lexical_scores(s: &mut Store, word: &str) -> Vec<(String, i64)> {
-    let q = SearchQuery { mode: Some(SearchMode::Lexical), text: Some(word.into()), k: Some(1000), ..Default::default() };
-    let mut hits: Vec<(String, i64)> = s.search(&q).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect();
+    let q =
+        SearchQuery { mode: Some(SearchMode::Lexical), text: Some(word.into()), k: Some(1000), ..Default::default() };
+    let mut hits: Vec<(String, i64)> =
+        s.search(&q).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect();
     hits.sort();
     hits
 }
@@ -342,10 +413,20 @@ fn lexical_search_as_of_now_matches_the_live_search() {
     for (i, t) in words.iter().enumerate() {
         put_text(&mut s, &["o"], &format!("k{i}"), t);
     }
-    let q = |as_of| SearchQuery { mode: Some(SearchMode::Lexical), text: Some("otter river".into()), as_of, ..Default::default() };
-    let live: Vec<(String, i64)> = s.search(&q(None)).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect();
-    let then: Vec<(String, i64)> =
-        s.search(&q(Some(AsOf::Seq(s.seq())))).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect();
+    let q = |as_of| SearchQuery {
+        mode: Some(SearchMode::Lexical),
+        text: Some("otter river".into()),
+        as_of,
+        ..Default::default()
+    };
+    let live: Vec<(String, i64)> =
+        s.search(&q(None)).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect();
+    let then: Vec<(String, i64)> = s
+        .search(&q(Some(AsOf::Seq(s.seq()))))
+        .unwrap()
+        .into_iter()
+        .map(|h| (h.key, (h.score * 1e9).round() as i64))
+        .collect();
     assert_eq!(live.len(), 5);
     assert_eq!(then, live);
 }
@@ -365,7 +446,11 @@ fn feedback_corpus() -> Store {
     let fillers = ["garden", "invoice", "piano", "recipe", "tennis", "compiler", "museum", "harbour"];
     texts.extend(fillers.iter().cycle().take(20).map(|f| format!("a note about the {f}")));
     texts.push("Ingrid packed the drysuit for the fjord".into());
-    let batch = texts.iter().enumerate().map(|(i, t)| MemoryPut::new(&["f"], &format!("k{i}"), json!(t)).embedding(v.clone())).collect();
+    let batch = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| MemoryPut::new(&["f"], &format!("k{i}"), json!(t)).embedding(v.clone()))
+        .collect();
     s.put_batch(batch).unwrap();
     s
 }
@@ -424,9 +509,14 @@ fn hybrid_search_as_of_now_matches_the_live_search() {
 fn hybrid_feedback_stays_inside_the_filter() {
     let mut s = feedback_corpus();
     let v: Vec<f32> = (0..DIMS).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
-    s.put(MemoryPut::new(&["elsewhere"], "x", json!("Ingrid's drysuit dried by the fjord")).embedding(v.clone())).unwrap();
-    s.put(MemoryPut::new(&["f"], "tagged", json!("Ingrid and the fjord, drysuit on")).embedding(v).metadata(json!({"skip": true})))
+    s.put(MemoryPut::new(&["elsewhere"], "x", json!("Ingrid's drysuit dried by the fjord")).embedding(v.clone()))
         .unwrap();
+    s.put(
+        MemoryPut::new(&["f"], "tagged", json!("Ingrid and the fjord, drysuit on"))
+            .embedding(v)
+            .metadata(json!({"skip": true})),
+    )
+    .unwrap();
     let q = SearchQuery {
         text: Some("Which kayak trip?".into()),
         vector: Some((0..DIMS).map(|i| if i == 1 { 1.0 } else { 0.0 }).collect()),
@@ -455,7 +545,12 @@ fn lexical_document_frequencies_follow_overwrites() {
         };
         put_text(&mut s, &["d"], &format!("k{i}"), &t);
     }
-    let q = SearchQuery { mode: Some(SearchMode::Lexical), text: Some("alpha beta".into()), k: Some(10), ..Default::default() };
+    let q = SearchQuery {
+        mode: Some(SearchMode::Lexical),
+        text: Some("alpha beta".into()),
+        k: Some(10),
+        ..Default::default()
+    };
     assert!(s.search(&q).unwrap().iter().all(|h| h.key != "k0"));
     for i in 1..30 {
         put_text(&mut s, &["d"], &format!("k{i}"), &format!("gamma note {i}"));
@@ -474,7 +569,9 @@ fn hybrid_search_with_feedback_as_of_now_matches_live_on_a_mixed_store() {
     let words = ["fjord", "kayak", "trip", "ingrid", "drysuit", "paddle", "harbour", "ferry", "storm", "map"];
     let mut batch = Vec::new();
     for i in 0..120 {
-        let mut put = MemoryPut::new(&["m"], &format!("k{i}"), json!({"i": i})).embedding(rng.unit_vec(DIMS)).metadata(json!({"even": i % 2 == 0}));
+        let mut put = MemoryPut::new(&["m"], &format!("k{i}"), json!({"i": i}))
+            .embedding(rng.unit_vec(DIMS))
+            .metadata(json!({"even": i % 2 == 0}));
         if i % 4 != 3 {
             let t: Vec<&str> = (0..6).map(|j| words[(i * 7 + j * (i % 5 + 1)) % words.len()]).collect();
             put = put.text(&t.join(" "));
@@ -510,7 +607,13 @@ type Ranking = Vec<(String, i64)>;
 /// memory passes (that path joins the memories table and reads no cache): (key, score × 1e9).
 fn lexical_cached_and_uncached(s: &mut Store, text: &str) -> (Ranking, Ranking) {
     let run = |s: &mut Store, namespace: Vec<String>| {
-        let q = SearchQuery { text: Some(text.into()), mode: Some(SearchMode::Lexical), k: Some(400), namespace, ..Default::default() };
+        let q = SearchQuery {
+            text: Some(text.into()),
+            mode: Some(SearchMode::Lexical),
+            k: Some(400),
+            namespace,
+            ..Default::default()
+        };
         s.search(&q).unwrap().into_iter().map(|h| (h.key, (h.score * 1e9).round() as i64)).collect::<Vec<_>>()
     };
     (run(s, vec![]), run(s, ns(&["c"])))
@@ -525,7 +628,11 @@ fn cached_term_scores_follow_every_change_to_the_index() {
     let puts = (0..300)
         .map(|i| {
             let who = if i % 2 == 0 { "Ingrid" } else { "Olaf" }; // 150 holders: a list worth caching
-            MemoryPut::new(&["c"], &format!("k{i}"), json!(format!("{who} note {i} {}", ["fjord", "kayak", "harbour"][i % 3])))
+            MemoryPut::new(
+                &["c"],
+                &format!("k{i}"),
+                json!(format!("{who} note {i} {}", ["fjord", "kayak", "harbour"][i % 3])),
+            )
         })
         .collect();
     s.put_batch(puts).unwrap();
@@ -563,22 +670,37 @@ fn cached_term_scores_follow_every_change_to_the_index() {
 /// same top 10 as brute force over them, with their exact similarities.
 #[test]
 fn quantised_graph_hits_are_rescored_exactly() {
-    let mut s = store_with(edgemem_core::StoreConfig { scalar: edgemem_core::ScalarKind::I8, ..edgemem_core::StoreConfig::memory(DIMS) });
+    let mut s = store_with(edgemem_core::StoreConfig {
+        scalar: edgemem_core::ScalarKind::I8,
+        ..edgemem_core::StoreConfig::memory(DIMS)
+    });
     let mut rng = Rng::new(11);
     let centre = rng.unit_vec(DIMS);
     // Near-duplicates of one direction: i8's coarse scalars alone cannot order them.
     let vecs: Vec<Vec<f32>> = (0..400).map(|_| centre.iter().map(|x| x + 0.02 * rng.f32()).collect()).collect();
-    let batch = vecs.iter().enumerate().map(|(i, v)| MemoryPut::new(&["q"], &format!("m{i}"), json!(i)).embedding(v.clone())).collect();
+    let batch = vecs
+        .iter()
+        .enumerate()
+        .map(|(i, v)| MemoryPut::new(&["q"], &format!("m{i}"), json!(i)).embedding(v.clone()))
+        .collect();
     s.put_batch(batch).unwrap();
     s.maintain().unwrap();
     let cos = |a: &[f32], b: &[f32]| {
         let d: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-        d as f64 / (a.iter().map(|x| x * x).sum::<f32>().sqrt() as f64 * b.iter().map(|x| x * x).sum::<f32>().sqrt() as f64)
+        d as f64
+            / (a.iter().map(|x| x * x).sum::<f32>().sqrt() as f64 * b.iter().map(|x| x * x).sum::<f32>().sqrt() as f64)
     };
     let q: Vec<f32> = centre.iter().map(|x| x + 0.02 * rng.f32()).collect();
     let mut exact: Vec<(String, f64)> = vecs.iter().enumerate().map(|(i, v)| (format!("m{i}"), cos(&q, v))).collect();
     exact.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let hits = s.search(&SearchQuery { vector: Some(q.clone()), k: Some(10), mode: Some(SearchMode::Vector), ..Default::default() }).unwrap();
+    let hits = s
+        .search(&SearchQuery {
+            vector: Some(q.clone()),
+            k: Some(10),
+            mode: Some(SearchMode::Vector),
+            ..Default::default()
+        })
+        .unwrap();
     let got: Vec<&str> = hits.iter().map(|h| h.key.as_str()).collect();
     let want: Vec<&str> = exact.iter().take(10).map(|(k, _)| k.as_str()).collect();
     assert_eq!(got, want);
@@ -603,14 +725,29 @@ fn a_filter_most_memories_pass_gives_the_unfiltered_order_and_a_selective_one_st
     for trial in 0..5 {
         let q = rng.unit_vec(DIMS);
         let wide = s.search(&SearchQuery { vector: Some(q.clone()), k: Some(20), ..Default::default() }).unwrap();
-        let in_big: Vec<String> = wide.iter().filter(|h| h.namespace == ns(&["agent", "big"])).map(|h| h.key.clone()).collect();
-        let big = s.search(&SearchQuery { vector: Some(q.clone()), k: Some(10), namespace: ns(&["agent", "big"]), ..Default::default() }).unwrap();
+        let in_big: Vec<String> =
+            wide.iter().filter(|h| h.namespace == ns(&["agent", "big"])).map(|h| h.key.clone()).collect();
+        let big = s
+            .search(&SearchQuery {
+                vector: Some(q.clone()),
+                k: Some(10),
+                namespace: ns(&["agent", "big"]),
+                ..Default::default()
+            })
+            .unwrap();
         if in_big.len() >= 10 {
             let keys: Vec<String> = big.iter().map(|h| h.key.clone()).collect();
             assert_eq!(keys, in_big[..10], "trial {trial}: the unfiltered order, the other namespace left out");
         }
         assert_eq!(big.len(), 10);
-        let small = s.search(&SearchQuery { vector: Some(q), k: Some(10), namespace: ns(&["agent", "small"]), ..Default::default() }).unwrap();
+        let small = s
+            .search(&SearchQuery {
+                vector: Some(q),
+                k: Some(10),
+                namespace: ns(&["agent", "small"]),
+                ..Default::default()
+            })
+            .unwrap();
         assert_eq!(small.len(), 10, "trial {trial}");
         assert!(small.iter().all(|h| h.namespace == ns(&["agent", "small"])));
         assert!(small.windows(2).all(|w| w[0].score >= w[1].score));

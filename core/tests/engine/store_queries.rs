@@ -20,17 +20,44 @@ fn cond(field: &str, op: FilterOp, value: Value) -> Condition {
 #[test]
 fn lists_namespaces_by_prefix_suffix_depth_and_page() {
     let mut s = store(0);
-    for n in [&["a", "b", "c"][..], &["a", "b", "d", "e"], &["a", "b", "d", "i"], &["a", "b", "f"], &["a", "c", "f"], &["b", "a", "f"], &["users", "123"], &["users", "456", "settings"]] {
+    for n in [
+        &["a", "b", "c"][..],
+        &["a", "b", "d", "e"],
+        &["a", "b", "d", "i"],
+        &["a", "b", "f"],
+        &["a", "c", "f"],
+        &["b", "a", "f"],
+        &["users", "123"],
+        &["users", "456", "settings"],
+    ] {
         s.put(MemoryPut::new(n, "k", json!({"x": 1}))).unwrap();
     }
     let all = || NamespaceQuery::default();
-    assert_eq!(names(&s, all()), ["a/b/c", "a/b/d/e", "a/b/d/i", "a/b/f", "a/c/f", "b/a/f", "users/123", "users/456/settings"]);
-    assert_eq!(names(&s, NamespaceQuery { prefix: vec!["a".into(), "b".into()], ..all() }), ["a/b/c", "a/b/d/e", "a/b/d/i", "a/b/f"]);
+    assert_eq!(
+        names(&s, all()),
+        ["a/b/c", "a/b/d/e", "a/b/d/i", "a/b/f", "a/c/f", "b/a/f", "users/123", "users/456/settings"]
+    );
+    assert_eq!(
+        names(&s, NamespaceQuery { prefix: vec!["a".into(), "b".into()], ..all() }),
+        ["a/b/c", "a/b/d/e", "a/b/d/i", "a/b/f"]
+    );
     assert_eq!(names(&s, NamespaceQuery { suffix: vec!["f".into()], ..all() }), ["a/b/f", "a/c/f", "b/a/f"]);
-    assert_eq!(names(&s, NamespaceQuery { prefix: vec!["a".into(), "*".into(), "f".into()], ..all() }), ["a/b/f", "a/c/f"]);
-    assert_eq!(names(&s, NamespaceQuery { suffix: vec!["*".into(), "f".into()], prefix: vec!["a".into()], ..all() }), ["a/b/f", "a/c/f"]);
-    assert_eq!(names(&s, NamespaceQuery { max_depth: Some(2), ..all() }), ["a/b", "a/c", "b/a", "users/123", "users/456"]);
-    assert_eq!(names(&s, NamespaceQuery { prefix: vec!["a".into()], max_depth: Some(3), ..all() }), ["a/b/c", "a/b/d", "a/b/f", "a/c/f"]);
+    assert_eq!(
+        names(&s, NamespaceQuery { prefix: vec!["a".into(), "*".into(), "f".into()], ..all() }),
+        ["a/b/f", "a/c/f"]
+    );
+    assert_eq!(
+        names(&s, NamespaceQuery { suffix: vec!["*".into(), "f".into()], prefix: vec!["a".into()], ..all() }),
+        ["a/b/f", "a/c/f"]
+    );
+    assert_eq!(
+        names(&s, NamespaceQuery { max_depth: Some(2), ..all() }),
+        ["a/b", "a/c", "b/a", "users/123", "users/456"]
+    );
+    assert_eq!(
+        names(&s, NamespaceQuery { prefix: vec!["a".into()], max_depth: Some(3), ..all() }),
+        ["a/b/c", "a/b/d", "a/b/f", "a/c/f"]
+    );
     assert_eq!(names(&s, NamespaceQuery { limit: Some(3), offset: 2, ..all() }), ["a/b/d/i", "a/b/f", "a/c/f"]);
     assert!(names(&s, NamespaceQuery { prefix: vec!["zzz".into()], ..all() }).is_empty());
 
@@ -38,7 +65,11 @@ fn lists_namespaces_by_prefix_suffix_depth_and_page() {
     s.delete(&ns(&["b", "a", "f"]), "k", None).unwrap();
     assert_eq!(names(&s, NamespaceQuery { suffix: vec!["f".into()], ..all() }), ["a/b/f", "a/c/f"]);
 
-    for bad in [NamespaceQuery { limit: Some(0), ..all() }, NamespaceQuery { max_depth: Some(0), ..all() }, NamespaceQuery { prefix: vec![String::new()], ..all() }] {
+    for bad in [
+        NamespaceQuery { limit: Some(0), ..all() },
+        NamespaceQuery { max_depth: Some(0), ..all() },
+        NamespaceQuery { prefix: vec![String::new()], ..all() },
+    ] {
         assert_eq!(s.list_namespaces(&bad).unwrap_err().code, ErrorCode::InvalidArgument);
     }
 }
@@ -46,13 +77,26 @@ fn lists_namespaces_by_prefix_suffix_depth_and_page() {
 #[test]
 fn filters_on_value_fields_with_every_operator() {
     let mut s = store(0);
-    for (k, v) in [("1", json!({"color": "red", "score": 4.5, "n": 1})), ("2", json!({"color": "blue", "score": 3.0})), ("3", json!({"color": "red", "score": 2.0, "n": 3})), ("4", json!("just text"))] {
+    for (k, v) in [
+        ("1", json!({"color": "red", "score": 4.5, "n": 1})),
+        ("2", json!({"color": "blue", "score": 3.0})),
+        ("3", json!({"color": "red", "score": 2.0, "n": 3})),
+        ("4", json!("just text")),
+    ] {
         s.put(MemoryPut::new(&["docs"], k, v).text(&format!("document number {k}"))).unwrap();
     }
     let keys = |s: &mut edgemem_core::Store, value_filter: Vec<Condition>| {
-        let page = s.list(&ListQuery { prefix: ns(&["docs"]), value_filter: value_filter.clone(), ..Default::default() }).unwrap();
+        let page = s
+            .list(&ListQuery { prefix: ns(&["docs"]), value_filter: value_filter.clone(), ..Default::default() })
+            .unwrap();
         let listed: Vec<String> = page.items.into_iter().map(|m| m.key).collect();
-        let q = SearchQuery { text: Some("document".into()), namespace: ns(&["docs"]), k: Some(10), value_filter, ..Default::default() };
+        let q = SearchQuery {
+            text: Some("document".into()),
+            namespace: ns(&["docs"]),
+            k: Some(10),
+            value_filter,
+            ..Default::default()
+        };
         let mut found: Vec<String> = s.search(&q).unwrap().into_iter().map(|h| h.key).collect();
         found.sort();
         assert_eq!(listed, found, "list and search filter alike");
@@ -66,8 +110,13 @@ fn filters_on_value_fields_with_every_operator() {
     assert_eq!(keys(&mut s, vec![cond("score", FilterOp::Lte, json!(3))]), ["2", "3"]);
     assert_eq!(keys(&mut s, vec![cond("n", FilterOp::In, json!([1, 3]))]), ["1", "3"]);
     assert_eq!(keys(&mut s, vec![cond("n", FilterOp::Nin, json!([1]))]), ["2", "3", "4"]);
-    assert_eq!(keys(&mut s, vec![cond("color", FilterOp::Eq, json!("red")), cond("score", FilterOp::Lt, json!(3))]), ["3"]);
-    let e = s.list(&ListQuery { value_filter: vec![cond("n", FilterOp::Nin, json!(1))], ..Default::default() }).unwrap_err();
+    assert_eq!(
+        keys(&mut s, vec![cond("color", FilterOp::Eq, json!("red")), cond("score", FilterOp::Lt, json!(3))]),
+        ["3"]
+    );
+    let e = s
+        .list(&ListQuery { value_filter: vec![cond("n", FilterOp::Nin, json!(1))], ..Default::default() })
+        .unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
 }
 
@@ -85,7 +134,12 @@ fn search_and_list_take_an_offset() {
     assert_eq!(s.search(&q(999, 2)).unwrap_err().code, ErrorCode::InvalidArgument);
 
     let listed = |s: &mut edgemem_core::Store, offset, limit| {
-        s.list(&ListQuery { prefix: ns(&["n"]), offset, limit: Some(limit), ..Default::default() }).unwrap().items.into_iter().map(|m| m.key).collect::<Vec<_>>()
+        s.list(&ListQuery { prefix: ns(&["n"]), offset, limit: Some(limit), ..Default::default() })
+            .unwrap()
+            .items
+            .into_iter()
+            .map(|m| m.key)
+            .collect::<Vec<_>>()
     };
     assert_eq!(listed(&mut s, 4, 10), ["k4", "k5"]);
     assert_eq!(listed(&mut s, 1, 2), ["k1", "k2"]);

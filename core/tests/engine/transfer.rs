@@ -6,9 +6,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
-use edgemem_core::{
-    CheckpointData, CheckpointPut, ErrorCode, ExportLine, MemoryPut, SearchQuery, Store, StoreConfig,
-};
+use edgemem_core::{CheckpointData, CheckpointPut, ErrorCode, ExportLine, MemoryPut, SearchQuery, Store, StoreConfig};
 use serde_json::json;
 
 const DIMS: usize = 8;
@@ -19,9 +17,13 @@ fn filled(n: usize) -> Store {
     let mut rng = Rng::new(3);
     for i in 0..n {
         clock.set(1_000 + i as i64);
-        let put = MemoryPut::new(&["a", ["x", "y"][i % 2]], &format!("k{}", i % (n / 2).max(1)), json!(format!("memory {i}")))
-            .embedding(rng.unit_vec(DIMS))
-            .metadata(json!({"i": i}));
+        let put = MemoryPut::new(
+            &["a", ["x", "y"][i % 2]],
+            &format!("k{}", i % (n / 2).max(1)),
+            json!(format!("memory {i}")),
+        )
+        .embedding(rng.unit_vec(DIMS))
+        .metadata(json!({"i": i}));
         s.put(put).unwrap();
     }
     s.put_checkpoint(CheckpointPut {
@@ -86,7 +88,12 @@ fn streamed_export_round_trips_in_small_chunks() {
     assert!(p.done);
     assert_eq!((p.checkpoints, p.writes), (1, 1));
     assert_eq!(b.export().unwrap(), a.export().unwrap());
-    let q = SearchQuery { vector: Some(Rng::new(5).unit_vec(DIMS)), text: Some("memory".into()), k: Some(10), ..Default::default() };
+    let q = SearchQuery {
+        vector: Some(Rng::new(5).unit_vec(DIMS)),
+        text: Some("memory".into()),
+        k: Some(10),
+        ..Default::default()
+    };
     let keys = |s: &mut Store| s.search(&q).unwrap().into_iter().map(|h| (h.key, h.version)).collect::<Vec<_>>();
     assert_eq!(keys(&mut b), keys(&mut a));
     // The imported store takes writes again, after the imported seq.
@@ -258,7 +265,10 @@ fn an_import_survives_a_reopen_mid_way() {
     let all = lines(&export_chunks(&mut a, 1 << 20));
     let chunks = rechunk(&all, 15);
     let pages = std::rc::Rc::new(edgemem_core::MemoryPageStore::new());
-    let cfg = || StoreConfig { storage: edgemem_core::Storage::Pages { store: pages.clone(), atomic: false }, ..StoreConfig::memory(DIMS) };
+    let cfg = || StoreConfig {
+        storage: edgemem_core::Storage::Pages { store: pages.clone(), atomic: false },
+        ..StoreConfig::memory(DIMS)
+    };
     let mut b = Store::open(cfg()).unwrap();
     b.import_ndjson(&chunks[0]).unwrap();
     drop(b);
@@ -267,4 +277,3 @@ fn an_import_survives_a_reopen_mid_way() {
     import_all(&mut b, &chunks[1..]).unwrap();
     assert_eq!(b.export().unwrap(), a.export().unwrap());
 }
-

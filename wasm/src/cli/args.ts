@@ -4,7 +4,7 @@
  * which the parser reports as a usage error (INVALID_ARGUMENT, exit 2).
  */
 
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { AsOf, JsonValue, Namespace } from '../types.js';
 
 /**
@@ -15,7 +15,8 @@ export function parseNamespace(text: string): Namespace {
   const trimmed = text.replace(/^\//, '').replace(/\/$/, '');
   if (trimmed === '') return [];
   const segments = trimmed.split('/');
-  if (segments.some((s) => s === '')) throw new InvalidArgumentError(`namespace ${JSON.stringify(text)} has an empty segment (write it a/b/c)`);
+  if (segments.some((s) => s === ''))
+    throw new InvalidArgumentError(`namespace ${JSON.stringify(text)} has an empty segment (write it a/b/c)`);
   return segments;
 }
 
@@ -33,7 +34,10 @@ export function parseAsOf(text: string): AsOf {
   const ms = /^(\d+)ms$/.exec(text);
   if (ms) return { time: safeInteger(ms[1] ?? '', 'a time in ms') };
   const time = Date.parse(text);
-  if (Number.isNaN(time)) throw new InvalidArgumentError('expected a seq (42), an ISO date (2026-11-25T08:00:00Z) or ms since the epoch (1764057600000ms)');
+  if (Number.isNaN(time))
+    throw new InvalidArgumentError(
+      'expected a seq (42), an ISO date (2026-11-25T08:00:00Z) or ms since the epoch (1764057600000ms)',
+    );
   return { time };
 }
 
@@ -54,7 +58,9 @@ export function parseJson(text: string): JsonValue {
   try {
     return JSON.parse(text) as JsonValue;
   } catch (e) {
-    throw new InvalidArgumentError(`not JSON (${e instanceof Error ? e.message : String(e)}); quote a string as '"text"'`);
+    throw new InvalidArgumentError(
+      `not JSON (${e instanceof Error ? e.message : String(e)}); quote a string as '"text"'`,
+    );
   }
 }
 
@@ -68,16 +74,21 @@ export function parseJsonObject(text: string): { [key: string]: JsonValue } {
 /** A vector: a JSON array of numbers. */
 export function parseVector(text: string): number[] {
   const v = parseJson(text);
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'number')) throw new InvalidArgumentError('expected a JSON array of numbers');
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'number'))
+    throw new InvalidArgumentError('expected a JSON array of numbers');
   return v as number[];
 }
 
 /** A comma-separated list (`read,write`), each item one of `allowed`. */
 export function listOf<T extends string>(allowed: readonly T[]): (text: string) => T[] {
   return (text) => {
-    const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    const items = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
     for (const item of items) {
-      if (!(allowed as readonly string[]).includes(item)) throw new InvalidArgumentError(`${JSON.stringify(item)} is not one of ${allowed.join(', ')}`);
+      if (!(allowed as readonly string[]).includes(item))
+        throw new InvalidArgumentError(`${JSON.stringify(item)} is not one of ${allowed.join(', ')}`);
     }
     return items as T[];
   };

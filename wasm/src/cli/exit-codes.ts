@@ -28,7 +28,13 @@ export const EXIT_OTHER = 1;
 /** The exit-code table for `--help`. */
 export function exitCodesHelp(): string {
   const rows = Object.entries(EXIT_CODES).map(([code, n]) => `  ${String(n).padStart(2)}  ${code}`);
-  return ['Exit codes (errors print "edgemem: CODE: message" on stderr):', '   0  success', `   ${EXIT_OTHER}  an error without an engine code`, ...rows, '  (usage errors are INVALID_ARGUMENT, 2)'].join('\n');
+  return [
+    'Exit codes (errors print "edgemem: CODE: message" on stderr):',
+    '   0  success',
+    `   ${EXIT_OTHER}  an error without an engine code`,
+    ...rows,
+    '  (usage errors are INVALID_ARGUMENT, 2)',
+  ].join('\n');
 }
 
 /** Prints `e` as `edgemem: CODE: message` and returns the exit code to end with. */

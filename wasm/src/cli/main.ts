@@ -27,10 +27,14 @@ EDGEMEM_ADMIN_TOKEN (token's --admin-token). --store PATH wins over a Worker nam
 
 function program(): Command {
   const cli = new Command('edgemem')
-    .description('agent memory from the command line: a local store file (--store) or an agent of the edgemem Worker (--url)')
+    .description(
+      'agent memory from the command line: a local store file (--store) or an agent of the edgemem Worker (--url)',
+    )
     .version(packageVersion())
     .exitOverride()
-    .configureOutput({ outputError: (text, write) => write(`edgemem: INVALID_ARGUMENT: ${text.replace(/^error: /, '')}`) })
+    .configureOutput({
+      outputError: (text, write) => write(`edgemem: INVALID_ARGUMENT: ${text.replace(/^error: /, '')}`),
+    })
     .showHelpAfterError('(edgemem --help, or edgemem <command> --help)')
     .addHelpText('after', `\n${ENVIRONMENT}\n\n${exitCodesHelp()}\n`);
   statsCommand(cli);

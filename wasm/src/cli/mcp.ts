@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EdgememError } from '../errors.js';
 import { printRecord, show } from './output.js';
-import { targetOptions, withStore, type TargetOptions } from './target.js';
+import { type TargetOptions, targetOptions, withStore } from './target.js';
 
 function readText(file: string): string {
   try {

@@ -5,14 +5,31 @@
 
 import type { Command } from 'commander';
 import { EdgememError } from '../errors.js';
-import { asOfOption, formatNamespace, memoryArguments, parseCount, parseJson, parseJsonObject, parseNamespace, parseVector } from './args.js';
-import { ns, printRecord, printTable, show, time } from './output.js';
-import { targetOptions, withStore, type TargetOptions } from './target.js';
 import type { AsOf, JsonValue, Memory, MemoryInput, Namespace } from '../types.js';
+import {
+  asOfOption,
+  formatNamespace,
+  memoryArguments,
+  parseCount,
+  parseJson,
+  parseJsonObject,
+  parseNamespace,
+  parseVector,
+} from './args.js';
+import { ns, printRecord, printTable, show, time } from './output.js';
+import { type TargetOptions, targetOptions, withStore } from './target.js';
 
 /** A memory as one table row. */
 function row(m: Memory) {
-  return { namespace: ns(m.namespace), key: m.key, version: m.version, seq: m.seq, updated: time(m.updatedAt), value: m.value, text: m.text };
+  return {
+    namespace: ns(m.namespace),
+    key: m.key,
+    version: m.version,
+    seq: m.seq,
+    updated: time(m.updatedAt),
+    value: m.value,
+    text: m.text,
+  };
 }
 
 function getCommand(program: Command): void {
@@ -21,9 +38,23 @@ function getCommand(program: Command): void {
       .addOption(asOfOption())
       .option('--embedding', 'include the embedding'),
   ).action(async (namespace: Namespace, key: string, o: TargetOptions & { asOf?: AsOf; embedding?: boolean }) => {
-    const m = await withStore(o, (store) => store.get(namespace, key, { ...(o.asOf ? { asOf: o.asOf } : {}), includeEmbedding: o.embedding === true }));
-    if (m === null) throw new EdgememError('NOT_FOUND', `no memory ${formatNamespace(namespace)} ${JSON.stringify(key)}${o.asOf ? ' at that point' : ''}`);
-    show(o.json, m, () => printRecord({ ...m, namespace: ns(m.namespace), createdAt: time(m.createdAt), updatedAt: time(m.updatedAt), expiresAt: time(m.expiresAt) }));
+    const m = await withStore(o, (store) =>
+      store.get(namespace, key, { ...(o.asOf ? { asOf: o.asOf } : {}), includeEmbedding: o.embedding === true }),
+    );
+    if (m === null)
+      throw new EdgememError(
+        'NOT_FOUND',
+        `no memory ${formatNamespace(namespace)} ${JSON.stringify(key)}${o.asOf ? ' at that point' : ''}`,
+      );
+    show(o.json, m, () =>
+      printRecord({
+        ...m,
+        namespace: ns(m.namespace),
+        createdAt: time(m.createdAt),
+        updatedAt: time(m.updatedAt),
+        expiresAt: time(m.expiresAt),
+      }),
+    );
   });
 }
 
@@ -41,7 +72,7 @@ function putCommand(program: Command): void {
     memoryArguments(program.command('put').description('write a memory (create or replace)'))
       .argument('<value>', `the value as JSON (a string is quoted: '"oat milk"')`, parseJson)
       .option('--text <text>', 'text indexed for lexical search')
-      .option('--embedding <json>', 'a vector, as a JSON array of the store\'s dims numbers', parseVector)
+      .option('--embedding <json>', "a vector, as a JSON array of the store's dims numbers", parseVector)
       .option('--metadata <json>', 'a JSON object (filterable)', parseJsonObject)
       .option('--pinned', 'never evicted by the caps')
       .option('--ttl <ms>', 'expires after this many ms', parseCount)
@@ -55,7 +86,13 @@ function putCommand(program: Command): void {
     if (o.ttl !== undefined) input.ttlMs = o.ttl;
     if (o.ifVersion !== undefined) input.ifVersion = o.ifVersion;
     const ack = await withStore(o, (store) => store.put(input));
-    show(o.json, ack, () => printRecord({ seq: ack.seq, version: ack.version, evicted: ack.evicted.map((e) => `${ns(e.namespace)} ${e.key}`).join(', ') }));
+    show(o.json, ack, () =>
+      printRecord({
+        seq: ack.seq,
+        version: ack.version,
+        evicted: ack.evicted.map((e) => `${ns(e.namespace)} ${e.key}`).join(', '),
+      }),
+    );
   });
 }
 
@@ -76,7 +113,12 @@ function listCommand(program: Command): void {
       .addOption(asOfOption()),
   ).action(async (prefix: Namespace | undefined, o: ListOptions) => {
     const page = await withStore(o, (store) =>
-      store.list({ ...(prefix ? { prefix } : {}), limit: o.limit ?? 100, ...(o.cursor ? { cursor: o.cursor } : {}), ...(o.asOf ? { asOf: o.asOf } : {}) }),
+      store.list({
+        ...(prefix ? { prefix } : {}),
+        limit: o.limit ?? 100,
+        ...(o.cursor ? { cursor: o.cursor } : {}),
+        ...(o.asOf ? { asOf: o.asOf } : {}),
+      }),
     );
     show(o.json, page, () => {
       printTable(['namespace', 'key', 'version', 'seq', 'updated', 'value', 'text'], page.items.map(row));

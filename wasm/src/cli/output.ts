@@ -3,8 +3,8 @@
  * a plain aligned table for people — header, one row per item, long cells cut with `…`.
  */
 
-import { formatNamespace } from './args.js';
 import type { JsonValue, Namespace } from '../types.js';
+import { formatNamespace } from './args.js';
 
 /** The widest a table cell gets before it is cut. */
 const MAX_CELL = 60;
@@ -36,14 +36,22 @@ export type Row = Record<string, unknown>;
 export function printTable(columns: string[], rows: Row[], cut = true): void {
   const cells = rows.map((r) => columns.map((c) => cell(r[c], cut)));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] ?? '').length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => v.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out = [line(columns), ...cells.map(line)];
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
 /** Prints an object as a two-column `field value` table. */
 export function printRecord(record: Row, cut = true): void {
-  printTable(['field', 'value'], Object.entries(record).map(([field, value]) => ({ field, value })), cut);
+  printTable(
+    ['field', 'value'],
+    Object.entries(record).map(([field, value]) => ({ field, value })),
+    cut,
+  );
 }
 
 /** A time (ms since the epoch) as ISO text, or '' for none. */

@@ -30,7 +30,11 @@ export class ByteProgress {
     this.#total = total;
     if (process.stderr.isTTY) {
       this.#bar = new cliProgress.SingleBar(
-        { format: `${label} |{bar}| {percentage}% {done} of {size} {eta_formatted}`, stream: process.stderr, hideCursor: true },
+        {
+          format: `${label} |{bar}| {percentage}% {done} of {size} {eta_formatted}`,
+          stream: process.stderr,
+          hideCursor: true,
+        },
         cliProgress.Presets.shades_classic,
       );
       this.#bar.start(Math.max(total, 1), 0, this.#payload());
@@ -51,7 +55,9 @@ export class ByteProgress {
       }
       this.#bar.update(this.#done, this.#payload());
     } else if (this.#done >= this.#nextLine) {
-      process.stderr.write(`${this.#label}: ${bytes(this.#done)}${this.#total > 0 ? ` of ${bytes(this.#total)}` : ''}\n`);
+      process.stderr.write(
+        `${this.#label}: ${bytes(this.#done)}${this.#total > 0 ? ` of ${bytes(this.#total)}` : ''}\n`,
+      );
       while (this.#nextLine <= this.#done) this.#nextLine += PLAIN_EVERY;
     }
   }

@@ -1,11 +1,11 @@
 /** `search [TEXT] [--mode] [--k] [--vector] [--prefix] [--as-of]`: lexical, vector or hybrid search, best first. */
 
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { invalid } from '../errors.js';
+import type { AsOf, Namespace, SearchMode, SearchQuery } from '../types.js';
 import { asOfOption, parseCount, parseNamespace, parseVector } from './args.js';
 import { ns, printTable, show } from './output.js';
-import { targetOptions, withStore, type TargetOptions } from './target.js';
-import type { AsOf, Namespace, SearchMode, SearchQuery } from '../types.js';
+import { type TargetOptions, targetOptions, withStore } from './target.js';
 
 interface SearchOptions extends TargetOptions {
   mode?: SearchMode;
@@ -21,7 +21,13 @@ export function searchCommand(program: Command): void {
       .command('search')
       .description('search memories: lexical (text), vector (--vector) or hybrid (both)')
       .argument('[text]', 'the query text')
-      .addOption(new Option('--mode <mode>', 'default: hybrid with text and --vector, else whichever is given').choices(['lexical', 'vector', 'hybrid']))
+      .addOption(
+        new Option('--mode <mode>', 'default: hybrid with text and --vector, else whichever is given').choices([
+          'lexical',
+          'vector',
+          'hybrid',
+        ]),
+      )
       .option('--k <n>', 'hits wanted (default 10)', parseCount)
       .option('--vector <json>', "the query vector, a JSON array of the store's dims numbers", parseVector)
       .option('--prefix <ns>', 'only under this namespace, a/b', parseNamespace)
@@ -38,7 +44,13 @@ export function searchCommand(program: Command): void {
     show(o.json, hits, () =>
       printTable(
         ['score', 'namespace', 'key', 'value', 'text'],
-        hits.map((h) => ({ score: Number(h.score.toPrecision(4)), namespace: ns(h.namespace), key: h.key, value: h.value, text: h.text })),
+        hits.map((h) => ({
+          score: Number(h.score.toPrecision(4)),
+          namespace: ns(h.namespace),
+          key: h.key,
+          value: h.value,
+          text: h.text,
+        })),
       ),
     );
   });

@@ -8,10 +8,10 @@
 
 import type { Command } from 'commander';
 import type { EdgememError } from '../errors.js';
+import type { ChangeEvent, EventFilter, EventKind, MemoryStore, Namespace } from '../types.js';
 import { listOf, parseCount, parseNamespace } from './args.js';
 import { ns, time, toJson } from './output.js';
-import { openTarget, targetOptions, type TargetOptions } from './target.js';
-import type { ChangeEvent, EventFilter, EventKind, MemoryStore, Namespace } from '../types.js';
+import { openTarget, type TargetOptions, targetOptions } from './target.js';
 
 const KINDS: readonly EventKind[] = ['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify'];
 
@@ -24,12 +24,22 @@ interface TailOptions extends TargetOptions {
 /** An event as one line. */
 function line(e: ChangeEvent, json: boolean | undefined): string {
   if (json) return toJson(e);
-  const what = e.kind === 'notify' ? `${e.channel ?? ''} ${toJson(e.payload ?? null)}` : e.kind === 'checkpoint' ? `${e.channel ?? ''} ${e.key ?? ''}` : `${ns(e.namespace)} ${e.key ?? ''}${e.version === undefined ? '' : ` v${e.version}`}`;
+  const what =
+    e.kind === 'notify'
+      ? `${e.channel ?? ''} ${toJson(e.payload ?? null)}`
+      : e.kind === 'checkpoint'
+        ? `${e.channel ?? ''} ${e.key ?? ''}`
+        : `${ns(e.namespace)} ${e.key ?? ''}${e.version === undefined ? '' : ` v${e.version}`}`;
   return `${e.seq}\t${time(e.ts)}\t${e.kind}\t${what}`;
 }
 
 /** Prints the retained events after `after`, page by page; returns the last seq printed. */
-async function printChanges(store: MemoryStore, after: number, filter: EventFilter, print: (e: ChangeEvent) => void): Promise<void> {
+async function printChanges(
+  store: MemoryStore,
+  after: number,
+  filter: EventFilter,
+  print: (e: ChangeEvent) => void,
+): Promise<void> {
   for (let from = after; ; ) {
     const page = await store.changesPage(from, { filter, limit: 1000 });
     for (const e of page.events) print(e);
@@ -80,7 +90,11 @@ export function tailCommand(program: Command): void {
     program
       .command('tail')
       .description("follow a remote agent's change feed (a local store: print its retained changes)")
-      .option('--since <seq>', 'first print the retained events after this seq (default: from now; a local store: 0)', parseCount)
+      .option(
+        '--since <seq>',
+        'first print the retained events after this seq (default: from now; a local store: 0)',
+        parseCount,
+      )
       .option('--kinds <list>', `only these kinds: ${KINDS.join(',')}`, listOf(KINDS))
       .option('--prefix <ns>', 'memory events under this namespace only, a/b', parseNamespace),
   ).action(async (o: TailOptions) => {

@@ -4,11 +4,11 @@
  * options; `withStore` opens the store, runs the command and closes it, whatever happens.
  */
 
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
+import { type EdgememError, invalid } from '../errors.js';
 import { connect, openStore } from '../node.js';
-import { EdgememError, invalid } from '../errors.js';
-import { parseCount } from './args.js';
 import type { MemoryStore } from '../types.js';
+import { parseCount } from './args.js';
 
 export interface TargetOptions {
   store?: string;
@@ -23,7 +23,11 @@ export interface TargetOptions {
 export function targetOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--store <path>', 'a local store: its database file (created if missing)'))
-    .addOption(new Option('--dims <n>', 'embedding dimensions of a new local store (an existing one keeps its own)').argParser(parseCount))
+    .addOption(
+      new Option('--dims <n>', 'embedding dimensions of a new local store (an existing one keeps its own)').argParser(
+        parseCount,
+      ),
+    )
     .addOption(new Option('--url <url>', 'the edgemem Worker').env('EDGEMEM_URL'))
     .addOption(new Option('--agent <id>', 'the agent on the Worker').env('EDGEMEM_AGENT'))
     .addOption(new Option('--token <token>', 'a token for that agent (scoped or the admin token)').env('EDGEMEM_TOKEN'))
@@ -38,14 +42,21 @@ export interface OpenHooks {
 /** Opens the store the options name: `--store` wins over a Worker named only by the environment. */
 export async function openTarget(o: TargetOptions, hooks: OpenHooks = {}): Promise<MemoryStore> {
   if (o.store !== undefined) return openStore({ storage: { file: o.store }, dims: o.dims ?? 0 });
-  if (o.url === undefined) throw invalid('no store: give --store PATH, or --url URL --agent ID --token T (or EDGEMEM_URL, EDGEMEM_AGENT, EDGEMEM_TOKEN)');
+  if (o.url === undefined)
+    throw invalid(
+      'no store: give --store PATH, or --url URL --agent ID --token T (or EDGEMEM_URL, EDGEMEM_AGENT, EDGEMEM_TOKEN)',
+    );
   if (o.agent === undefined) throw invalid('--url needs --agent ID (or EDGEMEM_AGENT)');
   if (o.token === undefined) throw invalid('--url needs --token T (or EDGEMEM_TOKEN)');
   return connect({ url: o.url, agent: o.agent, token: o.token, ...(hooks.onError ? { onError: hooks.onError } : {}) });
 }
 
 /** Opens the store, runs `fn` on it, and closes it (also when `fn` fails). */
-export async function withStore<T>(o: TargetOptions, fn: (store: MemoryStore) => Promise<T>, hooks?: OpenHooks): Promise<T> {
+export async function withStore<T>(
+  o: TargetOptions,
+  fn: (store: MemoryStore) => Promise<T>,
+  hooks?: OpenHooks,
+): Promise<T> {
   const store = await openTarget(o, hooks);
   try {
     return await fn(store);

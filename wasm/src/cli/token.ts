@@ -3,7 +3,7 @@
  * Worker's admin token (`--admin-token` or EDGEMEM_ADMIN_TOKEN) — what a backend hands an agent or a browser.
  */
 
-import { Option, type Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { invalid } from '../errors.js';
 import { mintToken, type Scope } from '../remote-admin.js';
 import { listOf, parseCount } from './args.js';
@@ -34,7 +34,23 @@ export function tokenCommand(program: Command): void {
       if (o.url === undefined) throw invalid('token needs --url URL (or EDGEMEM_URL)');
       if (o.adminToken === undefined) throw invalid('token needs --admin-token T (or EDGEMEM_ADMIN_TOKEN)');
       if (o.agent === undefined) throw invalid('token needs --agent ID (or EDGEMEM_AGENT)');
-      const minted = await mintToken({ url: o.url, adminToken: o.adminToken, agent: o.agent, scopes: o.scopes, ...(o.ttl === undefined ? {} : { ttlSeconds: o.ttl }) });
-      show(o.json, minted, () => printRecord({ token: minted.token, agent: minted.agent, scopes: minted.scopes.join(','), expiresAt: time(minted.expiresAt) }, false));
+      const minted = await mintToken({
+        url: o.url,
+        adminToken: o.adminToken,
+        agent: o.agent,
+        scopes: o.scopes,
+        ...(o.ttl === undefined ? {} : { ttlSeconds: o.ttl }),
+      });
+      show(o.json, minted, () =>
+        printRecord(
+          {
+            token: minted.token,
+            agent: minted.agent,
+            scopes: minted.scopes.join(','),
+            expiresAt: time(minted.expiresAt),
+          },
+          false,
+        ),
+      );
     });
 }

@@ -8,10 +8,10 @@ import { once } from 'node:events';
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
 import { EdgememError, invalid } from '../errors.js';
+import type { MemoryStore } from '../types.js';
 import { printJson } from './output.js';
 import { ByteProgress } from './progress.js';
-import { targetOptions, withStore, type TargetOptions } from './target.js';
-import type { MemoryStore } from '../types.js';
+import { type TargetOptions, targetOptions, withStore } from './target.js';
 
 /** Writes the export to `out` (waiting when it is full); returns the bytes written. */
 async function writeExport(store: MemoryStore, out: NodeJS.WritableStream, progress: ByteProgress): Promise<number> {
@@ -28,7 +28,10 @@ async function writeExport(store: MemoryStore, out: NodeJS.WritableStream, progr
 /** Opens `path` for writing, failing early (INVALID_ARGUMENT) when it cannot be created. */
 async function openOut(path: string): Promise<fs.WriteStream> {
   const out = fs.createWriteStream(path);
-  await Promise.race([once(out, 'open'), once(out, 'error').then(([e]) => Promise.reject(invalid(`cannot write ${path}: ${(e as Error).message}`)))]);
+  await Promise.race([
+    once(out, 'open'),
+    once(out, 'error').then(([e]) => Promise.reject(invalid(`cannot write ${path}: ${(e as Error).message}`))),
+  ]);
   return out;
 }
 
@@ -63,7 +66,10 @@ function exportCommand(program: Command): void {
 }
 
 /** The bytes of `source`, counted into `progress` as they pass. */
-async function* counted(source: AsyncIterable<Buffer | string>, progress: ByteProgress): AsyncGenerator<Uint8Array | string> {
+async function* counted(
+  source: AsyncIterable<Buffer | string>,
+  progress: ByteProgress,
+): AsyncGenerator<Uint8Array | string> {
   for await (const piece of source) {
     progress.add(typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length);
     yield piece;
@@ -96,7 +102,9 @@ function importCommand(program: Command): void {
       const progress = new ByteProgress('import', size);
       try {
         const result = await store.importStream(counted(source, progress));
-        progress.finish(`${result.versions} versions, ${result.commits} commits, ${result.checkpoints} checkpoints, ${result.writes} writes`);
+        progress.finish(
+          `${result.versions} versions, ${result.commits} commits, ${result.checkpoints} checkpoints, ${result.writes} writes`,
+        );
         if (o.json) printJson(result);
       } catch (e) {
         progress.abort();

@@ -62,10 +62,16 @@ function extract(obj: unknown, tokens: string[], pos: number): string[] {
     }
   } else if (token.startsWith('{') && token.endsWith('}')) {
     if (typeof obj !== 'object' || obj === null) return [];
-    for (const field of token.slice(1, -1).split(',').map((f) => f.trim())) {
+    for (const field of token
+      .slice(1, -1)
+      .split(',')
+      .map((f) => f.trim())) {
       let current: unknown = obj;
       for (const part of tokenizePath(field)) {
-        current = current !== null && typeof current === 'object' && part in current ? (current as Record<string, unknown>)[part] : undefined;
+        current =
+          current !== null && typeof current === 'object' && part in current
+            ? (current as Record<string, unknown>)[part]
+            : undefined;
         if (current === undefined) break;
       }
       if (current !== undefined && typeof current !== 'function') out.push(...asText(current));

@@ -4,5 +4,13 @@
  */
 
 export { EdgememSaver } from './saver.js';
-export { EdgememStore, type EdgememIndexConfig, type EmbeddingsIndexConfig, type StoreEmbeddedIndexConfig, type EdgememSearchOperation, type EdgememSearchOptions, type EdgememStoreOptions } from './store.js';
-export { storeEmbedder, type StoreEmbedder } from './store-embedder.js';
+export {
+  type EdgememIndexConfig,
+  type EdgememSearchOperation,
+  type EdgememSearchOptions,
+  EdgememStore,
+  type EdgememStoreOptions,
+  type EmbeddingsIndexConfig,
+  type StoreEmbeddedIndexConfig,
+} from './store.js';
+export { type StoreEmbedder, storeEmbedder } from './store-embedder.js';

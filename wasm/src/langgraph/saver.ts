@@ -2,22 +2,22 @@
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   BaseCheckpointSaver,
-  TASKS,
-  copyCheckpoint,
-  getCheckpointId,
-  maxChannelVersion,
   type ChannelVersions,
   type Checkpoint,
   type CheckpointListOptions,
   type CheckpointMetadata,
   type CheckpointPendingWrite,
   type CheckpointTuple,
+  copyCheckpoint,
+  getCheckpointId,
+  maxChannelVersion,
   type PendingWrite,
   type SerializerProtocol,
+  TASKS,
 } from '@langchain/langgraph-checkpoint';
 import { EdgememError } from '../errors.js';
-import type { ChannelBlob, Checkpoint as StoredCheckpoint, Condition, MemoryStore } from '../types.js';
-import { fromStored, toStored, type Serialized } from './serialized.js';
+import type { ChannelBlob, Condition, MemoryStore, Checkpoint as StoredCheckpoint } from '../types.js';
+import { fromStored, type Serialized, toStored } from './serialized.js';
 
 /** Checkpoints a `list` page asks the store for (the store also cuts pages at about 4 MiB). */
 const LIST_PAGE = 100;
@@ -66,11 +66,18 @@ export class EdgememSaver extends BaseCheckpointSaver {
     for (;;) {
       // The store filters on scalar metadata fields; anything else (objects, arrays) is compared here.
       const pageLimit = rest.length === 0 && onlyId === undefined ? Math.min(remaining, LIST_PAGE) : LIST_PAGE;
-      const page = await this.store.listCheckpointsPage({ threadId, checkpointNs, before, limit: pageLimit, filter: conditions });
+      const page = await this.store.listCheckpointsPage({
+        threadId,
+        checkpointNs,
+        before,
+        limit: pageLimit,
+        filter: conditions,
+      });
       for (const stored of page.checkpoints) {
         if (onlyId !== undefined && stored.checkpointId !== onlyId) continue;
         const tuple = await this.#tuple(stored);
-        if (!rest.every(([key, value]) => deepEqual(tuple.metadata?.[key as keyof CheckpointMetadata], value))) continue;
+        if (!rest.every(([key, value]) => deepEqual(tuple.metadata?.[key as keyof CheckpointMetadata], value)))
+          continue;
         yield tuple;
         remaining -= 1;
         if (remaining <= 0) return;
@@ -80,14 +87,19 @@ export class EdgememSaver extends BaseCheckpointSaver {
     }
   }
 
-  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+  async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
     const threadId = config.configurable?.thread_id as string | undefined;
     if (threadId === undefined) throw missing('thread_id', 'EdgememSaver.put');
     const checkpointNs = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
     const { channel_values: values, ...skeleton } = copyCheckpoint(checkpoint);
     const blobs: ChannelBlob[] = [];
     for (const [channel, version] of Object.entries(newVersions)) {
-      if (!Object.prototype.hasOwnProperty.call(values, channel)) continue;
+      if (!Object.hasOwn(values, channel)) continue;
       blobs.push({ channel, version: String(version), data: toStored(await this.serde.dumpsTyped(values[channel])) });
     }
     await this.store.putCheckpoint({
@@ -146,36 +158,57 @@ export class EdgememSaver extends BaseCheckpointSaver {
     }
     const checkpoint: Checkpoint = { ...skeleton, channel_values: channelValues };
     const { threadId, checkpointNs, parentId } = stored;
-    if (checkpoint.v < 4 && parentId !== null) await this.#migratePendingSends(checkpoint, threadId, checkpointNs, parentId);
+    if (checkpoint.v < 4 && parentId !== null)
+      await this.#migratePendingSends(checkpoint, threadId, checkpointNs, parentId);
     const pendingWrites: CheckpointPendingWrite[] = [];
-    for (const w of stored.pendingWrites) pendingWrites.push([w.taskId, w.channel, await fromStored(this.serde, w.value)]);
+    for (const w of stored.pendingWrites)
+      pendingWrites.push([w.taskId, w.channel, await fromStored(this.serde, w.value)]);
     const tuple: CheckpointTuple = {
-      config: { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: stored.checkpointId } },
+      config: {
+        configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: stored.checkpointId },
+      },
       checkpoint,
       metadata: (await fromStored(this.serde, stored.metadata)) as CheckpointMetadata,
       pendingWrites,
     };
-    if (parentId !== null) tuple.parentConfig = { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: parentId } };
+    if (parentId !== null)
+      tuple.parentConfig = {
+        configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: parentId },
+      };
     return tuple;
   }
 
   /** Checkpoints before format v4 kept pending sends as the parent's writes to TASKS: move them into the channel. */
-  async #migratePendingSends(checkpoint: Checkpoint, threadId: string, checkpointNs: string, parentId: string): Promise<void> {
+  async #migratePendingSends(
+    checkpoint: Checkpoint,
+    threadId: string,
+    checkpointNs: string,
+    parentId: string,
+  ): Promise<void> {
     const parent = await this.store.getCheckpoint(threadId, { checkpointNs, checkpointId: parentId });
     const sends: unknown[] = [];
-    for (const w of parent?.pendingWrites ?? []) if (w.channel === TASKS) sends.push(await fromStored(this.serde, w.value));
+    for (const w of parent?.pendingWrites ?? [])
+      if (w.channel === TASKS) sends.push(await fromStored(this.serde, w.value));
     checkpoint.channel_values[TASKS] = sends;
     const versions = Object.values(checkpoint.channel_versions);
-    checkpoint.channel_versions[TASKS] = versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
+    checkpoint.channel_versions[TASKS] =
+      versions.length > 0 ? maxChannelVersion(...versions) : this.getNextVersion(undefined);
   }
 }
 
 /** A `list` filter as the store's equality conditions (scalar values) and the pairs compared here (the rest). */
-function splitFilter(filter: Record<string, unknown> | undefined): { conditions: Condition[]; rest: [string, unknown][] } {
+function splitFilter(filter: Record<string, unknown> | undefined): {
+  conditions: Condition[];
+  rest: [string, unknown][];
+} {
   const conditions: Condition[] = [];
   const rest: [string, unknown][] = [];
   for (const [field, value] of Object.entries(filter ?? {})) {
-    if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))) {
+    if (
+      typeof value === 'string' ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value))
+    ) {
       conditions.push({ field, op: 'eq', value });
     } else {
       rest.push([field, value]);
@@ -190,7 +223,10 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 function jsonObject(data: Serialized, what: string): Record<string, never> {

@@ -16,7 +16,10 @@ const decoder = new TextDecoder();
 export function toStored([type, bytes]: [string, Uint8Array]): Serialized {
   if (type === 'bytes') return bytes;
   if (type === 'json') return JSON.parse(decoder.decode(bytes)) as JsonValue;
-  throw new EdgememError('INVALID_ARGUMENT', `edgemem/langgraph stores the serializer types "json" and "bytes", not ${JSON.stringify(type)}`);
+  throw new EdgememError(
+    'INVALID_ARGUMENT',
+    `edgemem/langgraph stores the serializer types "json" and "bytes", not ${JSON.stringify(type)}`,
+  );
 }
 
 /**
@@ -30,7 +33,7 @@ function jsonPlusRevives(value: unknown): boolean {
     for (const v of value) if (jsonPlusRevives(v)) return true;
     return false;
   }
-  if (Object.prototype.hasOwnProperty.call(value, 'lc') || Object.prototype.hasOwnProperty.call(value, '__proto__')) return true;
+  if (Object.hasOwn(value, 'lc') || Object.hasOwn(value, '__proto__')) return true;
   for (const k in value) if (jsonPlusRevives((value as Record<string, unknown>)[k])) return true;
   return false;
 }

@@ -2,7 +2,6 @@
 import type { EmbeddingsInterface } from '@langchain/core/embeddings';
 import {
   BaseStore,
-  validateNamespace,
   type GetOperation,
   type Item,
   type ListNamespacesOperation,
@@ -11,11 +10,12 @@ import {
   type PutOperation,
   type SearchItem,
   type SearchOperation,
+  validateNamespace,
 } from '@langchain/langgraph-checkpoint';
 import { EdgememError } from '../errors.js';
 import type { AsOf, JsonValue, MemoryInput, MemoryStore, Namespace, SearchMode } from '../types.js';
-import { toConditions } from './filters.js';
 import { textsAtPath } from './field-paths.js';
+import { toConditions } from './filters.js';
 import { storeEmbedder } from './store-embedder.js';
 
 /**
@@ -82,7 +82,13 @@ function isListNamespaces(op: Operation): op is ListNamespacesOperation {
 }
 
 function item(m: { namespace: Namespace; key: string; value: JsonValue; createdAt: number; updatedAt: number }): Item {
-  return { namespace: m.namespace, key: m.key, value: m.value as Record<string, unknown>, createdAt: new Date(m.createdAt), updatedAt: new Date(m.updatedAt) };
+  return {
+    namespace: m.namespace,
+    key: m.key,
+    value: m.value as Record<string, unknown>,
+    createdAt: new Date(m.createdAt),
+    updatedAt: new Date(m.updatedAt),
+  };
 }
 
 /**
@@ -119,7 +125,10 @@ export class EdgememStore extends BaseStore {
         );
       }
       if (index.dims !== undefined && index.dims !== e.dims) {
-        throw new EdgememError('DIMENSION_MISMATCH', `EdgememStore: index.dims is ${index.dims}, the store's embedder (${e.id}) gives ${e.dims}`);
+        throw new EdgememError(
+          'DIMENSION_MISMATCH',
+          `EdgememStore: index.dims is ${index.dims}, the store's embedder (${e.id}) gives ${e.dims}`,
+        );
       }
     });
     this.#storeEmbeds.catch(() => {
@@ -171,7 +180,8 @@ export class EdgememStore extends BaseStore {
     let vector: number[] | undefined;
     let text: string | undefined = mode === 'vector' ? undefined : op.query;
     if (mode !== 'lexical') {
-      if (!this.#index) throw new EdgememError('INVALID_ARGUMENT', 'EdgememStore: vector and hybrid search need an `index`');
+      if (!this.#index)
+        throw new EdgememError('INVALID_ARGUMENT', 'EdgememStore: vector and hybrid search need an `index`');
       const fn = await this.#embeddings(this.#index);
       if (fn) vector = await fn.embeddings.embedQuery(op.query);
       else text = op.query; // the store embeds it
@@ -234,7 +244,10 @@ export class EdgememStore extends BaseStore {
       toEmbed.forEach((e, i) => {
         const v = vectors[i];
         if (!v || v.length !== fn.dims) {
-          throw new EdgememError('DIMENSION_MISMATCH', `EdgememStore: the embeddings gave ${v?.length ?? 0} dimensions, index.dims is ${fn.dims}`);
+          throw new EdgememError(
+            'DIMENSION_MISMATCH',
+            `EdgememStore: the embeddings gave ${v?.length ?? 0} dimensions, index.dims is ${fn.dims}`,
+          );
         }
         e.input.embedding = v;
       });

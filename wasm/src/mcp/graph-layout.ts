@@ -71,19 +71,33 @@ export class GraphLayout {
   async relationInput(relation: Relation, order: number): Promise<MemoryInput> {
     const value = { from: relation.from, to: relation.to, relationType: relation.relationType };
     const text = `${relation.from} ${relation.relationType} ${relation.to}`;
-    return { namespace: this.relations, key: await relationKey(relation), value, text, metadata: { order }, ifVersion: 0 };
+    return {
+      namespace: this.relations,
+      key: await relationKey(relation),
+      value,
+      text,
+      metadata: { order },
+      ifVersion: 0,
+    };
   }
 
   /** The stored entity of `memory`, or null when the memory is not one (written there by something else). */
   entityOf(memory: Pick<Memory, 'key' | 'value' | 'metadata' | 'version'>): Stored<Entity> | null {
     const v = memory.value;
-    if (!isObject(v) || typeof v.name !== 'string' || typeof v.entityType !== 'string' || !isStringArray(v.observations)) return null;
+    if (
+      !isObject(v) ||
+      typeof v.name !== 'string' ||
+      typeof v.entityType !== 'string' ||
+      !isStringArray(v.observations)
+    )
+      return null;
     return { item: { name: v.name, entityType: v.entityType, observations: [...v.observations] }, ...placed(memory) };
   }
 
   relationOf(memory: Pick<Memory, 'key' | 'value' | 'metadata' | 'version'>): Stored<Relation> | null {
     const v = memory.value;
-    if (!isObject(v) || typeof v.from !== 'string' || typeof v.to !== 'string' || typeof v.relationType !== 'string') return null;
+    if (!isObject(v) || typeof v.from !== 'string' || typeof v.to !== 'string' || typeof v.relationType !== 'string')
+      return null;
     return { item: { from: v.from, to: v.to, relationType: v.relationType }, ...placed(memory) };
   }
 
@@ -142,7 +156,14 @@ async function keyFor(id: string): Promise<string> {
 }
 
 function readable(id: string): boolean {
-  return id !== '' && id !== '.' && id !== '..' && !id.startsWith('#') && !CONTROL.test(id) && new TextEncoder().encode(id).length <= MAX_READABLE_KEY;
+  return (
+    id !== '' &&
+    id !== '.' &&
+    id !== '..' &&
+    !id.startsWith('#') &&
+    !CONTROL.test(id) &&
+    new TextEncoder().encode(id).length <= MAX_READABLE_KEY
+  );
 }
 
 /** Writes `inputs` in batches of at most 100 (each batch all or nothing). */
@@ -179,7 +200,11 @@ async function listAll(store: MemoryStore, namespace: Namespace): Promise<Memory
 
 function placed(memory: Pick<Memory, 'key' | 'metadata' | 'version'>): { key: string; version: number; order: number } {
   const order = memory.metadata.order;
-  return { key: memory.key, version: memory.version, order: typeof order === 'number' ? order : Number.MAX_SAFE_INTEGER };
+  return {
+    key: memory.key,
+    version: memory.version,
+    order: typeof order === 'number' ? order : Number.MAX_SAFE_INTEGER,
+  };
 }
 
 function inOrder<T>(items: (Stored<T> | null)[]): Stored<T>[] {

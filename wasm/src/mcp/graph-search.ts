@@ -12,7 +12,12 @@ import type { Entity, Graph, GraphLayout, Stored } from './graph-layout.js';
 /** How many hits the relevance search is asked for: the remote store's maximum `k`. */
 const SEARCH_K = 100;
 
-export async function searchGraph(store: MemoryStore, layout: GraphLayout, query: string, extras: number): Promise<Graph> {
+export async function searchGraph(
+  store: MemoryStore,
+  layout: GraphLayout,
+  query: string,
+  extras: number,
+): Promise<Graph> {
   const [entities, relations, ranks] = await Promise.all([
     layout.allEntities(store),
     layout.allRelations(store),
@@ -20,7 +25,9 @@ export async function searchGraph(store: MemoryStore, layout: GraphLayout, query
   ]);
   const q = query.toLowerCase();
   const contains = (e: Entity) =>
-    e.name.toLowerCase().includes(q) || e.entityType.toLowerCase().includes(q) || e.observations.some((o) => o.toLowerCase().includes(q));
+    e.name.toLowerCase().includes(q) ||
+    e.entityType.toLowerCase().includes(q) ||
+    e.observations.some((o) => o.toLowerCase().includes(q));
   const rankOf = (s: Stored<Entity>) => ranks.get(s.key) ?? Number.POSITIVE_INFINITY;
 
   // Stable sort: entities the search did not rank keep graph order after the ranked ones.

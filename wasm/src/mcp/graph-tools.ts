@@ -54,26 +54,62 @@ type Args<S extends z.ZodRawShape> = z.objectOutputType<S, z.ZodTypeAny>;
 /** Registers create_entities … open_nodes on `server`, over `graph`. */
 export function registerGraphTools(server: McpServer, graph: KnowledgeGraph): void {
   /** A write whose result is a list: as JSON text, and as `{ [field]: list }`. */
-  function writer<S extends z.ZodRawShape>(name: string, title: string, description: string, inputSchema: S, field: string, item: z.ZodTypeAny, run: (args: Args<S>) => Promise<unknown[]>) {
+  function writer<S extends z.ZodRawShape>(
+    name: string,
+    title: string,
+    description: string,
+    inputSchema: S,
+    field: string,
+    item: z.ZodTypeAny,
+    run: (args: Args<S>) => Promise<unknown[]>,
+  ) {
     const outputSchema = { [field]: z.array(item) };
-    registerTool(server, name, { title, description, inputSchema, outputSchema, annotations: writing }, async (args) => {
-      const list = await run(args);
-      return jsonResult(list, { [field]: list });
-    });
+    registerTool(
+      server,
+      name,
+      { title, description, inputSchema, outputSchema, annotations: writing },
+      async (args) => {
+        const list = await run(args);
+        return jsonResult(list, { [field]: list });
+      },
+    );
   }
   /** A delete, answered with a sentence. */
-  function deleter<S extends z.ZodRawShape>(name: string, title: string, description: string, inputSchema: S, message: string, run: (args: Args<S>) => Promise<void>) {
-    registerTool(server, name, { title, description, inputSchema, outputSchema: DeletedSchema, annotations: deleting }, async (args) => {
-      await run(args);
-      return messageResult(message);
-    });
+  function deleter<S extends z.ZodRawShape>(
+    name: string,
+    title: string,
+    description: string,
+    inputSchema: S,
+    message: string,
+    run: (args: Args<S>) => Promise<void>,
+  ) {
+    registerTool(
+      server,
+      name,
+      { title, description, inputSchema, outputSchema: DeletedSchema, annotations: deleting },
+      async (args) => {
+        await run(args);
+        return messageResult(message);
+      },
+    );
   }
   /** A read of the graph or part of it. */
-  function reader<S extends z.ZodRawShape>(name: string, title: string, description: string, inputSchema: S, run: (args: Args<S>) => Promise<Graph>) {
-    registerTool(server, name, { title, description, inputSchema, outputSchema: GraphSchema, annotations: reading }, async (args) => {
-      const g = await run(args);
-      return jsonResult(g, { ...g });
-    });
+  function reader<S extends z.ZodRawShape>(
+    name: string,
+    title: string,
+    description: string,
+    inputSchema: S,
+    run: (args: Args<S>) => Promise<Graph>,
+  ) {
+    registerTool(
+      server,
+      name,
+      { title, description, inputSchema, outputSchema: GraphSchema, annotations: reading },
+      async (args) => {
+        const g = await run(args);
+        return jsonResult(g, { ...g });
+      },
+    );
   }
 
   writer(

@@ -20,15 +20,15 @@
 import type { MemoryStore } from '../types.js';
 import {
   DEFAULT_GRAPH_NAMESPACE,
-  GraphLayout,
   deleteAll,
+  type Entity,
   entityKey,
+  type Graph,
+  GraphLayout,
   graphOrder,
   putAll,
-  relationKey,
-  type Entity,
-  type Graph,
   type Relation,
+  relationKey,
   type Stored,
 } from './graph-layout.js';
 import { searchGraph } from './graph-search.js';
@@ -72,7 +72,14 @@ export class KnowledgeGraph {
   /** Creates the entities whose names are new; returns them. */
   createEntities(entities: Entity[]): Promise<Entity[]> {
     return retrying(async () => {
-      const taken = new Set((await this.layout.entitiesNamed(this.store, entities.map((e) => e.name))).keys());
+      const taken = new Set(
+        (
+          await this.layout.entitiesNamed(
+            this.store,
+            entities.map((e) => e.name),
+          )
+        ).keys(),
+      );
       const created: Entity[] = [];
       for (const e of entities) {
         if (taken.has(e.name)) continue;
@@ -107,7 +114,10 @@ export class KnowledgeGraph {
   /** Adds the contents each entity does not hold yet; fails (writing nothing) if an entity does not exist. */
   addObservations(additions: ObservationAddition[]): Promise<AddedObservations[]> {
     return retrying(async () => {
-      const targets = await this.layout.entitiesNamed(this.store, additions.map((a) => a.entityName));
+      const targets = await this.layout.entitiesNamed(
+        this.store,
+        additions.map((a) => a.entityName),
+      );
       const changed = new Set<Stored<Entity>>();
       const results = additions.map((a) => {
         const stored = targets.get(a.entityName);
@@ -128,13 +138,20 @@ export class KnowledgeGraph {
     await deleteAll(this.store, this.layout.entities, await Promise.all([...doomed].map(entityKey)));
     const relations = await this.layout.allRelations(this.store);
     const touching = relations.filter((r) => doomed.has(r.item.from) || doomed.has(r.item.to));
-    await deleteAll(this.store, this.layout.relations, touching.map((r) => r.key));
+    await deleteAll(
+      this.store,
+      this.layout.relations,
+      touching.map((r) => r.key),
+    );
   }
 
   /** Removes the observations from each entity that exists (entities that do not are skipped). */
   deleteObservations(deletions: ObservationDeletion[]): Promise<void> {
     return retrying(async () => {
-      const targets = await this.layout.entitiesNamed(this.store, deletions.map((d) => d.entityName));
+      const targets = await this.layout.entitiesNamed(
+        this.store,
+        deletions.map((d) => d.entityName),
+      );
       const changed = new Set<Stored<Entity>>();
       for (const d of deletions) {
         const stored = targets.get(d.entityName);
@@ -154,7 +171,10 @@ export class KnowledgeGraph {
   }
 
   async readGraph(): Promise<Graph> {
-    const [entities, relations] = await Promise.all([this.layout.allEntities(this.store), this.layout.allRelations(this.store)]);
+    const [entities, relations] = await Promise.all([
+      this.layout.allEntities(this.store),
+      this.layout.allRelations(this.store),
+    ]);
     return { entities: entities.map((s) => s.item), relations: relations.map((s) => s.item) };
   }
 
@@ -165,10 +185,16 @@ export class KnowledgeGraph {
 
   /** The named entities that exist, in graph order, and the relations touching them. */
   async openNodes(names: string[]): Promise<Graph> {
-    const [found, relations] = await Promise.all([this.layout.entitiesNamed(this.store, names), this.layout.allRelations(this.store)]);
+    const [found, relations] = await Promise.all([
+      this.layout.entitiesNamed(this.store, names),
+      this.layout.allRelations(this.store),
+    ]);
     const entities = [...found.values()].sort(graphOrder).map((s) => s.item);
     const open = new Set(found.keys());
-    return { entities, relations: relations.filter((r) => open.has(r.item.from) || open.has(r.item.to)).map((r) => r.item) };
+    return {
+      entities,
+      relations: relations.filter((r) => open.has(r.item.from) || open.has(r.item.to)).map((r) => r.item),
+    };
   }
 
   /** Writes entities back over the versions read, keeping their place. */

@@ -16,7 +16,11 @@ import type { Entity, Relation } from './graph-layout.js';
 const CHUNK = 100;
 
 /** Imports the graph of `text` (a `memory.jsonl` file); returns how many entities and relations it created. */
-export async function importMemoryJsonl(store: MemoryStore, text: string, options: KnowledgeGraphOptions = {}): Promise<{ entities: number; relations: number }> {
+export async function importMemoryJsonl(
+  store: MemoryStore,
+  text: string,
+  options: KnowledgeGraphOptions = {},
+): Promise<{ entities: number; relations: number }> {
   const { entities, relations } = parseMemoryJsonl(text);
   const graph = new KnowledgeGraph(store, options);
   const created = { entities: 0, relations: 0 };
@@ -46,13 +50,19 @@ export function parseMemoryJsonl(text: string): { entities: Entity[]; relations:
     const o = item as Record<string, unknown>;
     if (o.type === 'entity') {
       const { name, entityType, observations } = o;
-      if (typeof name !== 'string' || typeof entityType !== 'string' || !Array.isArray(observations) || !observations.every((x) => typeof x === 'string')) {
+      if (
+        typeof name !== 'string' ||
+        typeof entityType !== 'string' ||
+        !Array.isArray(observations) ||
+        !observations.every((x) => typeof x === 'string')
+      ) {
         throw bad('an entity needs a string name and entityType and an array of string observations');
       }
       entities.push({ name, entityType, observations });
     } else if (o.type === 'relation') {
       const { from, to, relationType } = o;
-      if (typeof from !== 'string' || typeof to !== 'string' || typeof relationType !== 'string') throw bad('a relation needs string from, to and relationType');
+      if (typeof from !== 'string' || typeof to !== 'string' || typeof relationType !== 'string')
+        throw bad('a relation needs string from, to and relationType');
       relations.push({ from, to, relationType });
     }
   });

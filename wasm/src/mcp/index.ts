@@ -5,8 +5,14 @@
  * (stdio: `npx edgemem mcp`; Streamable HTTP: the Worker). `importMemoryJsonl` loads that server's `memory.jsonl`.
  */
 
-export { createMcpServer, type McpServerOptions } from './server.js';
-export { importMemoryJsonl, parseMemoryJsonl } from './import-jsonl.js';
-export { KnowledgeGraph, type KnowledgeGraphOptions, type AddedObservations, type ObservationAddition, type ObservationDeletion } from './graph.js';
+export {
+  type AddedObservations,
+  KnowledgeGraph,
+  type KnowledgeGraphOptions,
+  type ObservationAddition,
+  type ObservationDeletion,
+} from './graph.js';
 export { DEFAULT_GRAPH_NAMESPACE, type Entity, type Graph, type Relation } from './graph-layout.js';
+export { importMemoryJsonl, parseMemoryJsonl } from './import-jsonl.js';
 export { CHANGES_URI, GRAPH_URI, STATS_URI } from './resources.js';
+export { createMcpServer, type McpServerOptions } from './server.js';

@@ -24,7 +24,9 @@ const json = z.any();
 
 const recallFilter = z.object({
   field: z.string().describe('A metadata field, e.g. "topic"'),
-  op: z.enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']).describe('How the field compares to value; "in": value is an array of allowed values'),
+  op: z
+    .enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'])
+    .describe('How the field compares to value; "in": value is an array of allowed values'),
   value: json.describe('A JSON value (an array for "in")'),
 });
 
@@ -55,11 +57,25 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
         text: z.string().min(1).describe('The memory, written to be understood on its own without this conversation'),
         namespace: namespaceSchema
           .optional()
-          .describe(`Where to file it, outermost first, e.g. ["user", "alice"] (default ${JSON.stringify(defaultNamespace)}); recall can be limited to a namespace and everything under it`),
-        key: keySchema.optional().describe('A stable name within the namespace, e.g. "coffee-preference", to update this memory later; omit for a new memory'),
-        metadata: z.record(json).optional().describe('JSON fields recall can filter on, e.g. {"topic": "food", "source": "chat"}'),
+          .describe(
+            `Where to file it, outermost first, e.g. ["user", "alice"] (default ${JSON.stringify(defaultNamespace)}); recall can be limited to a namespace and everything under it`,
+          ),
+        key: keySchema
+          .optional()
+          .describe(
+            'A stable name within the namespace, e.g. "coffee-preference", to update this memory later; omit for a new memory',
+          ),
+        metadata: z
+          .record(json)
+          .optional()
+          .describe('JSON fields recall can filter on, e.g. {"topic": "food", "source": "chat"}'),
         pinned: z.boolean().optional().describe('Never evict this memory when the store is full (default false)'),
-        ttl: z.number().int().positive().optional().describe('Forget this memory automatically after this many seconds'),
+        ttl: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Forget this memory automatically after this many seconds'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -85,12 +101,14 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
     {
       title: 'Recall',
       description:
-        'Search stored memories for a query, most relevant first (the knowledge graph\'s entities included). Use it before ' +
+        "Search stored memories for a query, most relevant first (the knowledge graph's entities included). Use it before " +
         'answering anything that may depend on what was learned earlier. Narrow it with a namespace (that namespace and everything ' +
         'under it) and metadata filters; asOf searches the memories as they were at a past seq or time.',
       inputSchema: {
         query: z.string().min(1).describe('What to look for, in natural language or keywords'),
-        namespace: namespaceSchema.optional().describe('Only memories in this namespace or under it, e.g. ["user", "alice"]'),
+        namespace: namespaceSchema
+          .optional()
+          .describe('Only memories in this namespace or under it, e.g. ["user", "alice"]'),
         filter: z.array(recallFilter).optional().describe('Metadata conditions, all of which must hold'),
         k: z.number().int().min(1).max(100).optional().describe('How many memories at most (default 10)'),
         asOf: asOfSchema.optional(),
@@ -102,7 +120,9 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
         text: query,
         k: k ?? 10,
         ...(namespace === undefined ? {} : { namespace }),
-        ...(filter === undefined ? {} : { filter: filter.map((c) => ({ field: c.field, op: c.op, value: (c.value ?? null) as JsonValue })) }),
+        ...(filter === undefined
+          ? {}
+          : { filter: filter.map((c) => ({ field: c.field, op: c.op, value: (c.value ?? null) as JsonValue })) }),
         ...(asOf === undefined ? {} : { asOf: pointInTime(asOf) }),
       });
       return jsonResult({ memories: hits.map(hitView) });
@@ -140,7 +160,12 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
       inputSchema: {
         namespace: namespaceSchema.describe('The namespace of the memory'),
         key: keySchema.describe('The key of the memory'),
-        afterSeq: z.number().int().min(0).optional().describe('Only versions written after this seq (default 0: from the oldest)'),
+        afterSeq: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('Only versions written after this seq (default 0: from the oldest)'),
         limit: z.number().int().min(1).max(1000).optional().describe('How many versions at most (default 50)'),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -173,7 +198,10 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
       const before = await store.seq();
       const page = await store.changesPage(since, {
         limit: limit ?? 100,
-        filter: { ...(namespace === undefined ? {} : { namespaces: [namespace] }), ...(kinds === undefined ? {} : { kinds }) },
+        filter: {
+          ...(namespace === undefined ? {} : { namespaces: [namespace] }),
+          ...(kinds === undefined ? {} : { kinds }),
+        },
       });
       const lastSeq = page.events[page.events.length - 1]?.seq ?? since;
       return jsonResult({
@@ -189,7 +217,8 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
 
 /** `asOf` from the tool's `{ seq }` or `{ time }` (ISO 8601). */
 function pointInTime(asOf: { seq?: number | undefined; time?: string | undefined }): AsOf {
-  if ((asOf.seq === undefined) === (asOf.time === undefined)) throw new EdgememError('INVALID_ARGUMENT', 'asOf takes seq or time, one of them');
+  if ((asOf.seq === undefined) === (asOf.time === undefined))
+    throw new EdgememError('INVALID_ARGUMENT', 'asOf takes seq or time, one of them');
   if (asOf.seq !== undefined) return { seq: asOf.seq };
   const time = Date.parse(asOf.time as string);
   if (Number.isNaN(time)) throw new EdgememError('INVALID_ARGUMENT', `asOf.time is not an ISO 8601 time: ${asOf.time}`);

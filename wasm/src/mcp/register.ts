@@ -36,5 +36,9 @@ export function registerTool<S extends z.ZodRawShape>(
 ): void {
   if (readOnlyServers.has(server) && !config.annotations.readOnlyHint) return;
   const register = server.registerTool.bind(server) as unknown as LooseRegister;
-  register(name, config, guarded((args: unknown) => handler(args as z.objectOutputType<S, z.ZodTypeAny>)));
+  register(
+    name,
+    config,
+    guarded((args: unknown) => handler(args as z.objectOutputType<S, z.ZodTypeAny>)),
+  );
 }

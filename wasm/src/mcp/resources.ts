@@ -7,8 +7,13 @@
  */
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ChangeEvent, EventFilter, EventKind, MemoryStore, Subscription } from '../types.js';
 import type { KnowledgeGraph } from './graph.js';
 import { eventView } from './views.js';
@@ -22,11 +27,20 @@ const RECENT = 100;
 const MEMORY_KINDS: EventKind[] = ['put', 'delete', 'expire', 'evict'];
 
 /** Registers the resources and (unless `subscriptions` is false) the subscribe/unsubscribe handlers on `server` (before it connects). */
-export function registerResources(server: McpServer, store: MemoryStore, graph: KnowledgeGraph, options: { subscriptions: boolean }): void {
+export function registerResources(
+  server: McpServer,
+  store: MemoryStore,
+  graph: KnowledgeGraph,
+  options: { subscriptions: boolean },
+): void {
   server.registerResource(
     'stats',
     STATS_URI,
-    { title: 'Store statistics', description: "The memory store's counters: latest seq, memories, bytes, versions, events, caps, index", mimeType: 'application/json' },
+    {
+      title: 'Store statistics',
+      description: "The memory store's counters: latest seq, memories, bytes, versions, events, caps, index",
+      mimeType: 'application/json',
+    },
     async (uri) => json(uri.href, await store.stats()),
   );
   server.registerResource(
@@ -42,7 +56,11 @@ export function registerResources(server: McpServer, store: MemoryStore, graph: 
   server.registerResource(
     'knowledge-graph',
     GRAPH_URI,
-    { title: 'Knowledge Graph', description: 'The full knowledge graph with all entities and relations', mimeType: 'application/json' },
+    {
+      title: 'Knowledge Graph',
+      description: 'The full knowledge graph with all entities and relations',
+      mimeType: 'application/json',
+    },
     async (uri) => json(uri.href, await graph.readGraph()),
   );
 
@@ -63,10 +81,17 @@ export function registerResources(server: McpServer, store: MemoryStore, graph: 
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const { uri } = request.params;
     const filter = watchable.get(uri);
-    if (!filter) throw new McpError(ErrorCode.InvalidParams, `${uri} cannot be subscribed to: subscribe to ${[...watchable.keys()].join(' or ')}`);
+    if (!filter)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${uri} cannot be subscribed to: subscribe to ${[...watchable.keys()].join(' or ')}`,
+      );
     let subscription = active.get(uri);
     if (!subscription) {
-      subscription = store.subscribe(filter, coalesced(() => server.server.sendResourceUpdated({ uri })));
+      subscription = store.subscribe(
+        filter,
+        coalesced(() => server.server.sendResourceUpdated({ uri })),
+      );
       active.set(uri, subscription);
     }
     try {
@@ -102,7 +127,9 @@ function coalesced(notify: () => Promise<void>): (event: ChangeEvent) => void {
   };
 }
 
-async function recentChanges(store: MemoryStore): Promise<{ latestSeq: number; changes: ReturnType<typeof eventView>[] }> {
+async function recentChanges(
+  store: MemoryStore,
+): Promise<{ latestSeq: number; changes: ReturnType<typeof eventView>[] }> {
   const latestSeq = await store.seq();
   let after = Math.max(0, latestSeq - RECENT);
   let events: ChangeEvent[];

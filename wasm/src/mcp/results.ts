@@ -44,7 +44,9 @@ export function storeErrorResult(e: CodedError): CallToolResult {
 }
 
 /** Wraps a tool handler: a store error becomes an error result; anything else is rethrown to the SDK. */
-export function guarded<A extends unknown[]>(handler: (...args: A) => Promise<CallToolResult>): (...args: A) => Promise<CallToolResult> {
+export function guarded<A extends unknown[]>(
+  handler: (...args: A) => Promise<CallToolResult>,
+): (...args: A) => Promise<CallToolResult> {
   return async (...args: A) => {
     try {
       return await handler(...args);

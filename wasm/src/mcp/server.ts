@@ -6,8 +6,8 @@
  * `WebStandardStreamableHTTPServerTransport` in a Worker — one server per session, as its subscriptions are.
  */
 
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerOptions } from '@modelcontextprotocol/sdk/server/index.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { MemoryStore, Namespace } from '../types.js';
 import { KnowledgeGraph } from './graph.js';
 import { registerGraphTools } from './graph-tools.js';
@@ -61,7 +61,11 @@ export function createMcpServer(store: MemoryStore, options: McpServerOptions = 
   });
   if (options.readOnly) offerReadToolsOnly(server);
   registerGraphTools(server, graph);
-  registerMemoryTools(server, store, options.defaultNamespace === undefined ? {} : { defaultNamespace: options.defaultNamespace });
+  registerMemoryTools(
+    server,
+    store,
+    options.defaultNamespace === undefined ? {} : { defaultNamespace: options.defaultNamespace },
+  );
   registerResources(server, store, graph, { subscriptions: options.subscriptions ?? true });
   return server;
 }

@@ -11,7 +11,16 @@ export function iso(ms: number): string {
 
 /** A search hit: where it is, what it says, how well it matched. */
 export function hitView(h: SearchHit) {
-  return { namespace: h.namespace, key: h.key, text: h.text, value: h.value, metadata: h.metadata, score: h.score, version: h.version, seq: h.seq };
+  return {
+    namespace: h.namespace,
+    key: h.key,
+    text: h.text,
+    value: h.value,
+    metadata: h.metadata,
+    score: h.score,
+    version: h.version,
+    seq: h.seq,
+  };
 }
 
 /** One version of a memory (its namespace and key are the history's). */

@@ -12,17 +12,41 @@ import { serveStatic } from './static-server.js';
 
 const PACKAGE = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** The browser entry, as the package's `browser` export condition names it (`./dist/browser.js`). */
 const browserEntry = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).exports['.'].browser.default;
 
 const MEMORIES = [
-  { namespace: ['user', '42'], key: 'coffee', value: { pref: 'oat flat white' }, text: 'Prefers oat milk flat whites', embedding: [1, 0, 0] },
-  { namespace: ['user', '42'], key: 'tea', value: 'green', text: 'Drinks green tea in the afternoon', embedding: [0, 1, 0] },
-  { namespace: ['user', '42'], key: 'city', value: 'Lisbon', text: 'Lives in Lisbon near the river', embedding: [0, 0, 1] },
+  {
+    namespace: ['user', '42'],
+    key: 'coffee',
+    value: { pref: 'oat flat white' },
+    text: 'Prefers oat milk flat whites',
+    embedding: [1, 0, 0],
+  },
+  {
+    namespace: ['user', '42'],
+    key: 'tea',
+    value: 'green',
+    text: 'Drinks green tea in the afternoon',
+    embedding: [0, 1, 0],
+  },
+  {
+    namespace: ['user', '42'],
+    key: 'city',
+    value: 'Lisbon',
+    text: 'Lives in Lisbon near the river',
+    embedding: [0, 0, 1],
+  },
   { namespace: ['notes'], key: 'n1', value: { n: 1 }, text: 'The milk allergy story was a myth' },
 ];
 
@@ -46,7 +70,9 @@ describe('edgemem in Chromium', { timeout: 60_000 }, () => {
       args: CHROMIUM_ARGS,
     });
     // The context's console events include the page's Web Workers.
-    context.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+    context.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    });
     context.on('weberror', (e) => errors.push(`uncaught: ${e.error().message}`));
     page = context.pages()[0] ?? (await context.newPage());
     await page.goto(`${server.url}test/browser/page.html`);
@@ -122,7 +148,15 @@ describe('edgemem in Chromium', { timeout: 60_000 }, () => {
         return { hits, error: null };
       } catch (e) {
         const err = /** @type {any} */ (e);
-        return { hits, error: { isError: err instanceof Error, isEdgemem: err instanceof edgemem.EdgememError, code: err.code, message: err.message } };
+        return {
+          hits,
+          error: {
+            isError: err instanceof Error,
+            isEdgemem: err instanceof edgemem.EdgememError,
+            code: err.code,
+            message: err.message,
+          },
+        };
       }
     }, entry);
     assert.deepEqual(r.hits, ['k']);

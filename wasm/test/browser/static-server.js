@@ -42,9 +42,10 @@ export async function serveStatic(root, folders) {
   if (address === null || typeof address === 'string') throw new Error('the server has no TCP address');
   return {
     url: `http://127.0.0.1:${address.port}/`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

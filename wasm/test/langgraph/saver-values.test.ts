@@ -4,7 +4,13 @@
  * messages, a `__proto__` key), compared with MemorySaver's answers.
  */
 import { HumanMessage } from '@langchain/core/messages';
-import { MemorySaver, emptyCheckpoint, uuid6, type BaseCheckpointSaver, type Checkpoint } from '@langchain/langgraph-checkpoint';
+import {
+  type BaseCheckpointSaver,
+  type Checkpoint,
+  emptyCheckpoint,
+  MemorySaver,
+  uuid6,
+} from '@langchain/langgraph-checkpoint';
 import { openStore } from 'edgemem';
 import { EdgememSaver } from 'edgemem/langgraph';
 
@@ -20,13 +26,35 @@ const VALUES: Record<string, unknown> = {
 };
 
 async function roundTrip(saver: BaseCheckpointSaver) {
-  const checkpoint: Checkpoint = { ...emptyCheckpoint(), id: uuid6(-1), channel_values: VALUES, channel_versions: Object.fromEntries(Object.keys(VALUES).map((k) => [k, 1])) };
-  const config = await saver.put({ configurable: { thread_id: 't', checkpoint_ns: '' } }, checkpoint, { source: 'input', step: -1, parents: {}, extra: new Set(['m']) } as never, checkpoint.channel_versions);
-  await saver.putWrites(config, [['plain', { w: 1 }], ['set', new Set(['w'])]], 'task');
+  const checkpoint: Checkpoint = {
+    ...emptyCheckpoint(),
+    id: uuid6(-1),
+    channel_values: VALUES,
+    channel_versions: Object.fromEntries(Object.keys(VALUES).map((k) => [k, 1])),
+  };
+  const config = await saver.put(
+    { configurable: { thread_id: 't', checkpoint_ns: '' } },
+    checkpoint,
+    { source: 'input', step: -1, parents: {}, extra: new Set(['m']) } as never,
+    checkpoint.channel_versions,
+  );
+  await saver.putWrites(
+    config,
+    [
+      ['plain', { w: 1 }],
+      ['set', new Set(['w'])],
+    ],
+    'task',
+  );
   const got = await saver.getTuple(config);
   const listed = [];
   for await (const t of saver.list({ configurable: { thread_id: 't' } })) listed.push(t);
-  return { values: got?.checkpoint.channel_values, metadata: got?.metadata, writes: got?.pendingWrites, listed: listed.map((t) => t.checkpoint.channel_values) };
+  return {
+    values: got?.checkpoint.channel_values,
+    metadata: got?.metadata,
+    writes: got?.pendingWrites,
+    listed: listed.map((t) => t.checkpoint.channel_values),
+  };
 }
 
 it('EdgememSaver returns the values MemorySaver returns', async () => {

@@ -7,14 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createAgent, EdgememError, mintToken, openStore } from 'edgemem';
-import { e5 } from 'edgemem-e5';
 import { EdgememStore, storeEmbedder } from 'edgemem/langgraph';
+import { e5 } from 'edgemem-e5';
 // @ts-expect-error: a JavaScript helper without types
-import { trigramEmbedder, trigramVector } from '../trigram-embedder.js';
+import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
 // @ts-expect-error: a JavaScript helper without types
 import { startEmbeddingsServer } from '../embeddings-server.js';
 // @ts-expect-error: a JavaScript helper without types
-import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
+import { trigramEmbedder, trigramVector } from '../trigram-embedder.js';
 
 const FACTS = {
   coffee: { text: 'Prefers oat milk flat whites', tag: 'drink' },
@@ -33,13 +33,16 @@ function near(a: ArrayLike<number>, b: ArrayLike<number>): void {
 }
 
 async function expectCode(p: Promise<unknown>, code: string): Promise<void> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(EdgememError);
   expect((e as EdgememError).code).toBe(code);
 }
 
 describe('EdgememStore: an index without embeddings, over a store that embeds', () => {
-  it('a local store with an embedder: puts store the fields\' text and its vector, searches send the query text', async () => {
+  it("a local store with an embedder: puts store the fields' text and its vector, searches send the query text", async () => {
     const embedder = trigramEmbedder({ dims: 64 });
     const inner = await openStore({ embedder });
     expect(await storeEmbedder(inner)).toEqual({ where: 'client', id: embedder.id, dims: 64 });
@@ -77,7 +80,10 @@ describe('EdgememStore: an index without embeddings, over a store that embeds', 
     await plain.close();
 
     const inner = await openStore({ embedder: trigramEmbedder({ dims: 64 }) });
-    await expectCode(new EdgememStore(inner, { index: { dims: 32, fields: ['text'] } }).search(['user'], { query: 'dog' }), 'DIMENSION_MISMATCH');
+    await expectCode(
+      new EdgememStore(inner, { index: { dims: 32, fields: ['text'] } }).search(['user'], { query: 'dog' }),
+      'DIMENSION_MISMATCH',
+    );
     await inner.close();
   });
 
@@ -95,7 +101,9 @@ describe('EdgememStore: an index without embeddings, over a store that embeds', 
     const ADMIN = 'langgraph-embedder-admin';
     const dir = mkdtempSync(join(tmpdir(), 'edgemem-langgraph-embedder-'));
     let worker: { mf: { dispose(): Promise<void> }; url: string } | undefined;
-    let embeddings: { url: string; requests: { input: string[]; input_type: string }[]; close(): Promise<void> } | undefined;
+    let embeddings:
+      | { url: string; requests: { input: string[]; input_type: string }[]; close(): Promise<void> }
+      | undefined;
 
     beforeAll(async () => {
       embeddings = await startEmbeddingsServer();
@@ -110,7 +118,9 @@ describe('EdgememStore: an index without embeddings, over a store that embeds', 
 
     async function agent(name: string, withEmbedder: boolean) {
       const url = worker!.url;
-      const settings = withEmbedder ? { embedder: { kind: 'openai', url: embeddings!.url, model: 'tri', dims: 64, inputType: true } } : { dims: 64 };
+      const settings = withEmbedder
+        ? { embedder: { kind: 'openai', url: embeddings!.url, model: 'tri', dims: 64, inputType: true } }
+        : { dims: 64 };
       await createAgent({ url, adminToken: ADMIN, agent: name, settings: settings as never });
       const { token } = await mintToken({ url, adminToken: ADMIN, agent: name, scopes: ['read', 'write'] });
       return connect({ url, agent: name, token });

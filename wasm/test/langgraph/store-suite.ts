@@ -4,7 +4,7 @@
  * the semantics are LangGraph's. Listing without a query comes back in (namespace, key) order here and in
  * insertion order there, so the tests insert in that order.
  */
-import { InMemoryStore, InvalidNamespaceError, type BaseStore, type Item } from '@langchain/langgraph-checkpoint';
+import { type BaseStore, InMemoryStore, InvalidNamespaceError, type Item } from '@langchain/langgraph-checkpoint';
 import { EdgememError, type MemoryStore } from 'edgemem';
 import { EdgememStore } from 'edgemem/langgraph';
 import { WordEmbeddings } from './word-embeddings.js';
@@ -36,7 +36,11 @@ export function storeSuite(name: string, open: (dims: number) => Promise<MemoryS
       return [new InMemoryStore({ index }), new EdgememStore(store, { index, searchMode: 'vector' })];
     }
     /** Runs `calls` on both stores and expects the same answer. */
-    async function same<T>(stores: [BaseStore, BaseStore], calls: (s: BaseStore) => Promise<T>, normalise: (t: T) => unknown = (t) => t): Promise<void> {
+    async function same<T>(
+      stores: [BaseStore, BaseStore],
+      calls: (s: BaseStore) => Promise<T>,
+      normalise: (t: T) => unknown = (t) => t,
+    ): Promise<void> {
       const want = normalise(await calls(stores[0]));
       expect(normalise(await calls(stores[1]))).toEqual(want);
     }
@@ -57,23 +61,31 @@ export function storeSuite(name: string, open: (dims: number) => Promise<MemoryS
 
     it('search without a query lists a prefix, with limit and offset', async () => {
       const s = await pair();
-      await same(s, async (st) => {
-        await st.put(['other'], '000', { value: 4 });
-        await st.put(['test'], '123', { value: 1 });
-        await st.put(['test'], '456', { value: 2 });
-        await st.put(['test', 'deeper'], '789', { value: 3 });
-        return [
-          ...(await st.search(['test'])),
-          ...(await st.search(['test'], { limit: 1, offset: 1 })),
-          ...(await st.search([], { limit: 2 })),
-        ];
-      }, items);
+      await same(
+        s,
+        async (st) => {
+          await st.put(['other'], '000', { value: 4 });
+          await st.put(['test'], '123', { value: 1 });
+          await st.put(['test'], '456', { value: 2 });
+          await st.put(['test', 'deeper'], '789', { value: 3 });
+          return [
+            ...(await st.search(['test'])),
+            ...(await st.search(['test'], { limit: 1, offset: 1 })),
+            ...(await st.search([], { limit: 2 })),
+          ];
+        },
+        items,
+      );
     });
 
     it('filters on value fields with $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin', async () => {
       const s = await pair();
       for (const st of s) {
-        for (const [k, v] of [['a', { color: 'red', score: 4.5, n: 1 }], ['b', { color: 'blue', score: 3 }], ['c', { color: 'red', score: 2, n: 3 }]] as const) {
+        for (const [k, v] of [
+          ['a', { color: 'red', score: 4.5, n: 1 }],
+          ['b', { color: 'blue', score: 3 }],
+          ['c', { color: 'red', score: 2, n: 3 }],
+        ] as const) {
           await st.put(['docs'], k, v);
         }
       }
@@ -95,7 +107,14 @@ export function storeSuite(name: string, open: (dims: number) => Promise<MemoryS
     it('listNamespaces: prefix, suffix, wildcards, maxDepth, limit and offset', async () => {
       const s = await pair();
       for (const st of s) {
-        for (const ns of [['a', 'b', 'c'], ['a', 'b', 'd'], ['a', 'c', 'e'], ['x', 'y', 'z'], ['users', '1', 'facts']]) await st.put(ns, 'k', { v: 1 });
+        for (const ns of [
+          ['a', 'b', 'c'],
+          ['a', 'b', 'd'],
+          ['a', 'c', 'e'],
+          ['x', 'y', 'z'],
+          ['users', '1', 'facts'],
+        ])
+          await st.put(ns, 'k', { v: 1 });
       }
       const options = [
         {},
@@ -120,11 +139,15 @@ export function storeSuite(name: string, open: (dims: number) => Promise<MemoryS
         await expect(st.put(['some', 'fun', ''], 'foo', doc)).rejects.toThrow(InvalidNamespaceError);
         await expect(st.put(['langgraph', 'foo'], 'bar', doc)).rejects.toThrow(InvalidNamespaceError);
       }
-      await same(s, async (st) => {
-        await st.put(['foo', 'langgraph', 'foo'], 'bar', doc);
-        await st.batch([{ namespace: ['langgraph', 'foo'], key: 'bar', value: doc }]);
-        return [await st.get(['foo', 'langgraph', 'foo'], 'bar'), ...(await st.search(['langgraph', 'foo']))];
-      }, items);
+      await same(
+        s,
+        async (st) => {
+          await st.put(['foo', 'langgraph', 'foo'], 'bar', doc);
+          await st.batch([{ namespace: ['langgraph', 'foo'], key: 'bar', value: doc }]);
+          return [await st.get(['foo', 'langgraph', 'foo'], 'bar'), ...(await st.search(['langgraph', 'foo']))];
+        },
+        items,
+      );
     });
 
     // InMemoryStore returns its live items, which the batch's writes then change: no comparison here.
@@ -162,7 +185,9 @@ export function storeSuite(name: string, open: (dims: number) => Promise<MemoryS
     it('beyond LangGraph: hybrid and lexical ranking, and search as of an earlier seq', async () => {
       const store = await open(DIMS);
       stores.push(store);
-      const st = new EdgememStore(store, { index: { dims: DIMS, embeddings: new WordEmbeddings(DIMS), fields: ['text'] } });
+      const st = new EdgememStore(store, {
+        index: { dims: DIMS, embeddings: new WordEmbeddings(DIMS), fields: ['text'] },
+      });
       await st.put(['facts'], 'tea', { text: 'the user drinks green tea every morning' });
       const seq = await store.seq();
       await st.put(['facts'], 'tea', { text: 'the user switched to coffee' });

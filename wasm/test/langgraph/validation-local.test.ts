@@ -17,7 +17,8 @@ let n = 0;
 
 validate<EdgememSaver>({
   checkpointerName: 'EdgememSaver (local, file storage)',
-  createCheckpointer: async () => new EdgememSaver(await openStore({ storage: { file: join(dir, `saver-${n++}.db`) } })),
+  createCheckpointer: async () =>
+    new EdgememSaver(await openStore({ storage: { file: join(dir, `saver-${n++}.db`) } })),
   destroyCheckpointer: (saver) => saver.store.close(),
   afterAll: () => rmSync(dir, { recursive: true, force: true }),
 });

@@ -56,8 +56,21 @@ export function installConsumer(name, extra = []) {
   const dir = join(workDir(), name);
   if (existsSync(dir)) throw new Error(`${dir} exists: one consumer per fixture and run`);
   cpSync(join(here, 'fixtures', name), dir, { recursive: true });
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', tarball(), ...extra], {
-    cwd: dir,
-  });
+  run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      '--loglevel=error',
+      tarball(),
+      ...extra,
+    ],
+    {
+      cwd: dir,
+    },
+  );
   return dir;
 }

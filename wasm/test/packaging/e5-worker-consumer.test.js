@@ -27,7 +27,8 @@ describe('a Worker consumer of edgemem-e5 (wrangler bundle, Miniflare)', () => {
 
   before(() => {
     const e5Tarball = process.env.EDGEMEM_E5_TARBALL;
-    if (!e5Tarball) throw new Error('EDGEMEM_E5_TARBALL is not set: run the packaging tests with scripts/test-packaging');
+    if (!e5Tarball)
+      throw new Error('EDGEMEM_E5_TARBALL is not set: run the packaging tests with scripts/test-packaging');
     dir = installConsumer('e5-worker-consumer', [e5Tarball]);
     mkdirSync(offline().XDG_CONFIG_HOME, { recursive: true });
     const wrangler = join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
@@ -44,7 +45,11 @@ describe('a Worker consumer of edgemem-e5 (wrangler bundle, Miniflare)', () => {
     assert.match(bundle, /\/\/ node_modules\/edgemem-e5\/src\/workerd\.js/);
     assert.doesNotMatch(bundle, /node:fs|readFileSync/);
     const files = readdirSync(out);
-    assert.equal(files.filter((f) => f.endsWith('.wasm')).length, 2, `two .wasm modules next to the bundle, got ${files}`);
+    assert.equal(
+      files.filter((f) => f.endsWith('.wasm')).length,
+      2,
+      `two .wasm modules next to the bundle, got ${files}`,
+    );
     assert.ok(!files.some((f) => f.endsWith('.bin')), 'no weights in the bundle');
   });
 

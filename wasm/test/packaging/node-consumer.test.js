@@ -33,6 +33,8 @@ describe('a Node ESM consumer', () => {
 
   it('type-checks against the shipped .d.ts files (skipLibCheck off)', () => {
     const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-    run(process.execPath, [tsc, '-p', 'tsconfig.json', '--typeRoots', join(repoRoot, 'node_modules', '@types')], { cwd: dir });
+    run(process.execPath, [tsc, '-p', 'tsconfig.json', '--typeRoots', join(repoRoot, 'node_modules', '@types')], {
+      cwd: dir,
+    });
   });
 });

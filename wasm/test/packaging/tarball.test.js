@@ -80,7 +80,10 @@ describe('the packed tarball', () => {
       for (const m of src.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
         const target = posix.join(posix.dirname(f), /** @type {string} */ (m[1]));
         const candidates = f.endsWith('.d.ts') ? [target, target.replace(/\.js$/, '.d.ts')] : [target];
-        assert.ok(candidates.some((c) => files.includes(c)), `${f} imports ${m[1]}, which is not shipped`);
+        assert.ok(
+          candidates.some((c) => files.includes(c)),
+          `${f} imports ${m[1]}, which is not shipped`,
+        );
       }
     }
   });

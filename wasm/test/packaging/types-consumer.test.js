@@ -19,24 +19,38 @@ describe('a TypeScript consumer', () => {
 
   /** The files tsc read for a config; it throws with tsc's output on a type error. */
   const check = (/** @type {string} */ config) =>
-    run(process.execPath, [tsc, '-p', config, '--listFiles', '--typeRoots', join(repoRoot, 'node_modules', '@types')], { cwd: dir })
+    run(process.execPath, [tsc, '-p', config, '--listFiles', '--typeRoots', join(repoRoot, 'node_modules', '@types')], {
+      cwd: dir,
+    })
       .split('\n')
       .map((l) => l.trim().split('\\').join('/'));
 
   it('type-checks under moduleResolution bundler, against the default entry', () => {
     const files = check('tsconfig.bundler.json');
-    assert.ok(files.some((f) => f.endsWith('node_modules/edgemem/dist/index.d.ts')), 'dist/index.d.ts not read');
+    assert.ok(
+      files.some((f) => f.endsWith('node_modules/edgemem/dist/index.d.ts')),
+      'dist/index.d.ts not read',
+    );
     assert.ok(!files.some((f) => f.endsWith('node_modules/edgemem/dist/node.d.ts')), 'bundler resolved the node entry');
     for (const entry of ['protocol.d.ts', 'mcp/index.d.ts', 'testing.d.ts']) {
-      assert.ok(files.some((f) => f.endsWith(`node_modules/edgemem/dist/${entry}`)), `${entry} not read`);
+      assert.ok(
+        files.some((f) => f.endsWith(`node_modules/edgemem/dist/${entry}`)),
+        `${entry} not read`,
+      );
     }
   });
 
   it('type-checks under moduleResolution node16, against the Node entry', () => {
     const files = check('tsconfig.node16.json');
-    assert.ok(files.some((f) => f.endsWith('node_modules/edgemem/dist/node.d.ts')), 'dist/node.d.ts not read');
+    assert.ok(
+      files.some((f) => f.endsWith('node_modules/edgemem/dist/node.d.ts')),
+      'dist/node.d.ts not read',
+    );
     for (const entry of ['protocol.d.ts', 'mcp/index.d.ts', 'testing.d.ts']) {
-      assert.ok(files.some((f) => f.endsWith(`node_modules/edgemem/dist/${entry}`)), `${entry} not read`);
+      assert.ok(
+        files.some((f) => f.endsWith(`node_modules/edgemem/dist/${entry}`)),
+        `${entry} not read`,
+      );
     }
   });
 });

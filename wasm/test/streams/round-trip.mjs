@@ -7,9 +7,10 @@
  *
  *   node --max-old-space-size=64 round-trip.mjs DIR N
  */
+
+import { once } from 'node:events';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { openStore } from 'edgemem';
 
 const [dir, nArg] = process.argv.slice(2);
@@ -21,7 +22,13 @@ for (let i = 0; i < n; i += 1000) {
   const batch = [];
   for (let j = i; j < Math.min(n, i + 1000); j++) {
     const embedding = Array.from({ length: DIMS }, (_, d) => Math.sin(j * 7 + d) + 1.5);
-    batch.push({ namespace: ['user', String(j % 17)], key: `k${j}`, value: { j, filler }, text: `memory ${j} about ${j % 101}`, embedding });
+    batch.push({
+      namespace: ['user', String(j % 17)],
+      key: `k${j}`,
+      value: { j, filler },
+      text: `memory ${j} about ${j % 101}`,
+      embedding,
+    });
   }
   await a.putBatch(batch);
 }
@@ -42,18 +49,27 @@ await once(out, 'finish');
 const b = await openStore({ dims: DIMS, storage: { file: join(dir, 'b.db') }, idleFlushMs: 0 });
 const progress = await b.importStream(createReadStream(file));
 const [sa, sb] = [await a.stats(), await b.stats()];
-const probe = { text: 'memory about 42', vector: Array.from({ length: DIMS }, (_, d) => Math.sin(42 * 7 + d) + 1.5), k: 5 };
+const probe = {
+  text: 'memory about 42',
+  vector: Array.from({ length: DIMS }, (_, d) => Math.sin(42 * 7 + d) + 1.5),
+  k: 5,
+};
 const keys = async (/** @type {import('edgemem').MemoryStore} */ s) => (await s.search(probe)).map((h) => h.key);
-console.log(JSON.stringify({
-  bytes: statSync(file).size,
-  chunks,
-  largest,
-  progress,
-  a: { memories: sa.memories, seq: sa.seq, bytes: sa.bytes },
-  b: { memories: sb.memories, seq: sb.seq, bytes: sb.bytes },
-  last: [await a.get(['user', String((n - 1) % 17)], `k${n - 1}`), await b.get(['user', String((n - 1) % 17)], `k${n - 1}`)],
-  search: [await keys(a), await keys(b)],
-  heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
-}));
+console.log(
+  JSON.stringify({
+    bytes: statSync(file).size,
+    chunks,
+    largest,
+    progress,
+    a: { memories: sa.memories, seq: sa.seq, bytes: sa.bytes },
+    b: { memories: sb.memories, seq: sb.seq, bytes: sb.bytes },
+    last: [
+      await a.get(['user', String((n - 1) % 17)], `k${n - 1}`),
+      await b.get(['user', String((n - 1) % 17)], `k${n - 1}`),
+    ],
+    search: [await keys(a), await keys(b)],
+    heapMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
+  }),
+);
 await a.close();
 await b.close();

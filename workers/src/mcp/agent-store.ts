@@ -8,8 +8,6 @@
 import {
   allChanges,
   allHistory,
-  EdgememError,
-  someCheckpoints,
   type ChangeEvent,
   type ChangesOptions,
   type ChangesPage,
@@ -17,6 +15,7 @@ import {
   type CheckpointInput,
   type CheckpointPage,
   type DeleteOptions,
+  EdgememError,
   type ExportDoc,
   type GetCheckpointOptions,
   type GetOptions,
@@ -37,12 +36,14 @@ import {
   type SearchQuery,
   type Stats,
   type Subscription,
+  someCheckpoints,
   type WriteAck,
 } from 'edgemem';
 import { callAgent } from '../agent-client.js';
 import type { Env } from '../env.js';
 
-const notHere = (what: string) => new EdgememError('INVALID_ARGUMENT', `${what} is not available through this endpoint`);
+const notHere = (what: string) =>
+  new EdgememError('INVALID_ARGUMENT', `${what} is not available through this endpoint`);
 
 export class AgentStore implements MemoryStore {
   readonly #env: Env;

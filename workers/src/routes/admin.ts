@@ -3,13 +3,13 @@
  * Durable Object is called chunk by chunk, each call well inside its per-call limit), sweep and maintain on demand.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { lineChunks, ndjsonLines, type ImportProgress as ImportProgressT } from 'edgemem';
+import { type ImportProgress as ImportProgressT, lineChunks, ndjsonLines } from 'edgemem';
 import { callAgent, transferStub, unwrap } from '../agent-client.js';
-import { ApiError } from '../http-errors.js';
 import { requires } from '../auth.js';
+import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
 import { AgentParams, ImportProgress, Stats, uint } from '../schemas.js';
-import { CONFLICT, ERRORS, WRITE_ERRORS, ok, type App } from './common.js';
+import { type App, CONFLICT, ERRORS, ok, WRITE_ERRORS } from './common.js';
 
 const stats = createRoute({
   method: 'get',
@@ -29,7 +29,7 @@ const exportRoute = createRoute({
   description:
     'One JSON object per line: `header` (format, dims, metric, seq), then `version` lines (every retained version; ' +
     'live ones have `seq_to: null`), `commits` (seq/time pairs), `checkpoint` and `write` lines, and last `end` with ' +
-    'the count of each kind. Consistent as of the header\'s seq. A response without its `end` line was cut short.',
+    "the count of each kind. Consistent as of the header's seq. A response without its `end` line was cut short.",
   middleware: [requires('read')] as const,
   request: { params: AgentParams },
   responses: { 200: { description: 'the export, streamed', content: { [NDJSON]: { schema: z.string() } } }, ...ERRORS },
@@ -130,7 +130,10 @@ export function registerAdminRoutes(app: App): void {
   app.openapi(importRoute, async (c) => {
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/(x-ndjson|jsonl|x-jsonlines)\b/i.test(type)) {
-      throw new ApiError('INVALID_ARGUMENT', `POST /import takes NDJSON (Content-Type: ${NDJSON}), as GET /export gives; got ${JSON.stringify(type)}`);
+      throw new ApiError(
+        'INVALID_ARGUMENT',
+        `POST /import takes NDJSON (Content-Type: ${NDJSON}), as GET /export gives; got ${JSON.stringify(type)}`,
+      );
     }
     const body = c.req.raw.body;
     if (!body) throw new ApiError('INVALID_ARGUMENT', 'POST /import needs a body: the NDJSON export');

@@ -4,21 +4,24 @@
  * its effective settings and latest seq.
  */
 import { createRoute } from '@hono/zod-openapi';
-import type { AgentMemory } from '../agent-memory.js';
 import { agentStub, unwrap } from '../agent-client.js';
+import type { AgentMemory } from '../agent-memory.js';
 import type { AgentSettings as AgentSettingsT } from '../agent-settings.js';
 import { requires } from '../auth.js';
 import type { Env } from '../env.js';
 import { LIMITS } from '../limits.js';
 import { AgentInfo, AgentParams, AgentSettings } from '../schemas.js';
-import { CONFLICT, ERRORS, defined, jsonBody, limitBody, ok, type App } from './common.js';
+import { type App, CONFLICT, defined, ERRORS, jsonBody, limitBody, ok } from './common.js';
 
 const put = createRoute({
   method: 'put',
   path: '/v1/agents/{agent}',
   summary: "Create or reconfigure an agent's store (dims/metric/scalar only while it holds no data)",
   middleware: [requires('admin'), limitBody(LIMITS.bodyBytes)] as const,
-  request: { params: AgentParams, body: jsonBody(AgentSettings, 'the whole settings document: absent fields take the Worker defaults') },
+  request: {
+    params: AgentParams,
+    body: jsonBody(AgentSettings, 'the whole settings document: absent fields take the Worker defaults'),
+  },
   responses: { 200: ok(AgentInfo, 'the effective settings'), ...ERRORS, ...CONFLICT },
 });
 

@@ -4,12 +4,16 @@ import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
-import { AgentParams, Checkpoint, CheckpointPutBody, WritesBody, uint } from '../schemas.js';
+import { AgentParams, Checkpoint, CheckpointPutBody, uint, WritesBody } from '../schemas.js';
 import { checkpointOut, dataIn } from '../wire.js';
-import { ERRORS, NOT_FOUND, defined, jsonBody, limitBody, ok, parseFilter, type App } from './common.js';
+import { type App, defined, ERRORS, jsonBody, limitBody, NOT_FOUND, ok, parseFilter } from './common.js';
 
 const ThreadParams = AgentParams.extend({
-  threadId: z.string().min(1).max(LIMITS.idChars).openapi({ param: { name: 'threadId', in: 'path' } }),
+  threadId: z
+    .string()
+    .min(1)
+    .max(LIMITS.idChars)
+    .openapi({ param: { name: 'threadId', in: 'path' } }),
 });
 
 const putCheckpoint = createRoute({
@@ -39,7 +43,8 @@ const getCheckpoint = createRoute({
 const listCheckpoints = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/checkpoints',
-  summary: "Checkpoints of a thread (or of every thread), newest first, in pages cut by count and by size (about 4 MiB)",
+  summary:
+    'Checkpoints of a thread (or of every thread), newest first, in pages cut by count and by size (about 4 MiB)',
   middleware: [requires('read')] as const,
   request: {
     params: AgentParams,
@@ -53,7 +58,11 @@ const listCheckpoints = createRoute({
         .optional()
         .openapi({ description: 'only checkpoints committed before this one (of the thread, else of any thread)' }),
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
-      filter: z.string().max(8192).optional().openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
+      filter: z
+        .string()
+        .max(8192)
+        .optional()
+        .openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
     }),
   },
   responses: {
@@ -90,7 +99,10 @@ export function registerCheckpointRoutes(app: App): void {
     const input = {
       ...b,
       data: dataIn({ data, dataBase64 }, 'checkpoint'),
-      blobs: blobs?.map(({ data: d, dataBase64: b64, ...blob }, i) => ({ ...blob, data: dataIn({ data: d, dataBase64: b64 }, `blobs.${i}`) })),
+      blobs: blobs?.map(({ data: d, dataBase64: b64, ...blob }, i) => ({
+        ...blob,
+        data: dataIn({ data: d, dataBase64: b64 }, `blobs.${i}`),
+      })),
     };
     const seq = await callAgent(c.env, agent, 'putCheckpoint', defined(input) as never);
     return c.json({ seq }, 200);

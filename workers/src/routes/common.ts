@@ -1,8 +1,8 @@
 /** Shared pieces of the route definitions: the app type, JSON bodies and responses, body limits (size, JSON depth), AS OF. */
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AsOf, Condition } from 'edgemem';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AsOf, Condition } from 'edgemem';
 import type { AuthVars } from '../auth.js';
 import type { Env } from '../env.js';
 import { ApiError, errorResponse } from '../http-errors.js';
@@ -34,14 +34,16 @@ export const ERRORS = {
 
 export const NOT_FOUND = { 404: err('NOT_FOUND') } as const;
 export const CONFLICT = { 409: err('CONFLICT: ifVersion did not match') } as const;
-export const GONE = { 410: err('HISTORY_PRUNED or RESUME_GAP (with oldestSeq): what was asked for is no longer retained') } as const;
+export const GONE = {
+  410: err('HISTORY_PRUNED or RESUME_GAP (with oldestSeq): what was asked for is no longer retained'),
+} as const;
 /** Routes that embed text with the agent's embedder (its settings) when the body carries no vector. */
 export const EMBEDDING_ERRORS = {
-  502: err('EMBEDDING_FAILED: the agent\'s embedder failed or answered badly; nothing was written'),
+  502: err("EMBEDDING_FAILED: the agent's embedder failed or answered badly; nothing was written"),
 } as const;
 export const WRITE_ERRORS = {
-  422: err('DIMENSION_MISMATCH: the embedding length is not the store\'s dims'),
-  507: err('QUOTA_EXCEEDED: pinned data alone would exceed the agent\'s caps'),
+  422: err("DIMENSION_MISMATCH: the embedding length is not the store's dims"),
+  507: err("QUOTA_EXCEEDED: pinned data alone would exceed the agent's caps"),
 } as const;
 
 /**
@@ -51,7 +53,8 @@ export const WRITE_ERRORS = {
 export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
   const size = bodyLimit({
     maxSize,
-    onError: () => errorResponse(new ApiError('PAYLOAD_TOO_LARGE', `request bodies are limited to ${maxSize} bytes here`)),
+    onError: () =>
+      errorResponse(new ApiError('PAYLOAD_TOO_LARGE', `request bodies are limited to ${maxSize} bytes here`)),
   });
   return (c, next) =>
     size(c, async () => {
@@ -63,7 +66,8 @@ export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
 
 /** `asOfSeq` / `asOfTime` query parameters as an AsOf (at most one). */
 export function asOfQuery(q: { asOfSeq?: number | undefined; asOfTime?: number | undefined }): AsOf | undefined {
-  if (q.asOfSeq !== undefined && q.asOfTime !== undefined) throw new ApiError('INVALID_ARGUMENT', 'give asOfSeq or asOfTime, not both');
+  if (q.asOfSeq !== undefined && q.asOfTime !== undefined)
+    throw new ApiError('INVALID_ARGUMENT', 'give asOfSeq or asOfTime, not both');
   if (q.asOfSeq !== undefined) return { seq: q.asOfSeq };
   if (q.asOfTime !== undefined) return { time: q.asOfTime };
   return undefined;

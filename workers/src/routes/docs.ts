@@ -4,8 +4,9 @@
  * `rules`), and are served by the Worker itself: no CDN, and a Content-Security-Policy that allows nothing else.
  * Not part of the OpenAPI document (it is the document's viewer); no token needed, like the document.
  */
-import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js';
+
 import swaggerCss from 'swagger-ui-dist/swagger-ui.css';
+import swaggerBundle from 'swagger-ui-dist/swagger-ui-bundle.js';
 import { OPENAPI_PATH } from '../app.js';
 import type { App } from './common.js';
 
@@ -30,7 +31,8 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: ${JSON.stringify(OPENAPI_PATH)}, dom_id: '#swagger-ui', deepLinking: true });\n`;
 
 /** Only this origin's scripts and styles (Swagger UI sets inline styles on elements; its icons are data: URLs). */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 function asset(body: string, type: string, cacheSeconds: number): Response {
   return new Response(body, {

@@ -4,8 +4,17 @@ import type { EventFilter, JsonValue } from 'edgemem';
 import { callAgent, pollAgent, unwrap } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
-import { AgentParams, ChangeEvent, EventKind, NamespaceQuery, NotifyBody, splitNamespace, uint, uintQuery } from '../schemas.js';
-import { ERRORS, GONE, jsonBody, limitBody, ok, type App } from './common.js';
+import {
+  AgentParams,
+  ChangeEvent,
+  EventKind,
+  NamespaceQuery,
+  NotifyBody,
+  splitNamespace,
+  uint,
+  uintQuery,
+} from '../schemas.js';
+import { type App, ERRORS, GONE, jsonBody, limitBody, ok } from './common.js';
 
 const notify = createRoute({
   method: 'post',
@@ -31,8 +40,12 @@ const events = createRoute({
       after: uintQuery().default(0),
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
       kind: many(EventKind).openapi({ description: 'event kinds (repeat for several)' }),
-      prefix: many(NamespaceQuery).openapi({ description: 'namespace prefixes, segments joined by "/" (repeat for several)' }),
-      channel: many(z.string().min(1).max(LIMITS.idChars)).openapi({ description: 'notify channels (repeat for several)' }),
+      prefix: many(NamespaceQuery).openapi({
+        description: 'namespace prefixes, segments joined by "/" (repeat for several)',
+      }),
+      channel: many(z.string().min(1).max(LIMITS.idChars)).openapi({
+        description: 'notify channels (repeat for several)',
+      }),
     }),
   },
   responses: {

@@ -1,6 +1,6 @@
 /** `GET /v1/health`: answers without a token and without touching any Durable Object (load balancers, and the latency floor of the benchmarks). */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ok, type App } from './common.js';
+import { type App, ok } from './common.js';
 
 const health = createRoute({
   method: 'get',

@@ -24,7 +24,7 @@ import { LIMITS } from '../limits.js';
 import { AgentStore } from '../mcp/agent-store.js';
 import { checkSession, mintSession } from '../mcp/sessions.js';
 import { AgentParams, ErrorBody } from '../schemas.js';
-import { ERRORS, NOT_FOUND, jsonBody, limitBody, type App } from './common.js';
+import { type App, ERRORS, jsonBody, limitBody, NOT_FOUND } from './common.js';
 
 /** A JSON-RPC message as the route documents it; the SDK's own schema checks it exactly (`checkMessages`). */
 const JsonRpcMessage = z.object({ jsonrpc: z.literal('2.0') }).passthrough();
@@ -40,7 +40,10 @@ function checkMessages(body: unknown): void {
     const parsed = JSONRPCMessageSchema.safeParse(m);
     if (!parsed.success) {
       const where = Array.isArray(body) ? `message ${i}: ` : '';
-      throw new ApiError('INVALID_ARGUMENT', `${where}not a JSON-RPC 2.0 request, notification or response: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
+      throw new ApiError(
+        'INVALID_ARGUMENT',
+        `${where}not a JSON-RPC 2.0 request, notification or response: ${parsed.error.issues[0]?.message ?? 'malformed'}`,
+      );
     }
   }
 }
@@ -56,7 +59,7 @@ const mcp = createRoute({
   description:
     'Tools: the knowledge-graph tools of @modelcontextprotocol/server-memory (create_entities, create_relations, ' +
     'add_observations, delete_entities, delete_observations, delete_relations, read_graph, search_nodes, ' +
-    'open_nodes) and edgemem\'s own (remember, recall, forget, history, changes); a read-only token sees the ' +
+    "open_nodes) and edgemem's own (remember, recall, forget, history, changes); a read-only token sees the " +
     'read tools only. Resource: edgemem://stats.',
   middleware: [requires('read'), limitBody(LIMITS.bodyBytes)] as const,
   request: { params: AgentParams, body: jsonBody(McpBody) },
@@ -85,8 +88,13 @@ const noStream = (method: 'get' | 'delete') =>
 
 export function registerMcpRoute(app: App): void {
   for (const method of ['get', 'delete'] as const) {
-    app.openapi(noStream(method), () =>
-      Response.json({ error: { code: 'INVALID_ARGUMENT', message: NO_STREAM } }, { status: 405, headers: { allow: 'POST' } }) as never,
+    app.openapi(
+      noStream(method),
+      () =>
+        Response.json(
+          { error: { code: 'INVALID_ARGUMENT', message: NO_STREAM } },
+          { status: 405, headers: { allow: 'POST' } },
+        ) as never,
     );
   }
   app.openapi(mcp, async (c) => {
@@ -99,7 +107,10 @@ export function registerMcpRoute(app: App): void {
     const principal = c.get('principal');
     const readOnly = !principal.admin && !principal.scopes.includes('write');
     const server = createMcpServer(new AgentStore(c.env, agent), { readOnly, subscriptions: false });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     // The transport insists on both media types in Accept even when it answers JSON: any client of this route
     // takes JSON (the route says so), so ask for both on its behalf.

@@ -13,13 +13,27 @@ import {
   Memory,
   MemoryPutBody,
   NamespaceQuery,
-  WriteAck,
   splitNamespace,
   uint,
   uintQuery,
+  WriteAck,
 } from '../schemas.js';
 import { memoryOut } from '../wire.js';
-import { CONFLICT, EMBEDDING_ERRORS, ERRORS, GONE, NOT_FOUND, WRITE_ERRORS, asOfQuery, defined, jsonBody, limitBody, ok, parseFilter, type App } from './common.js';
+import {
+  type App,
+  asOfQuery,
+  CONFLICT,
+  defined,
+  EMBEDDING_ERRORS,
+  ERRORS,
+  GONE,
+  jsonBody,
+  limitBody,
+  NOT_FOUND,
+  ok,
+  parseFilter,
+  WRITE_ERRORS,
+} from './common.js';
 
 const NsQuery = z.object({ ns: NamespaceQuery });
 
@@ -29,7 +43,13 @@ const putMemory = createRoute({
   summary: 'Create or replace a memory (an agent with an embedder embeds its text when it has no embedding)',
   middleware: [requires('write'), limitBody(LIMITS.bodyBytes)] as const,
   request: { params: KeyParams, query: NsQuery, body: jsonBody(MemoryPutBody) },
-  responses: { 200: ok(WriteAck, 'the write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS, ...EMBEDDING_ERRORS },
+  responses: {
+    200: ok(WriteAck, 'the write was committed'),
+    ...ERRORS,
+    ...CONFLICT,
+    ...WRITE_ERRORS,
+    ...EMBEDDING_ERRORS,
+  },
 });
 
 const getMemory = createRoute({
@@ -40,7 +60,10 @@ const getMemory = createRoute({
   request: {
     params: KeyParams,
     query: NsQuery.extend(AsOfQuery.shape).extend({
-      embedding: z.enum(['true', 'false']).optional().openapi({ description: 'also return the embedding (default false)' }),
+      embedding: z
+        .enum(['true', 'false'])
+        .optional()
+        .openapi({ description: 'also return the embedding (default false)' }),
     }),
   },
   responses: { 200: ok(Memory, 'the memory'), ...ERRORS, ...NOT_FOUND, ...GONE },
@@ -52,7 +75,7 @@ const deleteMemory = createRoute({
   summary: 'Delete a memory',
   middleware: [requires('write')] as const,
   request: { params: KeyParams, query: NsQuery.extend({ ifVersion: uintQuery().optional() }) },
-  responses: { 200: ok(z.object({ seq: uint() }), 'the delete\'s seq'), ...ERRORS, ...NOT_FOUND, ...CONFLICT },
+  responses: { 200: ok(z.object({ seq: uint() }), "the delete's seq"), ...ERRORS, ...NOT_FOUND, ...CONFLICT },
 });
 
 const listMemories = createRoute({
@@ -67,9 +90,23 @@ const listMemories = createRoute({
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
       cursor: z.string().max(4096).optional(),
       embeddings: z.enum(['true', 'false']).optional(),
-      filter: z.string().max(8192).optional().openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
-      valueFilter: z.string().max(8192).optional().openapi({ description: "conditions on the value's top-level fields, as JSON" }),
-      offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().openapi({ description: 'matching memories to skip first (not with cursor)' }),
+      filter: z
+        .string()
+        .max(8192)
+        .optional()
+        .openapi({ description: 'metadata conditions as JSON: [{"field","op","value"}]' }),
+      valueFilter: z
+        .string()
+        .max(8192)
+        .optional()
+        .openapi({ description: "conditions on the value's top-level fields, as JSON" }),
+      offset: z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .openapi({ description: 'matching memories to skip first (not with cursor)' }),
     }),
   },
   responses: {
@@ -85,7 +122,13 @@ const batchPut = createRoute({
   summary: 'Put several memories, all or nothing',
   middleware: [requires('write'), limitBody(LIMITS.batchBodyBytes)] as const,
   request: { params: AgentParams, body: jsonBody(BatchBody) },
-  responses: { 200: ok(z.object({ acks: z.array(WriteAck) }), 'every write was committed'), ...ERRORS, ...CONFLICT, ...WRITE_ERRORS, ...EMBEDDING_ERRORS },
+  responses: {
+    200: ok(z.object({ acks: z.array(WriteAck) }), 'every write was committed'),
+    ...ERRORS,
+    ...CONFLICT,
+    ...WRITE_ERRORS,
+    ...EMBEDDING_ERRORS,
+  },
 });
 
 const history = createRoute({
@@ -122,7 +165,14 @@ export function registerMemoryRoutes(app: App): void {
     const { agent, key } = c.req.valid('param');
     const q = c.req.valid('query');
     const asOf = asOfQuery(q);
-    const m = await callAgent(c.env, agent, 'get', splitNamespace(q.ns), key, defined({ asOf, includeEmbedding: q.embedding === 'true' }));
+    const m = await callAgent(
+      c.env,
+      agent,
+      'get',
+      splitNamespace(q.ns),
+      key,
+      defined({ asOf, includeEmbedding: q.embedding === 'true' }),
+    );
     if (!m) throw new ApiError('NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(q.ns)}`);
     return c.json(memoryOut(m), 200);
   });
@@ -158,14 +208,26 @@ export function registerMemoryRoutes(app: App): void {
   app.openapi(batchPut, async (c) => {
     const { agent } = c.req.valid('param');
     const { memories } = c.req.valid('json');
-    const acks = await callAgent(c.env, agent, 'putBatch', memories.map((m) => defined(m) as MemoryInput));
+    const acks = await callAgent(
+      c.env,
+      agent,
+      'putBatch',
+      memories.map((m) => defined(m) as MemoryInput),
+    );
     return c.json({ acks }, 200);
   });
 
   app.openapi(history, async (c) => {
     const { agent, key } = c.req.valid('param');
     const q = c.req.valid('query');
-    const page = await callAgent(c.env, agent, 'historyPage', splitNamespace(q.ns), key, defined({ afterSeq: q.afterSeq, limit: q.limit }));
+    const page = await callAgent(
+      c.env,
+      agent,
+      'historyPage',
+      splitNamespace(q.ns),
+      key,
+      defined({ afterSeq: q.afterSeq, limit: q.limit }),
+    );
     return c.json({ versions: page.versions.map(memoryOut), nextAfterSeq: page.nextAfterSeq }, 200);
   });
 }

@@ -4,7 +4,7 @@ import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
 import { AgentParams, NamespaceQuery, splitNamespace } from '../schemas.js';
-import { ERRORS, defined, ok, type App } from './common.js';
+import { type App, defined, ERRORS, ok } from './common.js';
 
 const listNamespaces = createRoute({
   method: 'get',
@@ -14,14 +14,27 @@ const listNamespaces = createRoute({
   request: {
     params: AgentParams,
     query: z.object({
-      prefix: NamespaceQuery.optional().openapi({ description: 'namespaces starting with these segments ("*" matches any one)' }),
-      suffix: NamespaceQuery.optional().openapi({ description: 'namespaces ending with these segments ("*" matches any one)' }),
-      maxDepth: z.coerce.number().int().min(1).max(LIMITS.namespaceDepth).optional().openapi({ description: 'cut deeper namespaces to this many segments' }),
+      prefix: NamespaceQuery.optional().openapi({
+        description: 'namespaces starting with these segments ("*" matches any one)',
+      }),
+      suffix: NamespaceQuery.optional().openapi({
+        description: 'namespaces ending with these segments ("*" matches any one)',
+      }),
+      maxDepth: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(LIMITS.namespaceDepth)
+        .optional()
+        .openapi({ description: 'cut deeper namespaces to this many segments' }),
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
       offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     }),
   },
-  responses: { 200: ok(z.object({ namespaces: z.array(z.array(z.string())) }), 'namespaces as arrays of segments'), ...ERRORS },
+  responses: {
+    200: ok(z.object({ namespaces: z.array(z.array(z.string())) }), 'namespaces as arrays of segments'),
+    ...ERRORS,
+  },
 });
 
 export function registerNamespaceRoutes(app: App): void {

@@ -5,15 +5,22 @@ import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
 import { AgentParams, SearchBody, SearchHit } from '../schemas.js';
-import { EMBEDDING_ERRORS, ERRORS, GONE, WRITE_ERRORS, defined, jsonBody, limitBody, ok, type App } from './common.js';
+import { type App, defined, EMBEDDING_ERRORS, ERRORS, GONE, jsonBody, limitBody, ok, WRITE_ERRORS } from './common.js';
 
 const search = createRoute({
   method: 'post',
   path: '/v1/agents/{agent}/search',
-  summary: 'Search memories (hybrid when both text and vector are given; an agent with an embedder embeds a text without a vector)',
+  summary:
+    'Search memories (hybrid when both text and vector are given; an agent with an embedder embeds a text without a vector)',
   middleware: [requires('read'), limitBody(LIMITS.bodyBytes)] as const,
   request: { params: AgentParams, body: jsonBody(SearchBody) },
-  responses: { 200: ok(z.object({ hits: z.array(SearchHit) }), 'best first'), ...ERRORS, ...GONE, 422: WRITE_ERRORS[422], ...EMBEDDING_ERRORS },
+  responses: {
+    200: ok(z.object({ hits: z.array(SearchHit) }), 'best first'),
+    ...ERRORS,
+    ...GONE,
+    422: WRITE_ERRORS[422],
+    ...EMBEDDING_ERRORS,
+  },
 });
 
 export function registerSearchRoutes(app: App): void {

@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { mintToken, requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
 import { TokenBody, TokenResponse } from '../schemas.js';
-import { ERRORS, jsonBody, limitBody, ok, type App } from './common.js';
+import { type App, ERRORS, jsonBody, limitBody, ok } from './common.js';
 
 const mint = createRoute({
   method: 'post',

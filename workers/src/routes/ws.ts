@@ -8,7 +8,7 @@ import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
 import { TOKEN_EXPIRY_HEADER } from '../live-feed.js';
 import { AgentParams } from '../schemas.js';
-import { ERRORS, type App } from './common.js';
+import { type App, ERRORS } from './common.js';
 
 const ws = createRoute({
   method: 'get',
@@ -17,7 +17,9 @@ const ws = createRoute({
   middleware: [requires('subscribe', { queryToken: true })] as const,
   request: {
     params: AgentParams,
-    query: z.object({ token: z.string().optional().openapi({ description: 'the token, for clients that cannot set headers' }) }),
+    query: z.object({
+      token: z.string().optional().openapi({ description: 'the token, for clients that cannot set headers' }),
+    }),
   },
   responses: { 101: { description: 'switching protocols' }, ...ERRORS },
 });

@@ -29,7 +29,14 @@ function sign(header, payload, key, hash = 'sha256') {
 export function forgedTokens(admin, agent) {
   const key = createHmac('sha256', admin).update('edgemem scoped-token key v1').digest();
   const now = Math.floor(Date.now() / 1000);
-  const good = { iss: 'edgemem', aud: 'edgemem-agent', sub: agent, iat: now, exp: now + 3600, scopes: ['read', 'write', 'subscribe'] };
+  const good = {
+    iss: 'edgemem',
+    aud: 'edgemem-agent',
+    sub: agent,
+    iat: now,
+    exp: now + 3600,
+    scopes: ['read', 'write', 'subscribe'],
+  };
   const hs = { alg: 'HS256', typ: 'JWT' };
   return [
     `${b64url(JSON.stringify({ alg: 'none', typ: 'JWT' }))}.${b64url(JSON.stringify(good))}.`,
@@ -58,8 +65,24 @@ export function forgedTokens(admin, agent) {
 
 /** Authorization header values that are not "Bearer <token>" or carry a broken token. */
 export function malformedHeaders(/** @type {string} */ admin) {
-  return ['Bearer', 'Bearer ', `Basic ${b64url('admin:admin')}`, admin, `Bearer ${admin} extra`, `Token ${admin}`, `Bearer ${admin}x`, `Bearer ${'a'.repeat(10000)}`,
-    `Bearer\t${admin}`, 'Bearer %00', `bearer ${admin}`, `Bearer  ${admin}`, 'Bearer null', 'Bearer undefined', `Bearer ${admin},Bearer ${admin}`, ' '];
+  return [
+    'Bearer',
+    'Bearer ',
+    `Basic ${b64url('admin:admin')}`,
+    admin,
+    `Bearer ${admin} extra`,
+    `Token ${admin}`,
+    `Bearer ${admin}x`,
+    `Bearer ${'a'.repeat(10000)}`,
+    `Bearer\t${admin}`,
+    'Bearer %00',
+    `bearer ${admin}`,
+    `Bearer  ${admin}`,
+    'Bearer null',
+    'Bearer undefined',
+    `Bearer ${admin},Bearer ${admin}`,
+    ' ',
+  ];
 }
 
 /**
@@ -101,7 +124,8 @@ export function authResolver(admin, tokens, agents) {
   const malformed = malformedHeaders(admin);
   const bearer = (/** @type {string} */ t) => ({ authorization: `Bearer ${t}` });
   return (r) => {
-    const agent = r.agent !== undefined && Object.hasOwn(tokens.scoped, r.agent) ? r.agent : agents[r.authVariant % agents.length];
+    const agent =
+      r.agent !== undefined && Object.hasOwn(tokens.scoped, r.agent) ? r.agent : agents[r.authVariant % agents.length];
     const mine = tokens.scoped[agent];
     switch (r.auth) {
       case 'admin':

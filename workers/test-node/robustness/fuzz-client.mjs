@@ -81,7 +81,14 @@ function sendOnce(base, r, auth, timeoutMs, keepAlive) {
     /** @type {http.ClientRequest} */
     let req;
     try {
-      req = http.request({ host: url.hostname, port: url.port, method: r.method, path: `${r.path}${query ? `?${query}` : ''}`, headers, agent: upgrading || !keepAlive ? false : agent });
+      req = http.request({
+        host: url.hostname,
+        port: url.port,
+        method: r.method,
+        path: `${r.path}${query ? `?${query}` : ''}`,
+        headers,
+        agent: upgrading || !keepAlive ? false : agent,
+      });
     } catch (e) {
       // Not sendable by Node's client (its own header/path checks): not a request the server saw.
       resolve({ error: `client refused to send: ${/** @type {Error} */ (e).message}`, unsent: true });
@@ -99,15 +106,27 @@ function sendOnce(base, r, auth, timeoutMs, keepAlive) {
       /** @type {Buffer[]} */
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
-      res.on('end', () => finish({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), contentType: res.headers['content-type'], upgraded: false }));
-      res.on('error', (e) => finish(body && body.length > EARLY_CLOSE_BYTES ? { earlyClose: true } : { error: `response stream: ${e.message}` }));
+      res.on('end', () =>
+        finish({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          contentType: res.headers['content-type'],
+          upgraded: false,
+        }),
+      );
+      res.on('error', (e) =>
+        finish(
+          body && body.length > EARLY_CLOSE_BYTES ? { earlyClose: true } : { error: `response stream: ${e.message}` },
+        ),
+      );
     });
     req.on('error', (e) => {
       if (req.reusedSocket) finish({ error: `connection: ${e.message}`, stale: true });
       // A server may answer before it has read a large body and close the connection (RFC 9112 §9.6); the client,
       // still writing, sees the reset instead of the answer (or, for a streamed answer, the answer cut short). Not a
       // failure in itself: the next request (and the liveness checks) show whether the server is still up.
-      else if (body && body.length > EARLY_CLOSE_BYTES && /EPIPE|write ECONNRESET/.test(e.message)) finish({ earlyClose: true });
+      else if (body && body.length > EARLY_CLOSE_BYTES && /EPIPE|write ECONNRESET/.test(e.message))
+        finish({ earlyClose: true });
       else finish({ error: `connection: ${e.message}` });
     });
     if (body) req.end(body);
@@ -150,7 +169,11 @@ export function judge(method, a) {
     if (noBody) return undefined;
     const type = a.contentType ?? '';
     try {
-      if (type.includes('ndjson')) a.body.split('\n').filter(Boolean).forEach((l) => JSON.parse(l));
+      if (type.includes('ndjson'))
+        a.body
+          .split('\n')
+          .filter(Boolean)
+          .forEach((l) => JSON.parse(l));
       else if (type.includes('json')) JSON.parse(a.body);
       else return `${a.status} with Content-Type ${JSON.stringify(type)}`;
       return undefined;
@@ -170,13 +193,15 @@ export function judge(method, a) {
     return `${a.status} with a body that is not JSON`;
   }
   const code = json?.error?.code;
-  if (typeof code !== 'string' || typeof json.error.message !== 'string') return `${a.status} without { error: { code, message } }`;
+  if (typeof code !== 'string' || typeof json.error.message !== 'string')
+    return `${a.status} without { error: { code, message } }`;
   if (!Object.hasOwn(STATUS_OF, code)) return `${a.status} with unknown code ${code}`;
   if (a.status >= 500 && code !== 'QUOTA_EXCEEDED') return `${a.status} ${code}`;
   // The MCP endpoint's GET and DELETE (routes/mcp.ts): 405, as the Streamable HTTP transport spec asks of a
   // server that offers no stream and no sessions.
   if (a.status === 405 && code === 'INVALID_ARGUMENT' && (method === 'GET' || method === 'DELETE')) return undefined;
-  if (STATUS_OF[/** @type {keyof typeof STATUS_OF} */ (code)] !== a.status) return `${code} with status ${a.status} (expected ${STATUS_OF[/** @type {keyof typeof STATUS_OF} */ (code)]})`;
+  if (STATUS_OF[/** @type {keyof typeof STATUS_OF} */ (code)] !== a.status)
+    return `${code} with status ${a.status} (expected ${STATUS_OF[/** @type {keyof typeof STATUS_OF} */ (code)]})`;
   return undefined;
 }
 

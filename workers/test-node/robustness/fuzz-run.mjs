@@ -13,6 +13,8 @@
  * path that replay it; `replay: { seed, path }` re-runs one request as a failing fast-check property, so fast-check
  * prints the counterexample (and shrinks it). Used by fuzz-http.test.mjs (short) and bench/robustness/fuzz.mjs.
  */
+
+import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { authResolver, mintTokens } from './fuzz-auth.mjs';
 import { closeClient, judge, send } from './fuzz-client.mjs';
@@ -20,7 +22,6 @@ import { requestArb } from './fuzz-requests.mjs';
 import { describe } from './json-text.mjs';
 import { operations } from './openapi-ops.mjs';
 import { violation } from './response-schema.mjs';
-import { isDeepStrictEqual } from 'node:util';
 
 /**
  * The fuzz agents and the settings each goes back to (dims 4 is the Worker's EDGEMEM_DIMS in the runs): defaults,
@@ -54,7 +55,10 @@ export function adminCall(url, admin) {
   return async (/** @type {string} */ method, /** @type {string} */ path, /** @type {unknown} */ body = undefined) => {
     const res = await fetch(new URL(path, url), {
       method,
-      headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${admin}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -83,16 +87,42 @@ async function setUp(call) {
     await must('PUT', `/v1/agents/${a}`, settings);
     const vec = (/** @type {number} */ i) => (a === 'fz-c' ? undefined : [i, 1, 0.5, -1]);
     for (let i = 0; i < 4; i++) {
-      await must('PUT', `/v1/agents/${a}/memories/k${i}?ns=n`, { value: { i }, text: `coffee note ${i} with oat milk`, embedding: vec(i), metadata: { topic: i % 2 ? 'a' : 'b', n: i } });
+      await must('PUT', `/v1/agents/${a}/memories/k${i}?ns=n`, {
+        value: { i },
+        text: `coffee note ${i} with oat milk`,
+        embedding: vec(i),
+        metadata: { topic: i % 2 ? 'a' : 'b', n: i },
+      });
     }
-    await must('POST', `/v1/agents/${a}/memories/batch`, { memories: [0, 1, 2].map((i) => ({ namespace: ['user', '42'], key: `b${i}`, value: i, text: `batch ${i}`, embedding: vec(i) })) });
-    await must('POST', `/v1/agents/${a}/checkpoints`, { threadId: 't0', checkpointId: 'c0', data: { step: 0 }, metadata: { topic: 'a' } });
-    await must('POST', `/v1/agents/${a}/checkpoints/t0/writes`, { checkpointId: 'c0', taskId: 'task0', writes: [{ channel: 'ch0', data: 1 }] });
+    await must('POST', `/v1/agents/${a}/memories/batch`, {
+      memories: [0, 1, 2].map((i) => ({
+        namespace: ['user', '42'],
+        key: `b${i}`,
+        value: i,
+        text: `batch ${i}`,
+        embedding: vec(i),
+      })),
+    });
+    await must('POST', `/v1/agents/${a}/checkpoints`, {
+      threadId: 't0',
+      checkpointId: 'c0',
+      data: { step: 0 },
+      metadata: { topic: 'a' },
+    });
+    await must('POST', `/v1/agents/${a}/checkpoints/t0/writes`, {
+      checkpointId: 'c0',
+      taskId: 'task0',
+      writes: [{ channel: 'ch0', data: 1 }],
+    });
     await must('POST', `/v1/agents/${a}/notify`, { channel: 'ch0', payload: { hello: 1 } });
     if (a !== 'fz-c') {
       // Extreme vectors, if the API takes them (it may refuse them: then nothing is stored), so that searches of
       // every later request meet them: huge components overflow l2 and ip scores, a tiny one has no direction.
-      for (const [k, embedding] of [['huge', [3e38, 3e38, 3e38, 3e38]], ['huge-neg', [-3e38, 3e38, -3e38, 3e38]], ['tiny', [1e-30, 0, 0, 0]]]) {
+      for (const [k, embedding] of [
+        ['huge', [3e38, 3e38, 3e38, 3e38]],
+        ['huge-neg', [-3e38, 3e38, -3e38, 3e38]],
+        ['tiny', [1e-30, 0, 0, 0]],
+      ]) {
         await call('PUT', `/v1/agents/${a}/memories/${k}?ns=n`, { value: k, text: `extreme ${k} milk`, embedding });
       }
     }
@@ -108,17 +138,27 @@ async function setUp(call) {
  */
 export async function liveness(call, a, n) {
   try {
-    const s = await call('PUT', `/v1/agents/${a}`, AGENT_SETTINGS[/** @type {keyof typeof AGENT_SETTINGS} */ (a)] ?? {});
-    if (s.status !== 200 && s.status !== 409) return `PUT /v1/agents/${a} (settings back) → ${s.status} ${describe(JSON.stringify(s.body))}`;
+    const s = await call(
+      'PUT',
+      `/v1/agents/${a}`,
+      AGENT_SETTINGS[/** @type {keyof typeof AGENT_SETTINGS} */ (a)] ?? {},
+    );
+    if (s.status !== 200 && s.status !== 409)
+      return `PUT /v1/agents/${a} (settings back) → ${s.status} ${describe(JSON.stringify(s.body))}`;
     const value = { live: n, s: 'é😀' };
     const put = await call('PUT', `/v1/agents/${a}/memories/live-check?ns=live`, { value, text: 'liveness check' });
     if (put.status !== 200) return `PUT live-check → ${put.status} ${describe(JSON.stringify(put.body))}`;
     const get = await call('GET', `/v1/agents/${a}/memories/live-check?ns=live`);
-    if (get.status !== 200 || JSON.stringify(get.body.value) !== JSON.stringify(value) || get.body.seq !== put.body.seq) {
+    if (
+      get.status !== 200 ||
+      JSON.stringify(get.body.value) !== JSON.stringify(value) ||
+      get.body.seq !== put.body.seq
+    ) {
       return `GET live-check after PUT (seq ${put.body.seq}) → ${get.status} ${describe(JSON.stringify(get.body))}`;
     }
     const stats = await call('GET', `/v1/agents/${a}/stats`);
-    if (stats.status !== 200 || typeof stats.body.seq !== 'number' || stats.body.seq < put.body.seq) return `GET stats → ${stats.status} ${describe(JSON.stringify(stats.body))}`;
+    if (stats.status !== 200 || typeof stats.body.seq !== 'number' || stats.body.seq < put.body.seq)
+      return `GET stats → ${stats.status} ${describe(JSON.stringify(stats.body))}`;
     return undefined;
   } catch (e) {
     return `liveness calls failed: ${/** @type {Error} */ (e).message}`;
@@ -147,7 +187,18 @@ export async function runFuzz(o) {
   const replayCmd = o.replayCommand ?? 'FUZZ_SEED=%s FUZZ_PATH=%p';
 
   /** @type {FuzzReport} */
-  const report = { requests: 0, unsent: 0, fivexx: 0, statuses: {}, byOp: {}, failures: [], classes: [], seed, runs: o.runs, ms: 0 };
+  const report = {
+    requests: 0,
+    unsent: 0,
+    fivexx: 0,
+    statuses: {},
+    byOp: {},
+    failures: [],
+    classes: [],
+    seed,
+    runs: o.runs,
+    ms: 0,
+  };
   /** @type {Map<string, { key: string, count: number, first: Failure }>} */
   const classes = new Map();
   let index = o.replay ? Number(o.replay.path.split(':')[0]) : 0;
@@ -157,7 +208,10 @@ export async function runFuzz(o) {
     const failure = { ...f, replay: replayCmd.replace('%s', String(seed)).replace('%p', String(f.index)) };
     report.failures.push(failure);
     // One class per route and kind of failure: array indexes and long numbers (seqs, sizes) do not split classes.
-    const key = `${f.op} → ${f.why.replace(/\[\d+\]/g, '[i]').replace(/\d{4,}/g, 'N').slice(0, 200)}`;
+    const key = `${f.op} → ${f.why
+      .replace(/\[\d+\]/g, '[i]')
+      .replace(/\d{4,}/g, 'N')
+      .slice(0, 200)}`;
     const c = classes.get(key);
     if (c) c.count++;
     else classes.set(key, { key, count: 1, first: failure });
@@ -178,7 +232,10 @@ export async function runFuzz(o) {
     per[status] = (per[status] ?? 0) + 1;
     if ('status' in a && a.status >= 500 && a.status !== 507) report.fivexx++;
     const why = judge(req.method, a) ?? (await conforms(req, a, opsById.get(req.op), docRes.body, call));
-    if (o.trace) log(`#${i} ${summarize(req).slice(0, 300)} → ${'status' in a ? `${a.status} ${describe(a.body, 120)}` : 'error' in a ? a.error : 'closed early'}`);
+    if (o.trace)
+      log(
+        `#${i} ${summarize(req).slice(0, 300)} → ${'status' in a ? `${a.status} ${describe(a.body, 120)}` : 'error' in a ? a.error : 'closed early'}`,
+      );
     /** @type {string | undefined} */
     let broken;
     if (why || i % every === every - 1) {
@@ -198,7 +255,10 @@ export async function runFuzz(o) {
       });
       if (o.replay) throw new Error(`${f.why}\n  request: ${f.request}\n  answer: ${f.answer}`);
     }
-    if (report.requests % 500 === 0) log(`${report.requests} requests, ${report.fivexx} 5xx, ${report.failures.length} failures (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    if (report.requests % 500 === 0)
+      log(
+        `${report.requests} requests, ${report.fivexx} 5xx, ${report.failures.length} failures (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+      );
     return true;
   });
 
@@ -207,10 +267,14 @@ export async function runFuzz(o) {
       await fc.assert(property, { seed, path: o.replay.path, numRuns: 1, endOnFailure: false });
     } else {
       const details = await fc.check(property, { seed, numRuns: o.runs });
-      if (details.failed) throw new Error(`the fuzz property itself threw: ${/** @type {any} */ (details.errorInstance)?.stack ?? String(details.errorInstance)}`);
+      if (details.failed)
+        throw new Error(
+          `the fuzz property itself threw: ${/** @type {any} */ (details.errorInstance)?.stack ?? String(details.errorInstance)}`,
+        );
       for (const ag of AGENTS) {
         const dead = await liveness(call, ag, checks++);
-        if (dead) record({ index: index - 1, op: '(after the run)', why: `agent ${ag}: ${dead}`, request: '-', answer: '-' });
+        if (dead)
+          record({ index: index - 1, op: '(after the run)', why: `agent ${ag}: ${dead}`, request: '-', answer: '-' });
       }
     }
   } finally {
@@ -232,7 +296,16 @@ export async function runFuzz(o) {
  * @param {ReturnType<typeof adminCall>} call
  */
 async function conforms(req, a, op, doc, call) {
-  if (!op || !req.routed || !('status' in a) || a.upgraded || a.status < 200 || a.status > 299 || !(a.contentType ?? '').includes('application/json')) return undefined;
+  if (
+    !op ||
+    !req.routed ||
+    !('status' in a) ||
+    a.upgraded ||
+    a.status < 200 ||
+    a.status > 299 ||
+    !(a.contentType ?? '').includes('application/json')
+  )
+    return undefined;
   const schema = op.responses[String(a.status)];
   /** @type {any} */
   const json = JSON.parse(a.body);
@@ -251,10 +324,13 @@ async function conforms(req, a, op, doc, call) {
   const ns = req.query.split('&').find((kv) => kv.startsWith('ns='));
   if (ns === undefined) return undefined;
   const back = await call('GET', `${req.path}?${ns}`);
-  if (back.status !== 200) return `read back after the PUT (seq ${json.seq}) → ${back.status} ${describe(back.text, 200)}`;
+  if (back.status !== 200)
+    return `read back after the PUT (seq ${json.seq}) → ${back.status} ${describe(back.text, 200)}`;
   const norm = (/** @type {unknown} */ v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
-  if (!isDeepStrictEqual(norm(back.body.value), norm(sent.value))) return `read back after the PUT: value ${describe(JSON.stringify(back.body.value), 120)} ≠ written ${describe(JSON.stringify(sent.value), 120)}`;
-  if (typeof sent.text === 'string' && back.body.text !== sent.text) return `read back after the PUT: text ${describe(JSON.stringify(back.body.text), 120)} ≠ written ${describe(JSON.stringify(sent.text), 120)}`;
+  if (!isDeepStrictEqual(norm(back.body.value), norm(sent.value)))
+    return `read back after the PUT: value ${describe(JSON.stringify(back.body.value), 120)} ≠ written ${describe(JSON.stringify(sent.value), 120)}`;
+  if (typeof sent.text === 'string' && back.body.text !== sent.text)
+    return `read back after the PUT: text ${describe(JSON.stringify(back.body.text), 120)} ≠ written ${describe(JSON.stringify(sent.text), 120)}`;
   return undefined;
 }
 
@@ -263,7 +339,14 @@ async function conforms(req, a, op, doc, call) {
  * @param {import('./fuzz-requests.mjs').FuzzRequest} r
  */
 export function summarize(r) {
-  const body = r.body.kind === 'text' ? describe(r.body.text, 300) : r.body.kind === 'bytes' ? `<${r.body.bytes.length} bytes>` : r.body.kind === 'huge' ? `<${r.body.bytes} bytes>` : '<none>';
+  const body =
+    r.body.kind === 'text'
+      ? describe(r.body.text, 300)
+      : r.body.kind === 'bytes'
+        ? `<${r.body.bytes.length} bytes>`
+        : r.body.kind === 'huge'
+          ? `<${r.body.bytes} bytes>`
+          : '<none>';
   const hdrs = r.headers.length ? ` headers ${JSON.stringify(r.headers)}` : '';
   return `${r.method} ${describe(r.path, 200)}${r.query ? `?${describe(r.query, 200)}` : ''} auth=${r.auth}/${r.authVariant} content-type=${JSON.stringify(r.contentType)}${hdrs} body=${body}`;
 }
@@ -275,9 +358,16 @@ export function summarize(r) {
  */
 export function formatReport(r, verbose = false) {
   const lines = verbose ? Object.entries(r.byOp).map(([op, st]) => `  ${op}: ${JSON.stringify(st)}`) : [];
-  lines.push(`fuzz: ${r.requests} requests (${r.unsent} not sendable by the client) in ${(r.ms / 1000).toFixed(1)} s, seed ${r.seed}; statuses ${JSON.stringify(r.statuses)}; ${r.fivexx} 5xx; ${r.failures.length} failures in ${r.classes.length} classes`);
+  lines.push(
+    `fuzz: ${r.requests} requests (${r.unsent} not sendable by the client) in ${(r.ms / 1000).toFixed(1)} s, seed ${r.seed}; statuses ${JSON.stringify(r.statuses)}; ${r.fivexx} 5xx; ${r.failures.length} failures in ${r.classes.length} classes`,
+  );
   for (const c of r.classes) {
-    lines.push(`- ${c.key} (×${c.count})`, `    request: ${c.first.request}`, `    answer: ${c.first.answer}`, `    replay: ${c.first.replay}`);
+    lines.push(
+      `- ${c.key} (×${c.count})`,
+      `    request: ${c.first.request}`,
+      `    answer: ${c.first.answer}`,
+      `    replay: ${c.first.replay}`,
+    );
   }
   return lines.join('\n');
 }

@@ -8,16 +8,90 @@ import fc from 'fast-check';
 import { hostileJson, hostileString, hostileVector } from './hostile.mjs';
 
 /** Agent ids the API must refuse before any Durable Object is touched. */
-export const BAD_AGENTS = ['', '.', '..', '-a', '_a', ':a', 'a b', 'a/b', 'ä', '😀', '%', '%2e%2e', '%00', '\ud800', 'a'.repeat(129), 'a\\b', 'a"b', '__proto__'];
+export const BAD_AGENTS = [
+  '',
+  '.',
+  '..',
+  '-a',
+  '_a',
+  ':a',
+  'a b',
+  'a/b',
+  'ä',
+  '😀',
+  '%',
+  '%2e%2e',
+  '%00',
+  '\ud800',
+  'a'.repeat(129),
+  'a\\b',
+  'a"b',
+  '__proto__',
+];
 export const KEYS = ['k0', 'k1', 'k2', 'k3'];
 /** @type {[string, string][]} A WebSocket upgrade. */
-export const WS_HEADERS = [['upgrade', 'websocket'], ['connection', 'Upgrade'], ['sec-websocket-version', '13'], ['sec-websocket-key', 'dGhlIHNhbXBsZSBub25jZQ==']];
+export const WS_HEADERS = [
+  ['upgrade', 'websocket'],
+  ['connection', 'Upgrade'],
+  ['sec-websocket-version', '13'],
+  ['sec-websocket-key', 'dGhlIHNhbXBsZSBub25jZQ=='],
+];
 export const THREADS = ['t0', 't1'];
 export const NAMESPACES = [['n'], ['n', 'm'], ['user', '42'], ['n', '..'], ['.'], ['__proto__']];
 /** Namespaces in query form that the API takes (hostile segments, but well-formed). */
-export const GOOD_NS_QUERY = ['', 'n', 'n/m', 'user/42', Array(16).fill('s').join('/'), '__proto__', 'n/..', '%2F', 'é/😀', 'a b', 'x'.repeat(256)];
-export const NS_QUERY = ['', 'n', 'n/m', 'user/42', 'a//b', '/a', 'a/', '/', '//', '.', '..', 'n/..', '%2F', Array(17).fill('s').join('/'), Array(16).fill('s').join('/'), 'x'.repeat(257)];
-export const FIELDS = ['topic', 'n', 'a.b', 'a"b', 'a\\b', 'a\\', '\\', '\\"', "a'b", '$.x', '$', '[0]', '__proto__', 'constructor', 'x'.repeat(300), 'é', '\ud800', ' ', 'a b', "') OR 1=1 --"];
+export const GOOD_NS_QUERY = [
+  '',
+  'n',
+  'n/m',
+  'user/42',
+  Array(16).fill('s').join('/'),
+  '__proto__',
+  'n/..',
+  '%2F',
+  'é/😀',
+  'a b',
+  'x'.repeat(256),
+];
+export const NS_QUERY = [
+  '',
+  'n',
+  'n/m',
+  'user/42',
+  'a//b',
+  '/a',
+  'a/',
+  '/',
+  '//',
+  '.',
+  '..',
+  'n/..',
+  '%2F',
+  Array(17).fill('s').join('/'),
+  Array(16).fill('s').join('/'),
+  'x'.repeat(257),
+];
+export const FIELDS = [
+  'topic',
+  'n',
+  'a.b',
+  'a"b',
+  'a\\b',
+  'a\\',
+  '\\',
+  '\\"',
+  "a'b",
+  '$.x',
+  '$',
+  '[0]',
+  '__proto__',
+  'constructor',
+  'x'.repeat(300),
+  'é',
+  '\ud800',
+  ' ',
+  'a b',
+  "') OR 1=1 --",
+];
 
 /** Realistic values per body property name, so that requests reach the engine. */
 export const HINTS = {
@@ -34,7 +108,21 @@ export const HINTS = {
   vector: hostileVector,
   field: () => fc.constantFrom(...FIELDS),
   metadata: () => fc.dictionary(fc.constantFrom(...FIELDS), hostileJson(), { maxKeys: 3 }),
-  text: () => fc.oneof(fc.constantFrom('coffee with oat milk', 'note one', 'milk', '"milk"', 'milk*', 'NEAR(a b)', 'a AND', '^', '-milk'), hostileString()),
+  text: () =>
+    fc.oneof(
+      fc.constantFrom(
+        'coffee with oat milk',
+        'note one',
+        'milk',
+        '"milk"',
+        'milk*',
+        'NEAR(a b)',
+        'a AND',
+        '^',
+        '-milk',
+      ),
+      hostileString(),
+    ),
   value: hostileJson,
   data: hostileJson,
   payload: hostileJson,
@@ -45,7 +133,9 @@ export const HINTS = {
 
 /** A vector of the fuzz agents' dims (4), first component 1 so that its norm is never degenerate. */
 function tameVector() {
-  return fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }).map((v) => [1, ...v.slice(1)]);
+  return fc
+    .array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 })
+    .map((v) => [1, ...v.slice(1)]);
 }
 
 /** Ordinary values per body property name (the `tame` profile): writes that succeed. */
@@ -72,8 +162,26 @@ export const TAME = {
   retention: () => fc.constant({}),
   maxMemoryBytes: () => fc.constant(256 << 10),
   maxCheckpointBytes: () => fc.constant(1 << 20),
-  memories: () => fc.array(fc.record({ namespace: fc.constantFrom(['n'], ['user', '42']), key: fc.constantFrom(...KEYS, 'b0', 'b1'), value: fc.jsonValue({ maxDepth: 2 }), text: fc.constantFrom('batch milk', 'batch tea'), embedding: tameVector() }), { minLength: 1, maxLength: 20 }),
-  filter: () => fc.array(fc.record({ field: fc.constantFrom('topic', 'n'), op: fc.constantFrom('eq', 'ne', 'gt', 'lt'), value: fc.constantFrom('a', 'b', 1, 5) }), { maxLength: 2 }),
+  memories: () =>
+    fc.array(
+      fc.record({
+        namespace: fc.constantFrom(['n'], ['user', '42']),
+        key: fc.constantFrom(...KEYS, 'b0', 'b1'),
+        value: fc.jsonValue({ maxDepth: 2 }),
+        text: fc.constantFrom('batch milk', 'batch tea'),
+        embedding: tameVector(),
+      }),
+      { minLength: 1, maxLength: 20 },
+    ),
+  filter: () =>
+    fc.array(
+      fc.record({
+        field: fc.constantFrom('topic', 'n'),
+        op: fc.constantFrom('eq', 'ne', 'gt', 'lt'),
+        value: fc.constantFrom('a', 'b', 1, 5),
+      }),
+      { maxLength: 2 },
+    ),
   asOf: () => fc.constant(undefined),
   fusion: () => fc.constant(undefined),
 };

@@ -41,12 +41,27 @@ export function toJsonText(v) {
     else if (x instanceof DupObject) {
       const items = [];
       for (const [k, val] of x.entries) if (val !== undefined) items.push([k, val]);
-      pushContainer(stack, '{', '}', items.map(([k, val]) => [`${JSON.stringify(k)}:`, val]));
+      pushContainer(
+        stack,
+        '{',
+        '}',
+        items.map(([k, val]) => [`${JSON.stringify(k)}:`, val]),
+      );
     } else if (Array.isArray(x)) {
-      pushContainer(stack, '[', ']', x.map((val) => ['', val === undefined ? null : val]));
+      pushContainer(
+        stack,
+        '[',
+        ']',
+        x.map((val) => ['', val === undefined ? null : val]),
+      );
     } else if (x !== null && typeof x === 'object') {
       const items = Object.keys(x).filter((k) => /** @type {any} */ (x)[k] !== undefined);
-      pushContainer(stack, '{', '}', items.map((k) => [`${JSON.stringify(k)}:`, /** @type {any} */ (x)[k]]));
+      pushContainer(
+        stack,
+        '{',
+        '}',
+        items.map((k) => [`${JSON.stringify(k)}:`, /** @type {any} */ (x)[k]]),
+      );
     } else if (typeof x === 'number' && !Number.isFinite(x)) out.push('null');
     else out.push(x === undefined ? 'null' : JSON.stringify(x));
   }
@@ -85,5 +100,8 @@ class Emit {
 export function describe(text, max = 300) {
   const cut = text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
   // eslint-disable-next-line no-control-regex
-  return cut.replace(/[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return cut.replace(
+    /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -11,7 +11,21 @@ import { toJsonText } from './json-text.mjs';
 import { mutated } from './schema-arb.mjs';
 
 /** What may happen to the stream; duplicate rows three times as often as the rest. */
-const KINDS = ['as-is', 'dup', 'dup', 'dup', 'drop', 'swap', 'cut', 'garbage', 'mutate', 'crlf', 'bom', 'blank', 'twice'];
+const KINDS = [
+  'as-is',
+  'dup',
+  'dup',
+  'dup',
+  'drop',
+  'swap',
+  'cut',
+  'garbage',
+  'mutate',
+  'crlf',
+  'bom',
+  'blank',
+  'twice',
+];
 
 /**
  * @param {string} text an NDJSON stream (one JSON value per line)
@@ -37,9 +51,15 @@ export function ndjsonBody(text, good) {
       case 'cut':
         return fc.nat({ max: Math.max(0, text.length - 1) }).map((n) => text.slice(0, n));
       case 'garbage':
-        return fc.tuple(at, garbageBody()).map(([i, g]) => join([...lines.slice(0, i), g.replace(/\n/g, ' '), ...lines.slice(i + 1)]));
+        return fc
+          .tuple(at, garbageBody())
+          .map(([i, g]) => join([...lines.slice(0, i), g.replace(/\n/g, ' '), ...lines.slice(i + 1)]));
       case 'mutate':
-        return at.chain((i) => mutated(fc.constant(JSON.parse(lines[i]))).map((v) => join([...lines.slice(0, i), toJsonText(v), ...lines.slice(i + 1)])));
+        return at.chain((i) =>
+          mutated(fc.constant(JSON.parse(lines[i]))).map((v) =>
+            join([...lines.slice(0, i), toJsonText(v), ...lines.slice(i + 1)]),
+          ),
+        );
       case 'crlf':
         return fc.constant(lines.join('\r\n') + '\r\n');
       case 'bom':

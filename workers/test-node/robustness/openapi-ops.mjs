@@ -39,7 +39,7 @@ export function operations(doc) {
         method: method.toUpperCase(),
         path,
         params,
-        body: bodyType === undefined ? undefined : content[bodyType].schema ?? {},
+        body: bodyType === undefined ? undefined : (content[bodyType].schema ?? {}),
         bodyType,
         bodyRequired: Boolean(op.requestBody?.required),
         secured: security.length > 0,

@@ -34,17 +34,48 @@ describe('the HTTP fuzz oracle', () => {
     assert.match(String(judge('GET', answer(400, 'ERROR: Missing Sec-WebSocket-Key', 'text/plain'))), /not JSON/);
     assert.match(String(judge('GET', answer(400, { message: 'no code' }))), /without \{ error/);
     assert.match(String(judge('GET', answer(400, { error: { code: 'TEAPOT', message: 'x' } }))), /unknown code/);
-    assert.match(String(judge('GET', answer(404, { error: { code: 'INVALID_ARGUMENT', message: 'x' } }))), /expected 400/);
+    assert.match(
+      String(judge('GET', answer(404, { error: { code: 'INVALID_ARGUMENT', message: 'x' } }))),
+      /expected 400/,
+    );
     assert.match(String(judge('GET', answer(200, '{"a":', 'application/json'))), /not JSON/);
     assert.match(String(judge('GET', answer(200, '<html>', 'text/html'))), /Content-Type/);
     assert.match(String(judge('GET', { error: 'no answer within 20000 ms (hang)' })), /hang/);
   });
 
   it('finds a success that breaks its documented response schema', () => {
-    const doc = { components: { schemas: { Hit: { type: 'object', properties: { score: { type: 'number' }, text: { type: ['string', 'null'] } }, required: ['score', 'text'] } } } };
-    const schema = { type: 'object', properties: { hits: { type: 'array', items: { $ref: '#/components/schemas/Hit' } } }, required: ['hits'] };
+    const doc = {
+      components: {
+        schemas: {
+          Hit: {
+            type: 'object',
+            properties: { score: { type: 'number' }, text: { type: ['string', 'null'] } },
+            required: ['score', 'text'],
+          },
+        },
+      },
+    };
+    const schema = {
+      type: 'object',
+      properties: { hits: { type: 'array', items: { $ref: '#/components/schemas/Hit' } } },
+      required: ['hits'],
+    };
     assert.equal(violation({ hits: [{ score: 1, text: null }] }, schema, doc), undefined);
-    assert.match(String(violation({ hits: [{ score: 1, text: 'a' }, { score: null, text: 'b' }] }, schema, doc)), /\$\.hits\[1\]\.score: null is not of type number/);
+    assert.match(
+      String(
+        violation(
+          {
+            hits: [
+              { score: 1, text: 'a' },
+              { score: null, text: 'b' },
+            ],
+          },
+          schema,
+          doc,
+        ),
+      ),
+      /\$\.hits\[1\]\.score: null is not of type number/,
+    );
     assert.match(String(violation({ hits: [{ text: 'a' }] }, schema, doc)), /required score is missing/);
     assert.match(String(violation({}, schema, doc)), /required hits/);
   });
@@ -53,8 +84,14 @@ describe('the HTTP fuzz oracle', () => {
 describe('the WebSocket fuzz oracle', () => {
   it('accepts protocol messages and refuses anything else, and INTERNAL errors', () => {
     assert.equal(judgeServerMessage('{"type":"pong","seq":3}'), undefined);
-    assert.equal(judgeServerMessage('{"type":"error","seq":3,"error":{"code":"INVALID_ARGUMENT","message":"x"}}'), undefined);
-    assert.match(String(judgeServerMessage('{"type":"error","seq":3,"error":{"code":"INTERNAL","message":"x"}}')), /INTERNAL/);
+    assert.equal(
+      judgeServerMessage('{"type":"error","seq":3,"error":{"code":"INVALID_ARGUMENT","message":"x"}}'),
+      undefined,
+    );
+    assert.match(
+      String(judgeServerMessage('{"type":"error","seq":3,"error":{"code":"INTERNAL","message":"x"}}')),
+      /INTERNAL/,
+    );
     assert.match(String(judgeServerMessage('{"type":"hello","seq":3}')), /not a protocol message/);
     assert.match(String(judgeServerMessage('not json')), /not JSON/);
   });
@@ -62,7 +99,17 @@ describe('the WebSocket fuzz oracle', () => {
 
 describe('what the fuzzer sends', () => {
   it('writes JSON that JSON.stringify cannot: raw numbers, duplicate keys, __proto__ keys, 100,000-deep nesting', () => {
-    assert.equal(toJsonText({ a: new RawJson('1e999'), b: new DupObject([['k', 1], ['k', 2]]), ['__proto__']: [1] }), '{"a":1e999,"b":{"k":1,"k":2},"__proto__":[1]}');
+    assert.equal(
+      toJsonText({
+        a: new RawJson('1e999'),
+        b: new DupObject([
+          ['k', 1],
+          ['k', 2],
+        ]),
+        ['__proto__']: [1],
+      }),
+      '{"a":1e999,"b":{"k":1,"k":2},"__proto__":[1]}',
+    );
     assert.equal(toJsonText('\ud800'), '"\\ud800"');
     /** @type {unknown} */
     let deep = 0;

@@ -28,11 +28,14 @@ export function violation(value, schema, doc, path = '$') {
   if (Array.isArray(alts) && !alts.some((/** @type {any} */ a) => violation(value, a, doc, path) === undefined)) {
     return `${path}: matches none of its ${alts.length} alternatives (${short(value)})`;
   }
-  if ('const' in s && JSON.stringify(value) !== JSON.stringify(s.const)) return `${path}: ${short(value)} is not ${JSON.stringify(s.const)}`;
-  if (Array.isArray(s.enum) && !s.enum.includes(value)) return `${path}: ${short(value)} is not one of ${JSON.stringify(s.enum)}`;
+  if ('const' in s && JSON.stringify(value) !== JSON.stringify(s.const))
+    return `${path}: ${short(value)} is not ${JSON.stringify(s.const)}`;
+  if (Array.isArray(s.enum) && !s.enum.includes(value))
+    return `${path}: ${short(value)} is not one of ${JSON.stringify(s.enum)}`;
   if (s.type !== undefined) {
     const types = Array.isArray(s.type) ? s.type : [s.type];
-    if (!types.some((/** @type {string} */ t) => isType(value, t))) return `${path}: ${short(value)} is not of type ${types.join(' | ')}`;
+    if (!types.some((/** @type {string} */ t) => isType(value, t)))
+      return `${path}: ${short(value)} is not of type ${types.join(' | ')}`;
   }
   if (typeof value === 'number') {
     if (typeof s.minimum === 'number' && value < s.minimum) return `${path}: ${value} < minimum ${s.minimum}`;

@@ -7,8 +7,8 @@
  * thing in such a value (a missing or extra field, `__proto__`, a wrong type, deep nesting, a bound crossed).
  */
 import fc from 'fast-check';
-import { DupObject, RawJson, toJsonText } from './json-text.mjs';
 import { deepNesting, hostileJson, hostileKey, hostileNumber, hostileString, hostileVector } from './hostile.mjs';
+import { DupObject, RawJson, toJsonText } from './json-text.mjs';
 
 /** @typedef {Record<string, any>} Schema */
 /** @typedef {Record<string, () => fc.Arbitrary<unknown>>} Hints property name → arbitrary of realistic values */
@@ -45,7 +45,11 @@ export function deref(schema, doc) {
 export function conforming(schema, ctx, name, depth = 0) {
   const s = deref(schema, ctx.doc);
   if (ctx.tame && name !== undefined && Object.hasOwn(ctx.tame, name)) return ctx.tame[name]();
-  const hint = ctx.tame ? undefined : name !== undefined && Object.hasOwn(ctx.hints, name) ? ctx.hints[name] : undefined;
+  const hint = ctx.tame
+    ? undefined
+    : name !== undefined && Object.hasOwn(ctx.hints, name)
+      ? ctx.hints[name]
+      : undefined;
   const own = shape(s, ctx, depth);
   return hint ? fc.oneof({ weight: 3, arbitrary: hint() }, { weight: 1, arbitrary: own }) : own;
 }
@@ -57,24 +61,36 @@ export function conforming(schema, ctx, name, depth = 0) {
 function shape(s, ctx, depth) {
   if (depth > 6) return hostileJson();
   const alts = s.anyOf ?? s.oneOf;
-  if (Array.isArray(alts)) return fc.oneof(...alts.map((/** @type {Schema} */ a) => conforming(a, ctx, undefined, depth + 1)));
+  if (Array.isArray(alts))
+    return fc.oneof(...alts.map((/** @type {Schema} */ a) => conforming(a, ctx, undefined, depth + 1)));
   if (Array.isArray(s.allOf)) return conforming(s.allOf[s.allOf.length - 1], ctx, undefined, depth + 1);
   if ('const' in s) return fc.constant(s.const);
-  if (Array.isArray(s.enum)) return ctx.strict ? fc.constantFrom(...s.enum) : fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...s.enum) }, { weight: 1, arbitrary: hostileString() });
+  if (Array.isArray(s.enum))
+    return ctx.strict
+      ? fc.constantFrom(...s.enum)
+      : fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...s.enum) }, { weight: 1, arbitrary: hostileString() });
   const type = Array.isArray(s.type) ? s.type : s.type === undefined ? undefined : [s.type];
   if (type?.includes('null') && type.length > 1) {
     const rest = { ...s, type: type.filter((/** @type {string} */ t) => t !== 'null') };
-    return fc.oneof({ weight: 4, arbitrary: conforming(rest, ctx, undefined, depth) }, { weight: 1, arbitrary: fc.constant(null) });
+    return fc.oneof(
+      { weight: 4, arbitrary: conforming(rest, ctx, undefined, depth) },
+      { weight: 1, arbitrary: fc.constant(null) },
+    );
   }
   switch (type?.[0]) {
     case 'string':
-      if (ctx.tame) return s.pattern ? fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length <= (s.maxLength ?? Infinity)) : fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 24, 24) });
+      if (ctx.tame)
+        return s.pattern
+          ? fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length <= (s.maxLength ?? Infinity))
+          : fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 24, 24) });
       return stringOf(s, Boolean(ctx.strict));
     case 'integer':
     case 'number':
       return numberOf(s, type[0] === 'integer', Boolean(ctx.strict));
     case 'boolean':
-      return ctx.strict ? fc.boolean() : fc.oneof({ weight: 5, arbitrary: fc.boolean() }, { weight: 1, arbitrary: hostileJson() });
+      return ctx.strict
+        ? fc.boolean()
+        : fc.oneof({ weight: 5, arbitrary: fc.boolean() }, { weight: 1, arbitrary: hostileJson() });
     case 'array':
       return arrayOf(s, ctx, depth);
     case 'object':
@@ -88,27 +104,51 @@ function shape(s, ctx, depth) {
 function stringOf(s, strict) {
   const min = s.minLength ?? 0;
   const max = Math.min(s.maxLength ?? 64, 64);
-  const fits = (/** @type {string} */ x) => x.length >= min && x.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(x));
+  const fits = (/** @type {string} */ x) =>
+    x.length >= min && x.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(x));
   /** @type {fc.Arbitrary<string>} */
-  const plain = s.pattern ? fc.stringMatching(new RegExp(s.pattern)).filter(fits) : fc.string({ minLength: min, maxLength: Math.max(min, max) });
-  return fc.oneof({ weight: 3, arbitrary: plain }, { weight: 2, arbitrary: strict ? hostileString().filter(fits) : hostileString() });
+  const plain = s.pattern
+    ? fc.stringMatching(new RegExp(s.pattern)).filter(fits)
+    : fc.string({ minLength: min, maxLength: Math.max(min, max) });
+  return fc.oneof(
+    { weight: 3, arbitrary: plain },
+    { weight: 2, arbitrary: strict ? hostileString().filter(fits) : hostileString() },
+  );
 }
 
 /** @param {Schema} s @param {boolean} integer @param {boolean} strict */
 function numberOf(s, integer, strict) {
   const lo = Math.max(s.minimum ?? (s.exclusiveMinimum ?? -1e6) + (integer ? 1 : 0), -1e9);
   const hi = Math.min(s.maximum ?? (s.exclusiveMaximum ?? 1e6) - (integer ? 1 : 0), 1e9);
-  const inRange = integer ? fc.integer({ min: Math.ceil(lo), max: Math.floor(Math.max(lo, hi)) }) : fc.double({ min: lo, max: Math.max(lo, hi), noNaN: true });
+  const inRange = integer
+    ? fc.integer({ min: Math.ceil(lo), max: Math.floor(Math.max(lo, hi)) })
+    : fc.double({ min: lo, max: Math.max(lo, hi), noNaN: true });
   if (strict) {
-    const fits = (/** @type {unknown} */ x) => typeof x === 'number' && (!integer || Number.isInteger(x)) && x >= (s.minimum ?? -Infinity) && x <= (s.maximum ?? Infinity) && (s.exclusiveMinimum === undefined || x > s.exclusiveMinimum) && (s.exclusiveMaximum === undefined || x < s.exclusiveMaximum);
+    const fits = (/** @type {unknown} */ x) =>
+      typeof x === 'number' &&
+      (!integer || Number.isInteger(x)) &&
+      x >= (s.minimum ?? -Infinity) &&
+      x <= (s.maximum ?? Infinity) &&
+      (s.exclusiveMinimum === undefined || x > s.exclusiveMinimum) &&
+      (s.exclusiveMaximum === undefined || x < s.exclusiveMaximum);
     const edges = [s.minimum, s.maximum, 0, 1, 2 ** 53 - 1, Number.MAX_VALUE, 3e38, -3e38, 5e-324].filter(fits);
-    return edges.length ? fc.oneof({ weight: 3, arbitrary: inRange }, { weight: 1, arbitrary: fc.constantFrom(...edges) }, { weight: 1, arbitrary: hostileNumber().filter(fits) }) : inRange;
+    return edges.length
+      ? fc.oneof(
+          { weight: 3, arbitrary: inRange },
+          { weight: 1, arbitrary: fc.constantFrom(...edges) },
+          { weight: 1, arbitrary: hostileNumber().filter(fits) },
+        )
+      : inRange;
   }
   /** @type {fc.Arbitrary<unknown>[]} */
   const edges = [];
   if (s.minimum !== undefined) edges.push(fc.constantFrom(s.minimum, s.minimum - 1, s.minimum - 0.5));
   if (s.maximum !== undefined) edges.push(fc.constantFrom(s.maximum, s.maximum + 1, s.maximum + 0.5));
-  return fc.oneof({ weight: 5, arbitrary: inRange }, { weight: 2, arbitrary: hostileNumber() }, ...edges.map((e) => ({ weight: 1, arbitrary: e })));
+  return fc.oneof(
+    { weight: 5, arbitrary: inRange },
+    { weight: 2, arbitrary: hostileNumber() },
+    ...edges.map((e) => ({ weight: 1, arbitrary: e })),
+  );
 }
 
 /** @param {Schema} s @param {Ctx} ctx @param {number} depth */
@@ -116,7 +156,13 @@ function arrayOf(s, ctx, depth) {
   const items = deref(s.items ?? {}, ctx.doc);
   const min = s.minItems ?? 0;
   const max = Math.max(min, Math.min(s.maxItems ?? 5, 5));
-  const item = items.type === 'number' && !ctx.strict ? fc.oneof({ weight: 4, arbitrary: conforming(items, ctx, undefined, depth + 1) }, { weight: 1, arbitrary: hostileNumber() }) : conforming(items, ctx, undefined, depth + 1);
+  const item =
+    items.type === 'number' && !ctx.strict
+      ? fc.oneof(
+          { weight: 4, arbitrary: conforming(items, ctx, undefined, depth + 1) },
+          { weight: 1, arbitrary: hostileNumber() },
+        )
+      : conforming(items, ctx, undefined, depth + 1);
   const sized = fc.array(item, { minLength: min, maxLength: max });
   if (s.maxItems === undefined || ctx.strict) return sized;
   // Past the limit by one (the size check, not the items, is what is tried).
@@ -130,7 +176,10 @@ function objectOf(s, ctx, depth) {
   const names = Object.keys(props);
   if (names.length === 0) {
     // A record (`additionalProperties: {...}`) or a free object: hostile keys with values of that schema.
-    const val = s.additionalProperties && typeof s.additionalProperties === 'object' ? conforming(s.additionalProperties, ctx, undefined, depth + 1) : hostileJson();
+    const val =
+      s.additionalProperties && typeof s.additionalProperties === 'object'
+        ? conforming(s.additionalProperties, ctx, undefined, depth + 1)
+        : hostileJson();
     return fc.dictionary(hostileKey(), val, { maxKeys: 5 });
   }
   const required = new Set(s.required ?? []);
@@ -144,7 +193,10 @@ function objectOf(s, ctx, depth) {
     const keys = names.filter((n) => required.has(n) && n !== 'data' && n !== 'dataBase64');
     return fc.oneof(
       fc.record({ ...rest, data }, /** @type {any} */ ({ requiredKeys: [...keys, 'data'] })),
-      fc.record({ ...rest, dataBase64: fc.base64String({ maxLength: 64 }) }, /** @type {any} */ ({ requiredKeys: [...keys, 'dataBase64'] })),
+      fc.record(
+        { ...rest, dataBase64: fc.base64String({ maxLength: 64 }) },
+        /** @type {any} */ ({ requiredKeys: [...keys, 'dataBase64'] }),
+      ),
     );
   }
   return fc.record(rec, { requiredKeys: names.filter((n) => required.has(n)) });
@@ -157,7 +209,19 @@ function objectOf(s, ctx, depth) {
 const ALWAYS = ['value', 'payload'];
 
 /** What `mutated` may do to a value. */
-const MUTATIONS = ['drop', 'extra', 'proto', 'wrongType', 'deep', 'rawNumber', 'duplicate', 'dupItem', 'wrap', 'null', 'vector'];
+const MUTATIONS = [
+  'drop',
+  'extra',
+  'proto',
+  'wrongType',
+  'deep',
+  'rawNumber',
+  'duplicate',
+  'dupItem',
+  'wrap',
+  'null',
+  'vector',
+];
 
 /**
  * A conforming value with one node changed (picked by index among all nodes of the value).
@@ -167,7 +231,16 @@ const MUTATIONS = ['drop', 'extra', 'proto', 'wrongType', 'deep', 'rawNumber', '
  */
 export function mutated(base, kinds = MUTATIONS) {
   return fc
-    .tuple(base, fc.constantFrom(...kinds), fc.nat(), hostileJson(), deepNesting(), fc.constantFrom('1e999', '-0', '1E+400', '9007199254740993'), hostileKey(), hostileVector())
+    .tuple(
+      base,
+      fc.constantFrom(...kinds),
+      fc.nat(),
+      hostileJson(),
+      deepNesting(),
+      fc.constantFrom('1e999', '-0', '1E+400', '9007199254740993'),
+      hostileKey(),
+      hostileVector(),
+    )
     .map(([value, kind, at, junk, deep, raw, key, vec]) => mutate(value, kind, at, { junk, deep, raw, key, vec }));
 }
 
@@ -188,11 +261,16 @@ function mutate(value, kind, at, w) {
   const walk = (/** @type {any} */ v) => {
     if (Array.isArray(v)) {
       if (v.length) arrays.push(v);
-      v.forEach((x, i) => { slots.push({ parent: v, key: i }); walk(x); });
-    }
-    else if (v && typeof v === 'object' && !(v instanceof RawJson) && !(v instanceof DupObject)) {
+      v.forEach((x, i) => {
+        slots.push({ parent: v, key: i });
+        walk(x);
+      });
+    } else if (v && typeof v === 'object' && !(v instanceof RawJson) && !(v instanceof DupObject)) {
       objects.push(v);
-      for (const k of Object.keys(v)) { slots.push({ parent: v, key: k }); walk(v[k]); }
+      for (const k of Object.keys(v)) {
+        slots.push({ parent: v, key: k });
+        walk(v[k]);
+      }
     }
   };
   walk(copy);

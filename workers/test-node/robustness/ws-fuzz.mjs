@@ -27,15 +27,35 @@ export function wsMessageArb() {
   const valid = fc.record(
     {
       kinds: fc.array(fc.constantFrom(...KINDS), { maxLength: 3 }),
-      namespaces: fc.array(fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom('n', 'user', '42') }, { weight: 1, arbitrary: hostileString().filter((x) => x.length > 0 && x.length <= 256) }), { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
-      channels: fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom('ch0', 'ch1') }, { weight: 1, arbitrary: hostileString().filter((x) => x.length > 0 && x.length <= 256) }), { maxLength: 3 }),
+      namespaces: fc.array(
+        fc.array(
+          fc.oneof(
+            { weight: 3, arbitrary: fc.constantFrom('n', 'user', '42') },
+            { weight: 1, arbitrary: hostileString().filter((x) => x.length > 0 && x.length <= 256) },
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
+        { maxLength: 3 },
+      ),
+      channels: fc.array(
+        fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom('ch0', 'ch1') },
+          { weight: 1, arbitrary: hostileString().filter((x) => x.length > 0 && x.length <= 256) },
+        ),
+        { maxLength: 3 },
+      ),
     },
     { requiredKeys: [] },
   );
   const hostile = fc.record(
     {
-      kinds: fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...KINDS) }, { weight: 1, arbitrary: hostileString() }), { maxLength: 40 }),
-      namespaces: fc.array(fc.array(fc.oneof(fc.constantFrom('n', 'user', '42'), hostileString()), { maxLength: 18 }), { maxLength: 34 }),
+      kinds: fc.array(
+        fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...KINDS) }, { weight: 1, arbitrary: hostileString() }),
+        { maxLength: 40 },
+      ),
+      namespaces: fc.array(fc.array(fc.oneof(fc.constantFrom('n', 'user', '42'), hostileString()), { maxLength: 18 }), {
+        maxLength: 34,
+      }),
       channels: fc.array(fc.oneof(fc.constantFrom('ch0', 'ch1'), hostileString()), { maxLength: 34 }),
     },
     { requiredKeys: [] },
@@ -54,9 +74,24 @@ export function wsMessageArb() {
     { weight: 4, arbitrary: text(mutated(shaped).map(toJsonText)) },
     { weight: 2, arbitrary: text(garbageBody()) },
     { weight: 1, arbitrary: text(deepNesting().map((d) => toJsonText({ type: 'subscribe', filter: d }))) },
-    { weight: 1, arbitrary: text(fc.constantFrom((16 << 10) + 1, 100 << 10).map((n) => `{"type":"ping","pad":"${'x'.repeat(n)}"}`)) },
-    { weight: 1, arbitrary: fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }).map((b) => /** @type {WsMessage} */ ({ kind: 'binary', bytes: b })) },
-    { weight: 1, arbitrary: text(fc.constant('{"type":"ping"}')).map(() => /** @type {WsMessage} */ ({ kind: 'binary', bytes: [...Buffer.from('{"type":"ping"}')] })) },
+    {
+      weight: 1,
+      arbitrary: text(
+        fc.constantFrom((16 << 10) + 1, 100 << 10).map((n) => `{"type":"ping","pad":"${'x'.repeat(n)}"}`),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 })
+        .map((b) => /** @type {WsMessage} */ ({ kind: 'binary', bytes: b })),
+    },
+    {
+      weight: 1,
+      arbitrary: text(fc.constant('{"type":"ping"}')).map(
+        () => /** @type {WsMessage} */ ({ kind: 'binary', bytes: [...Buffer.from('{"type":"ping"}')] }),
+      ),
+    },
   );
 }
 
@@ -72,10 +107,12 @@ export function judgeServerMessage(raw) {
   } catch {
     return `a message that is not JSON: ${describe(raw, 200)}`;
   }
-  if (!['event', 'subscribed', 'unsubscribed', 'pong', 'error'].includes(m?.type) || typeof m.seq !== 'number') return `not a protocol message: ${describe(raw, 200)}`;
+  if (!['event', 'subscribed', 'unsubscribed', 'pong', 'error'].includes(m?.type) || typeof m.seq !== 'number')
+    return `not a protocol message: ${describe(raw, 200)}`;
   if (m.type === 'error') {
     const code = m.error?.code;
-    if (typeof code !== 'string' || typeof m.error.message !== 'string' || !Object.hasOwn(STATUS_OF, code)) return `an error without a known code: ${describe(raw, 200)}`;
+    if (typeof code !== 'string' || typeof m.error.message !== 'string' || !Object.hasOwn(STATUS_OF, code))
+      return `an error without a known code: ${describe(raw, 200)}`;
     if (code === 'INTERNAL') return `INTERNAL: ${describe(raw, 300)}`;
   }
   return undefined;
@@ -86,7 +123,9 @@ export function judgeServerMessage(raw) {
  * @param {string} url @param {string} admin @param {string} agent
  */
 function open(url, admin, agent) {
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/agents/${agent}/ws`, { headers: { authorization: `Bearer ${admin}` } });
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/agents/${agent}/ws`, {
+    headers: { authorization: `Bearer ${admin}` },
+  });
   /** @type {string[]} */
   const inbox = [];
   /** @type {(() => void) | undefined} */
@@ -188,7 +227,10 @@ export async function runWsFuzz(o) {
     if (o.path) await fc.assert(property, { seed: o.seed, path: o.path, numRuns: 1 });
     else {
       const d = await fc.check(property, { seed: o.seed, numRuns: o.runs });
-      if (d.failed) throw new Error(`the ws fuzz property itself threw: ${/** @type {any} */ (d.errorInstance)?.stack ?? String(d.errorInstance)}`);
+      if (d.failed)
+        throw new Error(
+          `the ws fuzz property itself threw: ${/** @type {any} */ (d.errorInstance)?.stack ?? String(d.errorInstance)}`,
+        );
       // The feed still works: a fresh subscription gets a write made over HTTP.
       if (sock.isClosed()) {
         sock = open(o.url, o.admin, o.agent);
@@ -202,7 +244,12 @@ export async function runWsFuzz(o) {
       try {
         await sock.collect((x) => x?.type === 'event' && x.seq === seq);
       } catch (e) {
-        failures.push({ index: index - 1, why: `after the run, a subscription did not receive the put at seq ${seq}: ${/** @type {Error} */ (e).message}`, message: '-', replay: '-' });
+        failures.push({
+          index: index - 1,
+          why: `after the run, a subscription did not receive the put at seq ${seq}: ${/** @type {Error} */ (e).message}`,
+          message: '-',
+          replay: '-',
+        });
       }
     }
   } finally {
