@@ -55,6 +55,11 @@ describe('the packed tarball', () => {
   const size = statSync(tarball()).size;
   console.log(`edgemem tarball: ${(size / 1024).toFixed(0)} KiB packed, ${files.length} files`);
 
+  it('ships the license (copied from the repository root at pack time)', () => {
+    assert.ok(files.includes('LICENSE'), `LICENSE missing from ${files.join(', ')}`);
+    assert.match(readFileSync(join(unpacked, 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
+  });
+
   it('holds exactly the files a consumer needs', () => {
     assert.deepEqual(files, expected());
   });
