@@ -45,7 +45,7 @@ pub use app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use checkpoints::{
     ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite,
 };
-pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
+pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Storage, StoreConfig};
 pub use error::{Error, ErrorCode, Result};
 pub use export::{ExportDoc, ExportedVersion};
 pub use export_stream::{

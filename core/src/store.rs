@@ -186,8 +186,8 @@ impl Store {
                 c.pragma_update(None, "journal_mode", "WAL")?;
                 c.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
                 let sync = match self.cfg.sync {
-                    crate::config::Sync::Normal => "NORMAL", // survives process crash (no fsync per commit)
-                    crate::config::Sync::Full => "FULL",     // survives power loss (fsync per commit)
+                    crate::config::Durability::Normal => "NORMAL", // survives process crash (no fsync per commit)
+                    crate::config::Durability::Full => "FULL",     // survives power loss (fsync per commit)
                 };
                 c.pragma_update(None, "synchronous", sync)?;
                 c.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
