@@ -6,7 +6,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::EventKind;
-use crate::memories::{live_row_from, LiveRow, LIVE_COLS};
+use crate::memory_row::{live_row_from, LiveRow, LIVE_COLS};
 use crate::store::{Store, Tx};
 use rusqlite::params;
 

@@ -19,6 +19,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::export::ExportedVersion;
 use crate::export_stream::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
 use crate::feed::EventKind;
+use crate::memory_row::data_cols;
 use crate::namespace;
 use crate::store::Store;
 use crate::vector_index::{encode_vec, validate};
@@ -294,7 +295,7 @@ impl Store {
         )?;
         let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
         let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
-        // The columns a live row and a version row share, in this order.
+        // The columns a live row and a version row share (`data_cols!`), then the seq it began at.
         let shared: [&dyn ToSql; 12] = [
             &ns,
             &m.key,
@@ -312,10 +313,11 @@ impl Store {
         let mut mem_id = 0;
         if v.seq_to.is_none() {
             self.conn
-                .prepare_cached(
-                    "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                )?
+                .prepare_cached(concat!(
+                    "INSERT INTO memories (",
+                    data_cols!(),
+                    ", seq, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                ))?
                 .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql])))
                 .map_err(|e| duplicate(e, || format!("a live version of {:?} in {:?}", m.key, m.namespace)))?;
             mem_id = self.conn.last_insert_rowid();
@@ -330,10 +332,12 @@ impl Store {
         }
         let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
         self.conn
-            .prepare_cached(
-                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, seq_to, ended_at, end_kind, size)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-            )?
+            .prepare_cached(concat!(
+                "INSERT INTO versions (mem_id, ",
+                data_cols!(),
+                ", seq_from, seq_to, ended_at, end_kind, size)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+            ))?
             .execute(params_from_iter([&mem_id as &dyn ToSql].into_iter().chain(shared).chain(closing)))
             .map_err(|e| duplicate(e, what))?;
         st.counts.versions += 1;

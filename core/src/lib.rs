@@ -21,6 +21,7 @@ mod memdb;
 mod memories;
 mod memory_budget;
 mod memory_json;
+mod memory_row;
 mod namespace;
 mod namespace_list;
 mod page_bytes;

@@ -5,102 +5,21 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{EventKind, NewEvent};
 use crate::memory_json::row_to_json;
+use crate::memory_row::{
+    data_cols, live_row_from, row_to_memory, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS, VER_COLS,
+};
 use crate::namespace;
 use crate::page_bytes::{vector_json_bytes, PageBudget};
 use crate::store::{IndexOp, Store, Tx};
 use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
-use crate::vector_index::{decode_vec, encode_vec, validate};
+use crate::vector_index::{encode_vec, validate};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-/// `MEM_COLS` as a literal, for SQL built with `concat!`.
-macro_rules! mem_cols {
-    () => {
-        "id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size"
-    };
-}
-/// Columns read for a memory, in `row_to_memory` order. `versions` rows alias to the same.
-pub(crate) const MEM_COLS: &str = mem_cols!();
-/// The live row at (ns, key): a constant, so a read neither formats it nor allocates for it.
-const LIVE_ROW_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
-pub(crate) const VER_COLS: &str =
-    "mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, size";
 
 /// Fixed per-memory overhead counted by caps (row, index entries, FTS postings).
 pub const ROW_OVERHEAD_BYTES: u64 = 64;
 pub const MAX_BATCH: usize = 1000;
 pub const MAX_TTL_MS: u64 = 100 * 365 * 24 * 3600 * 1000;
-
-pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(i64, Memory)> {
-    let ns: String = r.get(1)?;
-    let value: String = r.get(3)?;
-    let metadata: String = r.get(6)?;
-    let embedding = if with_embedding { r.get::<_, Option<Vec<u8>>>(5)?.map(|b| decode_vec(&b)) } else { None };
-    Ok((
-        r.get(0)?,
-        Memory {
-            namespace: namespace::decode(&ns),
-            key: r.get(2)?,
-            value: serde_json::from_str(&value).unwrap_or(Value::Null),
-            text: r.get(4)?,
-            embedding,
-            metadata: serde_json::from_str(&metadata).unwrap_or_default(),
-            pinned: r.get(7)?,
-            expires_at: r.get(8)?,
-            created_at: r.get(9)?,
-            updated_at: r.get(10)?,
-            version: r.get::<_, i64>(11)? as u64,
-            seq: r.get::<_, i64>(12)? as u64,
-            size: r.get::<_, i64>(13)? as u64,
-        },
-    ))
-}
-
-/// The live row of a key, as needed by writers.
-pub(crate) struct LiveRow {
-    pub id: i64,
-    /// seq of the live version (= its seq_from in `versions`).
-    pub seq: u64,
-    pub created_at: i64,
-    pub version: u64,
-    pub size: u64,
-    pub pinned: bool,
-    pub expires_at: Option<i64>,
-    pub has_embedding: bool,
-    pub has_text: bool,
-}
-
-/// `LIVE_COLS` as a literal, for SQL built with `concat!`.
-macro_rules! live_cols {
-    () => {
-        "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at"
-    };
-}
-/// Columns read for a `LiveRow`, in `live_row_from` order.
-pub(crate) const LIVE_COLS: &str = live_cols!();
-/// What a write reads of the live row at (ns, key).
-const LIVE_STATE_SQL: &str = concat!("SELECT ", live_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
-
-pub(crate) fn live_row_from(r: &Row) -> rusqlite::Result<LiveRow> {
-    Ok(LiveRow {
-        id: r.get(0)?,
-        version: r.get::<_, i64>(1)? as u64,
-        size: r.get::<_, i64>(2)? as u64,
-        pinned: r.get(3)?,
-        expires_at: r.get(4)?,
-        has_embedding: r.get(5)?,
-        has_text: r.get(6)?,
-        seq: r.get::<_, i64>(7)? as u64,
-        created_at: r.get(8)?,
-    })
-}
-
-impl LiveRow {
-    pub fn expired(&self, now: i64) -> bool {
-        self.expires_at.is_some_and(|t| t <= now)
-    }
-}
 
 /// A validated put, ready to write.
 struct Prepared {
@@ -280,10 +199,11 @@ impl Store {
                     .query_row(params![p.ns, p.key], |r| r.get(0))?;
                 let version = last.unwrap_or(0) as u64 + 1;
                 self.conn
-                    .prepare_cached(
-                        "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size, access_tick)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)",
-                    )?
+                    .prepare_cached(concat!(
+                        "INSERT INTO memories (",
+                        data_cols!(),
+                        ", seq, size, access_tick) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)"
+                    ))?
                     .execute(params![
                         p.ns,
                         p.key,
@@ -308,10 +228,11 @@ impl Store {
         };
         let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
         self.conn
-            .prepare_cached(
-                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, size)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            )?
+            .prepare_cached(concat!(
+                "INSERT INTO versions (mem_id, ",
+                data_cols!(),
+                ", seq_from, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+            ))?
             .execute(params![
                 id,
                 p.ns,

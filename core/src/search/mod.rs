@@ -12,7 +12,8 @@ pub use fusion::{FusionMethod, FusionParams};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::filter::{self, Condition};
-use crate::memories::{history_pruned, row_to_memory, MEM_COLS, VER_COLS};
+use crate::memories::history_pruned;
+use crate::memory_row::{row_to_memory, MEM_COLS, VER_COLS};
 use crate::namespace;
 use crate::store::Store;
 use crate::types::{AsOf, Memory};
