@@ -34,7 +34,7 @@ impl Store {
             return Ok(Vec::new());
         }
         let adds_row = replacing.is_none();
-        let fits = |u: &crate::store::Usage| {
+        let fits = |u: &crate::usage::Usage| {
             let bytes = u.bytes - old_size + size;
             let count = u.count + adds_row as u64;
             (caps.max_bytes == 0 || bytes <= caps.max_bytes) && (caps.max_memories == 0 || count <= caps.max_memories)

@@ -33,6 +33,7 @@ mod stats;
 mod store;
 mod time_index;
 mod types;
+mod usage;
 mod vector_index;
 mod vfs;
 

@@ -35,6 +35,16 @@ struct Prepared {
     size: u64,
 }
 
+/// What one put writes besides its `Prepared` memory.
+struct RowWrite {
+    seq: u64,
+    /// The LRU tick stored with the row.
+    tick: u64,
+    expires_at: Option<i64>,
+    /// The vector as stored (`encode_vec`).
+    embedding: Option<Vec<u8>>,
+}
+
 impl Store {
     fn prepare_put(&self, p: &MemoryPut) -> Result<Prepared> {
         let ns = namespace::encode(&p.namespace)?;
@@ -115,12 +125,7 @@ impl Store {
         if row.has_embedding {
             tx.index_ops.push(IndexOp::Remove(row.id as u64));
         }
-        tx.usage.bytes -= row.size;
-        tx.usage.count -= 1;
-        if row.pinned {
-            tx.usage.pinned_bytes -= row.size;
-            tx.usage.pinned_count -= 1;
-        }
+        tx.usage.remove(row.size, row.pinned);
         self.recency.remove(&row.id);
         self.emit(tx, seq, NewEvent::memory(kind, ns, key, row.version))?;
         Ok(seq)
@@ -136,7 +141,42 @@ impl Store {
         Ok(())
     }
 
+    /// One put inside a write transaction: the live row it replaces checked, room made under the
+    /// caps, the row and its version written, the index, full-text and usage changes queued, the
+    /// put event emitted.
     fn put_in_tx(&mut self, tx: &mut Tx, p: Prepared) -> Result<WriteAck> {
+        let existing = self.live_row_for_put(tx, &p)?;
+        let (old_size, old_pinned) = existing.as_ref().map_or((0, false), |r| (r.size, r.pinned));
+        let evicted = self.ensure_room_for(tx, p.size, existing.as_ref().map(|r| r.id), old_size, old_pinned)?;
+        let w = RowWrite {
+            seq: tx.next_seq(),
+            // The write is this memory's latest use: its LRU tick is stored with the row (not left for the
+            // recency flush, which would rewrite every written row a second time).
+            tick: self.next_tick(),
+            expires_at: p.ttl_ms.map(|t| tx.now + t as i64),
+            embedding: p.embedding.as_ref().map(|e| encode_vec(e)),
+        };
+        let (id, version) = match &existing {
+            Some(row) => self.update_live_row(tx, row, &p, &w)?,
+            None => self.insert_live_row(tx, &p, &w)?,
+        };
+        let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
+        self.insert_version(tx, id, version, created_at, &p, &w)?;
+        if let Some(e) = p.embedding {
+            tx.index_ops.push(IndexOp::Upsert(id as u64, e));
+        }
+        if let Some(row) = &existing {
+            tx.usage.remove(row.size, row.pinned);
+        }
+        tx.usage.add(p.size, p.pinned);
+        tx.touched.push(id);
+        self.emit(tx, w.seq, NewEvent::memory(EventKind::Put, &p.ns, &p.key, version))?;
+        Ok(WriteAck { seq: w.seq, version, evicted })
+    }
+
+    /// The live row a put replaces, if any: an expired one is removed first (an expire event), and
+    /// the put's `if_version` must be the live version (0: none).
+    fn live_row_for_put(&mut self, tx: &mut Tx, p: &Prepared) -> Result<Option<LiveRow>> {
         let mut existing = self.live_row(&p.ns, &p.key)?;
         if existing.as_ref().is_some_and(|r| r.expired(tx.now)) {
             let row = existing.take().ok_or_else(|| Error::internal("row vanished"))?;
@@ -151,82 +191,88 @@ impl Store {
                 ));
             }
         }
-        let old_size = existing.as_ref().map_or(0, |r| r.size);
-        let old_pinned = existing.as_ref().is_some_and(|r| r.pinned);
-        let evicted = self.ensure_room_for(tx, p.size, existing.as_ref().map(|r| r.id), old_size, old_pinned)?;
+        Ok(existing)
+    }
 
-        let seq = tx.next_seq();
-        // The write is this memory's latest use: its LRU tick is stored with the row (not left for the
-        // recency flush, which would rewrite every written row a second time).
-        let tick = self.tick;
-        self.tick += 1;
-        let expires_at = p.ttl_ms.map(|t| tx.now + t as i64);
-        let emb = p.embedding.as_ref().map(|e| encode_vec(e));
-        let (id, version) = match &existing {
-            Some(row) => {
-                self.end_version(tx, &p.ns, &p.key, row.seq, seq, EventKind::Put)?;
-                if row.has_text || p.text.is_some() {
-                    self.mark_lexical(tx, row.id, row.has_text)?;
-                }
-                self.conn
-                    .prepare_cached(
-                        "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
-                         updated_at = ?8, version = ?9, seq = ?10, size = ?11, access_tick = ?12 WHERE id = ?1",
-                    )?
-                    .execute(params![
-                        row.id,
-                        p.value,
-                        p.text,
-                        emb,
-                        p.metadata,
-                        p.pinned,
-                        expires_at,
-                        tx.now,
-                        (row.version + 1) as i64,
-                        seq as i64,
-                        p.size as i64,
-                        tick as i64
-                    ])?;
-                if row.has_embedding && p.embedding.is_none() {
-                    tx.index_ops.push(IndexOp::Remove(row.id as u64));
-                }
-                (row.id, row.version + 1)
-            }
-            None => {
-                let last: Option<i64> = self
-                    .conn
-                    .prepare_cached("SELECT MAX(version) FROM versions WHERE ns = ?1 AND key = ?2")?
-                    .query_row(params![p.ns, p.key], |r| r.get(0))?;
-                let version = last.unwrap_or(0) as u64 + 1;
-                self.conn
-                    .prepare_cached(concat!(
-                        "INSERT INTO memories (",
-                        data_cols!(),
-                        ", seq, size, access_tick) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)"
-                    ))?
-                    .execute(params![
-                        p.ns,
-                        p.key,
-                        p.value,
-                        p.text,
-                        emb,
-                        p.metadata,
-                        p.pinned,
-                        expires_at,
-                        tx.now,
-                        version as i64,
-                        seq as i64,
-                        p.size as i64,
-                        tick as i64
-                    ])?;
-                let id = self.conn.last_insert_rowid();
-                if p.text.is_some() {
-                    self.mark_lexical(tx, id, false)?;
-                }
-                (id, version)
-            }
-        };
-        let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
+    /// Overwrites the live row `row` with the put (its previous version closed, its full-text entry
+    /// marked, its vector dropped when the put has none). Returns the id and the new version.
+    fn update_live_row(&mut self, tx: &mut Tx, row: &LiveRow, p: &Prepared, w: &RowWrite) -> Result<(i64, u64)> {
+        self.end_version(tx, &p.ns, &p.key, row.seq, w.seq, EventKind::Put)?;
+        if row.has_text || p.text.is_some() {
+            self.mark_lexical(tx, row.id, row.has_text)?;
+        }
+        let version = row.version + 1;
+        self.conn
+            .prepare_cached(
+                "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
+                 updated_at = ?8, version = ?9, seq = ?10, size = ?11, access_tick = ?12 WHERE id = ?1",
+            )?
+            .execute(params![
+                row.id,
+                p.value,
+                p.text,
+                w.embedding,
+                p.metadata,
+                p.pinned,
+                w.expires_at,
+                tx.now,
+                version as i64,
+                w.seq as i64,
+                p.size as i64,
+                w.tick as i64
+            ])?;
+        if row.has_embedding && p.embedding.is_none() {
+            tx.index_ops.push(IndexOp::Remove(row.id as u64));
+        }
+        Ok((row.id, version))
+    }
+
+    /// Inserts the put as a new live row, its version one past any the key had before (history
+    /// keeps counting across a delete). Returns the id and the version.
+    fn insert_live_row(&mut self, tx: &mut Tx, p: &Prepared, w: &RowWrite) -> Result<(i64, u64)> {
+        let last: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT MAX(version) FROM versions WHERE ns = ?1 AND key = ?2")?
+            .query_row(params![p.ns, p.key], |r| r.get(0))?;
+        let version = last.unwrap_or(0) as u64 + 1;
+        self.conn
+            .prepare_cached(concat!(
+                "INSERT INTO memories (",
+                data_cols!(),
+                ", seq, size, access_tick) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)"
+            ))?
+            .execute(params![
+                p.ns,
+                p.key,
+                p.value,
+                p.text,
+                w.embedding,
+                p.metadata,
+                p.pinned,
+                w.expires_at,
+                tx.now,
+                version as i64,
+                w.seq as i64,
+                p.size as i64,
+                w.tick as i64
+            ])?;
+        let id = self.conn.last_insert_rowid();
+        if p.text.is_some() {
+            self.mark_lexical(tx, id, false)?;
+        }
+        Ok((id, version))
+    }
+
+    /// Records the put as the key's newest version in history (open: it is the live one).
+    fn insert_version(
+        &mut self,
+        tx: &Tx,
+        id: i64,
+        version: u64,
+        created_at: i64,
+        p: &Prepared,
+        w: &RowWrite,
+    ) -> Result<()> {
         self.conn
             .prepare_cached(concat!(
                 "INSERT INTO versions (mem_id, ",
@@ -239,34 +285,17 @@ impl Store {
                 p.key,
                 p.value,
                 p.text,
-                emb,
+                w.embedding,
                 p.metadata,
                 p.pinned,
-                expires_at,
+                w.expires_at,
                 created_at,
                 tx.now,
                 version as i64,
-                seq as i64,
+                w.seq as i64,
                 p.size as i64
             ])?;
-        if let Some(e) = p.embedding {
-            tx.index_ops.push(IndexOp::Upsert(id as u64, e));
-        }
-        tx.usage.bytes = tx.usage.bytes - old_size + p.size;
-        if existing.is_none() {
-            tx.usage.count += 1;
-        }
-        if old_pinned {
-            tx.usage.pinned_bytes -= old_size;
-            tx.usage.pinned_count -= 1;
-        }
-        if p.pinned {
-            tx.usage.pinned_bytes += p.size;
-            tx.usage.pinned_count += 1;
-        }
-        tx.touched.push(id);
-        self.emit(tx, seq, NewEvent::memory(EventKind::Put, &p.ns, &p.key, version))?;
-        Ok(WriteAck { seq, version, evicted })
+        Ok(())
     }
 
     /// Writes one memory. See [`MemoryPut`] for CAS (`if_version`), TTL and pinning.

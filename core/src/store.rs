@@ -8,18 +8,10 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{Event, Feed};
 use crate::memdb;
 use crate::schema;
+use crate::usage::Usage;
 use crate::vector_index::{decode_vec, VectorIndex};
 use crate::vfs;
 use rusqlite::{Connection, OpenFlags};
-
-/// Live-memory accounting kept in memory (recomputed from SQLite on open).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Usage {
-    pub bytes: u64,
-    pub count: u64,
-    pub pinned_bytes: u64,
-    pub pinned_count: u64,
-}
 
 /// The LRU recency map grows at once to the store's memory count, up to this many entries (~1 MiB).
 const RECENCY_RESERVE_MAX: usize = 1 << 16;
@@ -266,16 +258,7 @@ impl Store {
     }
 
     pub(crate) fn reload_usage(&mut self) -> Result<()> {
-        let c = &self.conn;
-        let (bytes, count, pb, pc): (i64, i64, i64, i64) = c.query_row(
-            // Covered by memories_lru (pinned, access_tick, size): a scan of that small index, not of the table.
-            "SELECT COALESCE(SUM(size),0), COUNT(*), COALESCE(SUM(CASE WHEN pinned THEN size END),0), COALESCE(SUM(pinned),0)
-             FROM memories INDEXED BY memories_lru",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )?;
-        self.usage =
-            Usage { bytes: bytes as u64, count: count as u64, pinned_bytes: pb as u64, pinned_count: pc as u64 };
+        self.usage = Usage::load(&self.conn)?;
         Ok(())
     }
 
@@ -585,6 +568,12 @@ impl Store {
         r?;
         self.recency.clear();
         Ok(())
+    }
+
+    /// The next LRU tick, for a row a write stores with its tick.
+    pub(crate) fn next_tick(&mut self) -> u64 {
+        self.tick += 1;
+        self.tick - 1
     }
 
     /// Records a read access for LRU (memory only).
