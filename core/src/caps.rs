@@ -68,7 +68,7 @@ impl Store {
             ));
         }
         // 2. Least recently used unpinned memories (exact order: recency flushed first).
-        self.flush_recency()?;
+        self.recency.flush(&self.conn)?;
         while !fits(&tx.usage) {
             let batch = self.candidates(tx, "pinned = 0 AND id != ?1 ORDER BY access_tick", replacing, 32)?;
             if batch.is_empty() {
@@ -101,7 +101,7 @@ impl Store {
         if self.importing() {
             return Ok(0); // retention and expiry wait for the import's end (import_stream.rs)
         }
-        self.flush_recency()?;
+        self.recency.flush(&self.conn)?;
         let mut expired = 0;
         loop {
             let n = self.write_tx(|s, tx| {

@@ -27,6 +27,7 @@ mod namespace_list;
 mod page_bytes;
 mod page_cache;
 mod page_store;
+mod recency;
 mod schema;
 mod search;
 mod stats;

@@ -126,7 +126,7 @@ impl Store {
             tx.index_ops.push(IndexOp::Remove(row.id as u64));
         }
         tx.usage.remove(row.size, row.pinned);
-        self.recency.remove(&row.id);
+        self.recency.forget(row.id);
         self.emit(tx, seq, NewEvent::memory(kind, ns, key, row.version))?;
         Ok(seq)
     }
@@ -152,7 +152,7 @@ impl Store {
             seq: tx.next_seq(),
             // The write is this memory's latest use: its LRU tick is stored with the row (not left for the
             // recency flush, which would rewrite every written row a second time).
-            tick: self.next_tick(),
+            tick: self.recency.next_tick(),
             expires_at: p.ttl_ms.map(|t| tx.now + t as i64),
             embedding: p.embedding.as_ref().map(|e| encode_vec(e)),
         };
@@ -345,7 +345,7 @@ impl Store {
         let found = self.conn.prepare_cached(LIVE_ROW_SQL)?.query_row(params![ns, key], f).optional()?;
         match found {
             Some((id, expires_at, out)) if expires_at.is_none_or(|t| t > now) => {
-                self.touch(id);
+                self.recency.touch(id, self.usage.count);
                 Ok(Some(out))
             }
             _ => Ok(None),

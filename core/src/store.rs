@@ -7,14 +7,12 @@ use crate::config::{Storage, StoreConfig};
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{Event, Feed};
 use crate::memdb;
+use crate::recency::Recency;
 use crate::schema;
 use crate::usage::Usage;
 use crate::vector_index::{decode_vec, VectorIndex};
 use crate::vfs;
 use rusqlite::{Connection, OpenFlags};
-
-/// The LRU recency map grows at once to the store's memory count, up to this many entries (~1 MiB).
-const RECENCY_RESERVE_MAX: usize = 1 << 16;
 
 /// A change to the vector index, applied after the SQLite commit that made it true.
 pub(crate) enum IndexOp {
@@ -62,9 +60,7 @@ pub struct Store {
     pub(crate) last_ts: i64,
     pub(crate) clock: Option<ClockFn>,
     pub(crate) usage: Usage,
-    /// LRU recency: memory id -> access tick, persisted lazily (reads never write).
-    pub(crate) recency: foldhash::HashMap<i64, u64>,
-    pub(crate) tick: u64,
+    pub(crate) recency: Recency,
     pub(crate) feed: Feed,
     pub(crate) history_floor: u64,
     pub(crate) writes_since_sweep: u64,
@@ -123,8 +119,7 @@ impl Store {
             last_ts: 0,
             clock: None,
             usage: Usage::default(),
-            recency: Default::default(),
-            tick: 0,
+            recency: Recency::default(),
             feed: Feed::default(),
             history_floor: 0,
             writes_since_sweep: 0,
@@ -243,15 +238,8 @@ impl Store {
         self.seq = (seq.unwrap_or(0) as u64).max(meta_seq);
         self.last_ts = ts.unwrap_or(0);
         self.reload_usage()?;
+        self.recency = Recency::load(&self.conn)?;
         let c = &self.conn;
-        // Two seeks into memories_lru (pinned, access_tick, ...) rather than a scan of the table.
-        self.tick = c.query_row(
-            "SELECT MAX(COALESCE((SELECT MAX(access_tick) FROM memories WHERE pinned = 0), 0),
-                        COALESCE((SELECT MAX(access_tick) FROM memories WHERE pinned = 1), 0))",
-            [],
-            |r| r.get::<_, i64>(0),
-        )? as u64
-            + 1;
         self.history_floor = meta_u64(c, "history_floor")?;
         self.feed.floor = meta_u64(c, "events_floor")?;
         Ok(())
@@ -419,7 +407,7 @@ impl Store {
 
     /// Flushes lazily kept state (LRU recency, the index snapshot) and closes the database.
     pub fn close(mut self) -> Result<()> {
-        self.flush_recency()?;
+        self.recency.flush(&self.conn)?;
         self.flush_lexical()?;
         if self.index_changes > 0 {
             self.snapshot_index()?;
@@ -501,7 +489,7 @@ impl Store {
         self.lexical_pending = if lexical_applied { 0 } else { self.lexical_pending + tx.lexical_marks };
         // Written rows carry their tick already; an older read tick must not overwrite it later.
         for id in tx.touched {
-            self.recency.remove(&id);
+            self.recency.forget(id);
         }
         if !tx.index_ops.is_empty() {
             self.apply_index_ops(tx.index_ops);
@@ -538,54 +526,6 @@ impl Store {
         {
             self.index_stale = true;
         }
-    }
-
-    /// Persists in-memory LRU recency into `access_tick` (not a read's cost: called by writes
-    /// that need exact LRU order, by maintenance and on close).
-    pub(crate) fn flush_recency(&mut self) -> Result<()> {
-        if self.recency.is_empty() {
-            return Ok(());
-        }
-        let own_tx = self.conn.is_autocommit();
-        if own_tx {
-            self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        }
-        let r = (|| -> Result<()> {
-            let mut st = self.conn.prepare_cached("UPDATE memories SET access_tick = ?2 WHERE id = ?1")?;
-            for (id, t) in &self.recency {
-                st.execute(rusqlite::params![id, *t as i64])?;
-            }
-            Ok(())
-        })();
-        if own_tx {
-            match &r {
-                Ok(()) => self.conn.execute_batch("COMMIT")?,
-                Err(_) => {
-                    let _ = self.conn.execute_batch("ROLLBACK");
-                }
-            }
-        }
-        r?;
-        self.recency.clear();
-        Ok(())
-    }
-
-    /// The next LRU tick, for a row a write stores with its tick.
-    pub(crate) fn next_tick(&mut self) -> u64 {
-        self.tick += 1;
-        self.tick - 1
-    }
-
-    /// Records a read access for LRU (memory only).
-    pub(crate) fn touch(&mut self, id: i64) {
-        // Grown in one step towards the store's size: doubling from empty rehashed it every time
-        // it filled (~900, ~1,800 entries...), 60-100 µs on that one read in wasm.
-        if self.recency.len() == self.recency.capacity() {
-            let want = (self.usage.count as usize).clamp(1024, RECENCY_RESERVE_MAX);
-            self.recency.reserve(want.saturating_sub(self.recency.len()).max(self.recency.len()));
-        }
-        self.recency.insert(id, self.tick);
-        self.tick += 1;
     }
 }
 

@@ -260,7 +260,7 @@ impl Store {
                 .query_row([f.id], |r| row_to_memory(r, false))
                 .optional()?;
             if let Some((id, m)) = row {
-                self.touch(id);
+                self.recency.touch(id, self.usage.count);
                 hits.push(hit(m, &f));
             }
         }
