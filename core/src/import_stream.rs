@@ -162,16 +162,7 @@ impl Store {
             writes: s.counts.writes,
         });
         self.import = if ended.is_some() { None } else { state };
-        if let Some(idx) = self.index.as_mut() {
-            for (id, v) in &adds {
-                if idx.upsert(*id, v).is_err() {
-                    self.index_stale = true;
-                }
-            }
-            if idx.flush().is_err() {
-                self.index_stale = true;
-            }
-        }
+        self.index.add_imported(&adds);
         if let Some((st, end)) = ended {
             self.seq = st.seq;
             self.last_ts = st.last_commit.map_or(0, |c| c.1);
@@ -209,7 +200,7 @@ impl Store {
         self.fts_version += 1;
         self.reload_usage()?;
         if self.cfg.dims > 0 {
-            self.rebuild_index()?;
+            self.index.rebuild(&self.conn, &self.cfg)?;
         }
         Ok(())
     }

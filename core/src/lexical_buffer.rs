@@ -51,7 +51,7 @@ impl Store {
     /// holds [`LEXICAL_BUFFER_ROWS`] marks — or, when the vector buffer is nearly full (its insert
     /// comes within a quarter of that many writes), once it holds twice as many.
     pub(crate) fn lexical_buffer_due(&self, tx: &Tx) -> bool {
-        let index = self.index.as_ref();
+        let index = self.index.get();
         if tx.vectors_inserted || index.is_some_and(|i| i.write_will_insert(tx.index_ops.len())) {
             return true;
         }

@@ -16,6 +16,7 @@ mod filter;
 mod graph_builder;
 mod history;
 mod import_stream;
+mod index_state;
 mod lexical_buffer;
 mod memdb;
 mod memories;

@@ -4,13 +4,14 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{EventKind, NewEvent};
+use crate::index_state::IndexOp;
 use crate::memory_json::row_to_json;
 use crate::memory_row::{
     data_cols, live_row_from, row_to_memory, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS, VER_COLS,
 };
 use crate::namespace;
 use crate::page_bytes::{vector_json_bytes, PageBudget};
-use crate::store::{IndexOp, Store, Tx};
+use crate::store::{Store, Tx};
 use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
 use crate::vector_index::{encode_vec, validate};
 use rusqlite::{params, OptionalExtension, Row};

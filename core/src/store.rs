@@ -6,19 +6,13 @@ use crate::clock::{system_now_ms, ClockFn};
 use crate::config::{Storage, StoreConfig};
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{Event, Feed};
+use crate::index_state::{IndexOp, IndexState};
 use crate::memdb;
 use crate::recency::Recency;
 use crate::schema;
 use crate::usage::Usage;
-use crate::vector_index::{decode_vec, VectorIndex};
 use crate::vfs;
 use rusqlite::{Connection, OpenFlags};
-
-/// A change to the vector index, applied after the SQLite commit that made it true.
-pub(crate) enum IndexOp {
-    Upsert(u64, Vec<f32>),
-    Remove(u64),
-}
 
 /// State of one write transaction.
 pub(crate) struct Tx {
@@ -52,10 +46,7 @@ const WAL_CHECKPOINT_PAGES: i64 = 8192;
 pub struct Store {
     pub(crate) conn: Connection,
     pub(crate) cfg: StoreConfig,
-    pub(crate) index: Option<VectorIndex>,
-    /// True when the in-memory index may disagree with SQLite; rebuilt before the next search.
-    pub(crate) index_stale: bool,
-    pub(crate) index_changes: u64,
+    pub(crate) index: IndexState,
     pub(crate) seq: u64,
     pub(crate) last_ts: i64,
     pub(crate) clock: Option<ClockFn>,
@@ -112,9 +103,7 @@ impl Store {
         let mut store = Store {
             conn,
             cfg,
-            index: None,
-            index_stale: false,
-            index_changes: 0,
+            index: IndexState::default(),
             seq: 0,
             last_ts: 0,
             clock: None,
@@ -148,7 +137,7 @@ impl Store {
         self.load_counters()?;
         self.load_import_state()?;
         self.load_lexical_buffer()?;
-        self.open_index()?;
+        self.index = IndexState::open(&self.conn, &self.cfg)?;
         Ok(())
     }
 
@@ -250,128 +239,9 @@ impl Store {
         Ok(())
     }
 
-    /// Loads the index snapshot and replays the changes after it; rebuilds from SQLite when
-    /// there is no usable snapshot.
-    fn open_index(&mut self) -> Result<()> {
-        if self.cfg.dims == 0 {
-            return Ok(());
-        }
-        // The snapshot (17 MB for 10k × 384 f32) goes from SQLite's buffer straight into USearch: no
-        // Vec copy in between (`get_ref`), which a cold Durable Object open would pay for.
-        let (dims, metric, scalar) = (self.cfg.dims, self.cfg.metric, self.cfg.scalar);
-        let loaded: Option<(i64, Result<VectorIndex>)> = {
-            use rusqlite::OptionalExtension;
-            self.conn
-                .query_row("SELECT seq, data FROM index_snapshot WHERE id = 1", [], |r| {
-                    let idx = match r.get_ref(1)? {
-                        rusqlite::types::ValueRef::Blob(b) => VectorIndex::load(b, dims, metric, scalar),
-                        _ => Err(crate::error::Error::internal("index snapshot is not a blob")),
-                    };
-                    Ok((r.get(0)?, idx))
-                })
-                .optional()?
-        };
-        if let Some((snap_seq, Ok(idx))) = loaded {
-            self.index = Some(idx);
-            if self.replay_index_since(snap_seq as u64).is_ok() && self.index_matches_sqlite()? {
-                return Ok(());
-            }
-        }
-        self.rebuild_index()
-    }
-
-    fn replay_index_since(&mut self, snap_seq: u64) -> Result<()> {
-        let removed: Vec<i64> = {
-            let mut st = self.conn.prepare(
-                "SELECT DISTINCT mem_id FROM versions WHERE seq_to > ?1 AND mem_id NOT IN (SELECT id FROM memories)",
-            )?;
-            let rows = st.query_map([snap_seq as i64], |r| r.get(0))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        let changed: Vec<(i64, Option<Vec<u8>>)> = {
-            let mut st = self.conn.prepare("SELECT id, embedding FROM memories WHERE seq > ?1")?;
-            let rows = st.query_map([snap_seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        self.index_changes += (removed.len() + changed.len()) as u64;
-        let idx = self.index.as_mut().ok_or_else(|| Error::internal("no index"))?;
-        for id in removed {
-            idx.remove(id as u64)?;
-        }
-        for (id, emb) in changed {
-            match emb {
-                Some(b) => idx.upsert(id as u64, &decode_vec(&b))?,
-                None => idx.remove(id as u64)?,
-            }
-        }
-        Ok(())
-    }
-
-    fn index_matches_sqlite(&self) -> Result<bool> {
-        // Counted in the partial index memories_vectors, not the table.
-        let n: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM memories INDEXED BY memories_vectors WHERE embedding IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )?;
-        Ok(self.index.as_ref().map(|i| i.len() as i64 == n).unwrap_or(false))
-    }
-
-    /// Rebuilds the vector index from the embeddings in SQLite (the truth).
-    pub(crate) fn rebuild_index(&mut self) -> Result<()> {
-        let mut idx = VectorIndex::new(self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
-        {
-            let mut st = self.conn.prepare("SELECT id, embedding FROM memories WHERE embedding IS NOT NULL")?;
-            let mut rows = st.query([])?;
-            while let Some(r) = rows.next()? {
-                let id: i64 = r.get(0)?;
-                let b: Vec<u8> = r.get(1)?;
-                idx.upsert(id as u64, &decode_vec(&b))?;
-            }
-        }
-        idx.flush()?;
-        self.index_changes = idx.len() as u64;
-        self.index = Some(idx);
-        self.index_stale = false;
-        Ok(())
-    }
-
     /// Writes the vector index snapshot (with the seq it covers) into SQLite.
     pub fn snapshot_index(&mut self) -> Result<()> {
-        self.ensure_index_fresh()?;
-        let seq = self.seq;
-        let Some(idx) = self.index.as_mut() else { return Ok(()) };
-        let data = idx.save()?;
-        // The serialised graph is as big as the index: binding it as a parameter made SQLite copy it
-        // twice more (the bound value, then the record), so it goes in as a zeroblob written in place.
-        self.conn.execute_batch("SAVEPOINT index_snapshot")?;
-        let written = write_snapshot(&self.conn, seq, &data);
-        drop(data);
-        match written {
-            Ok(()) => self.conn.execute_batch("RELEASE index_snapshot")?,
-            Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
-                return Err(e);
-            }
-        }
-        self.index_changes = 0;
-        Ok(())
-    }
-
-    /// Lets buffered vectors move on towards the graph between writes (see `VectorIndex::advance`).
-    pub(crate) fn advance_index(&mut self) {
-        if let Some(idx) = self.index.as_mut() {
-            if idx.advance().is_err() {
-                self.index_stale = true;
-            }
-        }
-    }
-
-    pub(crate) fn ensure_index_fresh(&mut self) -> Result<()> {
-        if self.index_stale {
-            self.rebuild_index()?;
-        }
-        Ok(())
+        self.index.snapshot(&self.conn, &self.cfg, self.seq)
     }
 
     /// The cheap part of `maintain()`: applies buffered full-text writes, takes a bounded step
@@ -382,11 +252,7 @@ impl Store {
     pub fn flush_buffers(&mut self) -> Result<()> {
         let lexical =
             self.flush_lexical().and_then(|()| self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES));
-        if let Some(idx) = self.index.as_mut() {
-            if idx.flush().is_err() {
-                self.index_stale = true;
-            }
-        }
+        self.index.flush();
         lexical
     }
 
@@ -396,7 +262,7 @@ impl Store {
     /// copies the WAL back into the database (see `WAL_CHECKPOINT_PAGES`).
     pub fn maintain(&mut self) -> Result<()> {
         self.flush_buffers()?;
-        if self.index_changes > 0 {
+        if self.index.changed() {
             self.snapshot_index()?;
         }
         if let Storage::File(_) = self.cfg.storage {
@@ -409,7 +275,7 @@ impl Store {
     pub fn close(mut self) -> Result<()> {
         self.recency.flush(&self.conn)?;
         self.flush_lexical()?;
-        if self.index_changes > 0 {
+        if self.index.changed() {
             self.snapshot_index()?;
         }
         Ok(())
@@ -444,9 +310,9 @@ impl Store {
         // On wasm a full vector buffer is inserted by the next write, first thing (vector_index.rs).
         #[cfg(target_family = "wasm")]
         let vectors_inserted = {
-            let before = self.index.as_ref().map_or(0, |i| i.pending_len());
-            self.advance_index();
-            self.index.as_ref().map_or(0, |i| i.pending_len()) < before
+            let before = self.index.get().map_or(0, |i| i.pending_len());
+            self.index.advance();
+            self.index.get().map_or(0, |i| i.pending_len()) < before
         };
         #[cfg(not(target_family = "wasm"))]
         let vectors_inserted = false;
@@ -492,40 +358,13 @@ impl Store {
             self.recency.forget(id);
         }
         if !tx.index_ops.is_empty() {
-            self.apply_index_ops(tx.index_ops);
+            self.index.apply(tx.index_ops, &self.conn, &self.cfg, self.seq);
         }
         for ev in &tx.events {
             self.feed.deliver(ev);
         }
         self.writes_since_sweep += 1;
         Ok(v)
-    }
-
-    fn apply_index_ops(&mut self, ops: Vec<IndexOp>) {
-        let Some(idx) = self.index.as_mut() else { return };
-        // On wasm a batch (already a long write) inserts a full buffer now rather than leave it to
-        // the next write (natively every upsert already hands the buffer on: `VectorIndex::bound`).
-        let batch = cfg!(target_family = "wasm") && ops.len() > 1;
-        for op in ops {
-            self.index_changes += 1;
-            let r = match op {
-                IndexOp::Upsert(id, v) => idx.upsert(id, &v),
-                IndexOp::Remove(id) => idx.remove(id),
-            };
-            if r.is_err() {
-                // SQLite already holds the truth; rebuild the index before it is used again.
-                self.index_stale = true;
-            }
-        }
-        if batch {
-            self.advance_index();
-        }
-        if self.cfg.index_snapshot_every > 0
-            && self.index_changes >= self.cfg.index_snapshot_every
-            && self.snapshot_index().is_err()
-        {
-            self.index_stale = true;
-        }
     }
 }
 
@@ -535,51 +374,6 @@ impl Drop for Store {
             vfs::unregister_store(&n);
         }
     }
-}
-
-/// Stores the index snapshot `data` covering `seq`: a zeroblob row, then the bytes through incremental
-/// blob I/O in 64 KiB steps (no whole copy of `data` inside SQLite). SQLite's C API directly: rusqlite's
-/// `blob` feature would add its Read/Write/Seek wrappers to the module for three calls.
-fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
-    use rusqlite::ffi;
-    let len = i32::try_from(data.len()).map_err(|_| Error::internal("index snapshot over 2 GiB"))?;
-    // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made SQLite
-    // allocate it whole).
-    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
-    conn.execute(
-        "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))",
-        rusqlite::params![seq as i64, len],
-    )?;
-    let fail = |what: &str, rc: i32| Error::internal(format!("index snapshot {what}: SQLite code {rc}"));
-    let mut blob: *mut ffi::sqlite3_blob = std::ptr::null_mut();
-    // SAFETY: the connection is live for the calls; the blob handle is closed on every path below.
-    unsafe {
-        let rc = ffi::sqlite3_blob_open(
-            conn.handle(),
-            c"main".as_ptr(),
-            c"index_snapshot".as_ptr(),
-            c"data".as_ptr(),
-            1,
-            1,
-            &mut blob,
-        );
-        if rc != ffi::SQLITE_OK {
-            ffi::sqlite3_blob_close(blob);
-            return Err(fail("open", rc));
-        }
-        for (i, chunk) in data.chunks(1 << 16).enumerate() {
-            let rc = ffi::sqlite3_blob_write(blob, chunk.as_ptr().cast(), chunk.len() as i32, (i << 16) as i32);
-            if rc != ffi::SQLITE_OK {
-                ffi::sqlite3_blob_close(blob);
-                return Err(fail("write", rc));
-            }
-        }
-        let rc = ffi::sqlite3_blob_close(blob);
-        if rc != ffi::SQLITE_OK {
-            return Err(fail("close", rc));
-        }
-    }
-    Ok(())
 }
 
 pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {

@@ -212,8 +212,8 @@ impl Store {
         if let Some(a) = q.as_of {
             return self.search_as_of(&plan, a);
         }
-        self.advance_index();
-        self.ensure_index_fresh()?;
+        self.index.advance();
+        self.index.ensure_fresh(&self.conn, &self.cfg)?;
         if !plan.terms.is_empty() {
             // The FTS index must hold every write before BM25 reads it.
             self.flush_lexical()?;
@@ -276,7 +276,7 @@ impl Store {
         lex_list: &[(i64, f64)],
         rescored: &Rescored,
     ) -> Vec<Fused> {
-        let idx = self.index.as_ref();
+        let idx = self.index.get();
         let q = plan.vector.as_deref();
         let scratch = RefCell::new(Vec::new());
         combine(plan, vec_list, lex_list, |id| {
@@ -342,7 +342,7 @@ impl Store {
     fn vector_candidates(&self, plan: &Plan, q: &[f32], depth: usize, now: i64) -> Result<Vec<(i64, f64)>> {
         let idx = self
             .index
-            .as_ref()
+            .get()
             .ok_or_else(|| Error::new(ErrorCode::DimensionMismatch, "this store has no vectors (dims = 0)"))?;
         let filtered = !plan.prefix.is_empty() || !plan.conds.is_empty() || !plan.value_conds.is_empty();
         if filtered {
