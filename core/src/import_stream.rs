@@ -153,7 +153,7 @@ impl Store {
             }
             return Err(e);
         }
-        self.fts_version += 1; // the full-text index was written directly
+        self.lexical.index_changed(); // the full-text index was written directly
         let progress = state.as_ref().map_or_else(ImportProgress::default, |s| ImportProgress {
             done: ended.is_some(),
             versions: s.counts.versions,
@@ -197,7 +197,7 @@ impl Store {
             }
         }
         self.import = None;
-        self.fts_version += 1;
+        self.lexical.index_changed();
         self.reload_usage()?;
         if self.cfg.dims > 0 {
             self.index.rebuild(&self.conn, &self.cfg)?;

@@ -5,6 +5,7 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{EventKind, NewEvent};
 use crate::index_state::IndexOp;
+use crate::lexical_buffer::LexicalBuffer;
 use crate::memory_json::row_to_json;
 use crate::memory_row::{
     data_cols, live_row_from, row_to_memory, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS, VER_COLS,
@@ -130,6 +131,13 @@ impl Store {
         self.recency.forget(row.id);
         self.emit(tx, seq, NewEvent::memory(kind, ns, key, row.version))?;
         Ok(seq)
+    }
+
+    /// Marks memory `id`'s full-text entry stale in this write (see `LexicalBuffer::mark`).
+    fn mark_lexical(&mut self, tx: &mut Tx, id: i64, indexed: bool) -> Result<()> {
+        LexicalBuffer::mark(&self.conn, id, indexed)?;
+        tx.lexical_marks += 1;
+        Ok(())
     }
 
     /// Closes the live version of (ns, key) — the one that began at `live_seq` — at `seq`.

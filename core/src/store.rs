@@ -7,9 +7,11 @@ use crate::config::{Storage, StoreConfig};
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{Event, Feed};
 use crate::index_state::{IndexOp, IndexState};
+use crate::lexical_buffer::{LexicalBuffer, LEXICAL_MERGE_PAGES};
 use crate::memdb;
 use crate::recency::Recency;
 use crate::schema;
+use crate::search::term_scores::TermCache;
 use crate::usage::Usage;
 use crate::vfs;
 use rusqlite::{Connection, OpenFlags};
@@ -55,14 +57,8 @@ pub struct Store {
     pub(crate) feed: Feed,
     pub(crate) history_floor: u64,
     pub(crate) writes_since_sweep: u64,
-    /// Full-text marks waiting in `fts_pending` (see lexical_buffer.rs).
-    pub(crate) lexical_pending: u64,
-    /// Lexical document frequencies: term -> (df, live memories when counted).
-    pub(crate) df_cache: foldhash::HashMap<String, (u64, u64)>,
-    /// Moves whenever the full-text index may change (buffer applies, import): what cached
-    /// per-term BM25 lists (`term_scores`) are checked against.
-    pub(crate) fts_version: u64,
-    pub(crate) term_scores: crate::search::term_scores::TermScores,
+    pub(crate) lexical: LexicalBuffer,
+    pub(crate) term_cache: TermCache,
     /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
     pub(crate) import: Option<crate::import_stream::ImportState>,
     vfs_name: Option<String>,
@@ -112,10 +108,8 @@ impl Store {
             feed: Feed::default(),
             history_floor: 0,
             writes_since_sweep: 0,
-            lexical_pending: 0,
-            df_cache: Default::default(),
-            fts_version: 0,
-            term_scores: Default::default(),
+            lexical: LexicalBuffer::default(),
+            term_cache: TermCache::default(),
             import: None,
             vfs_name,
         };
@@ -136,7 +130,7 @@ impl Store {
         self.check_settings()?;
         self.load_counters()?;
         self.load_import_state()?;
-        self.load_lexical_buffer()?;
+        self.lexical = LexicalBuffer::load(&self.conn)?;
         self.index = IndexState::open(&self.conn, &self.cfg)?;
         Ok(())
     }
@@ -251,7 +245,7 @@ impl Store {
     /// that run it whenever writes pause (the npm package does).
     pub fn flush_buffers(&mut self) -> Result<()> {
         let lexical =
-            self.flush_lexical().and_then(|()| self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES));
+            self.lexical.flush(&self.conn).and_then(|()| LexicalBuffer::merge(&self.conn, LEXICAL_MERGE_PAGES));
         self.index.flush();
         lexical
     }
@@ -274,7 +268,7 @@ impl Store {
     /// Flushes lazily kept state (LRU recency, the index snapshot) and closes the database.
     pub fn close(mut self) -> Result<()> {
         self.recency.flush(&self.conn)?;
-        self.flush_lexical()?;
+        self.lexical.flush(&self.conn)?;
         if self.index.changed() {
             self.snapshot_index()?;
         }
@@ -330,8 +324,11 @@ impl Store {
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
             self.check_memory_budget(&tx)?;
-            if tx.lexical_marks > 0 && self.lexical_buffer_due(&tx) {
-                self.apply_lexical_marks()?;
+            let index = self.index.get();
+            if tx.lexical_marks > 0
+                && self.lexical.due(tx.lexical_marks, tx.vectors_inserted, index, tx.index_ops.len())
+            {
+                self.lexical.apply(&self.conn)?;
                 lexical_applied = true;
             }
             if tx.seq > self.seq {
@@ -352,7 +349,7 @@ impl Store {
         self.seq = tx.seq;
         self.last_ts = tx.now;
         self.usage = tx.usage;
-        self.lexical_pending = if lexical_applied { 0 } else { self.lexical_pending + tx.lexical_marks };
+        self.lexical.committed(tx.lexical_marks, lexical_applied);
         // Written rows carry their tick already; an older read tick must not overwrite it later.
         for id in tx.touched {
             self.recency.forget(id);

@@ -216,7 +216,7 @@ impl Store {
         self.index.ensure_fresh(&self.conn, &self.cfg)?;
         if !plan.terms.is_empty() {
             // The FTS index must hold every write before BM25 reads it.
-            self.flush_lexical()?;
+            self.lexical.flush(&self.conn)?;
         }
         let now = self.now_ms();
         let vec_list = match &plan.vector {
@@ -312,16 +312,16 @@ impl Store {
     /// max(16, memories / 64) writes: each write changes at most one memory's text, so a cached
     /// count is off by at most that much (overwrites included, which leave the memory count as is).
     fn term_df(&mut self, term: &str) -> Result<u64> {
-        if let Some(&(df, at)) = self.df_cache.get(term) {
+        if let Some(&(df, at)) = self.term_cache.df.get(term) {
             if self.seq.saturating_sub(at) <= (self.usage.count / 64).max(16) {
                 return Ok(df);
             }
         }
         let df = self.fts().count(term)?;
-        if self.df_cache.len() >= DF_CACHE_MAX {
-            self.df_cache.clear();
+        if self.term_cache.df.len() >= DF_CACHE_MAX {
+            self.term_cache.df.clear();
         }
-        self.df_cache.insert(term.to_string(), (df, self.seq));
+        self.term_cache.df.insert(term.to_string(), (df, self.seq));
         Ok(df)
     }
 
@@ -486,7 +486,7 @@ impl Store {
             // Nothing to filter: FTS5 alone, no join per match, each term's list from the cache
             // while the index is unchanged (term_scores.rs).
             let fts = FtsTable { conn: &self.conn, name: "memories_fts" };
-            let (cache, version) = (&mut self.term_scores, self.fts_version);
+            let (cache, version) = (&mut self.term_cache.scores, self.lexical.version());
             return lexical::sum_term_scores(terms, plan.pool, |t| {
                 if let Some(list) = cache.get(version, t) {
                     return Ok(list);
