@@ -117,17 +117,18 @@ impl Store {
             }
         }
         let now = self.now_ms();
-        let floors = (self.history_floor, self.feed.floor);
+        let floors = (self.history_floor, self.feed.floor());
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let r = self
             .prune_history(now)
-            .and_then(|_| self.prune_events(now))
+            .and_then(|_| self.feed.prune(&self.conn, &self.cfg.retention, self.seq, now))
             .and_then(|_| self.prune_checkpoints())
             .and_then(|_| Ok(self.conn.execute_batch("COMMIT")?));
         if let Err(e) = r {
             let _ = self.conn.execute_batch("ROLLBACK");
             // The prunes raised the floors in memory; the data is back, so are they.
-            (self.history_floor, self.feed.floor) = floors;
+            self.history_floor = floors.0;
+            self.feed.reset_floor(floors.1);
             return Err(e);
         }
         self.writes_since_sweep = 0;

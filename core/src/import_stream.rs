@@ -167,7 +167,7 @@ impl Store {
             self.seq = st.seq;
             self.last_ts = st.last_commit.map_or(0, |c| c.1);
             self.history_floor = end.history_floor;
-            self.feed.floor = st.seq;
+            self.feed.reset_floor(st.seq);
             self.recency.clear();
             self.reload_usage()?;
         }

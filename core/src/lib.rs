@@ -11,6 +11,7 @@ mod error;
 mod export;
 mod export_stream;
 mod feed;
+mod feed_api;
 mod filter;
 #[cfg(not(target_family = "wasm"))]
 mod graph_builder;

@@ -217,14 +217,14 @@ impl Store {
                 rusqlite::Error::QueryReturnedNoRows => Ok((None, None)),
                 e => Err(e),
             })?;
-        let meta_seq = meta_u64(c, "seq_floor")?;
+        let meta_seq = schema::meta_u64(c, "seq_floor")?;
         self.seq = (seq.unwrap_or(0) as u64).max(meta_seq);
         self.last_ts = ts.unwrap_or(0);
         self.reload_usage()?;
         self.recency = Recency::load(&self.conn)?;
         let c = &self.conn;
-        self.history_floor = meta_u64(c, "history_floor")?;
-        self.feed.floor = meta_u64(c, "events_floor")?;
+        self.history_floor = schema::meta_u64(c, "history_floor")?;
+        self.feed = Feed::load(c)?;
         Ok(())
     }
 
@@ -371,11 +371,4 @@ impl Drop for Store {
             vfs::unregister_store(&n);
         }
     }
-}
-
-pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {
-    Ok(match schema::meta_get(c, name)? {
-        Some(rusqlite::types::Value::Integer(i)) => i as u64,
-        _ => 0,
-    })
 }
