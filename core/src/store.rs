@@ -1,6 +1,9 @@
 //! The `Store`: opening and closing a database, the write-transaction discipline every mutation
 //! goes through (one seq per change, events and in-memory effects applied only after COMMIT),
-//! and the clock. Feature methods live in their own files as further `impl Store` blocks.
+//! and the clock. Feature methods live in their own files as further `impl Store` blocks. The
+//! in-memory state beside SQLite is kept in parts, each a type with its own file that alone
+//! changes it (the vector index, the lexical buffer, LRU recency, the change feed, usage); the
+//! parts take the connection, never the Store, so they depend on nothing above them.
 
 use crate::clock::{system_now_ms, ClockFn};
 use crate::config::{Storage, StoreConfig};
@@ -48,17 +51,26 @@ const WAL_CHECKPOINT_PAGES: i64 = 8192;
 pub struct Store {
     pub(crate) conn: Connection,
     pub(crate) cfg: StoreConfig,
-    pub(crate) index: IndexState,
+    /// The seq of the last committed change and its commit time.
     pub(crate) seq: u64,
     pub(crate) last_ts: i64,
     pub(crate) clock: Option<ClockFn>,
-    pub(crate) usage: Usage,
-    pub(crate) recency: Recency,
-    pub(crate) feed: Feed,
+    /// Past versions before this seq were pruned by retention (history.rs).
     pub(crate) history_floor: u64,
+    /// Writes since `sweep` last ran (caps.rs runs it every few hundred).
     pub(crate) writes_since_sweep: u64,
+    /// The vector index (index_state.rs).
+    pub(crate) index: IndexState,
+    /// Full-text marks waiting to be applied (lexical_buffer.rs).
     pub(crate) lexical: LexicalBuffer,
+    /// What live searches cache of the full-text index (search/term_scores.rs).
     pub(crate) term_cache: TermCache,
+    /// Live-memory accounting (usage.rs).
+    pub(crate) usage: Usage,
+    /// LRU order of reads (recency.rs).
+    pub(crate) recency: Recency,
+    /// Subscribers and the pruned floor of the change feed (feed.rs).
+    pub(crate) feed: Feed,
     /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
     pub(crate) import: Option<crate::import_stream::ImportState>,
     vfs_name: Option<String>,
@@ -99,17 +111,17 @@ impl Store {
         let mut store = Store {
             conn,
             cfg,
-            index: IndexState::default(),
             seq: 0,
             last_ts: 0,
             clock: None,
+            history_floor: 0,
+            writes_since_sweep: 0,
+            index: IndexState::default(),
+            lexical: LexicalBuffer::default(),
+            term_cache: TermCache::default(),
             usage: Usage::default(),
             recency: Recency::default(),
             feed: Feed::default(),
-            history_floor: 0,
-            writes_since_sweep: 0,
-            lexical: LexicalBuffer::default(),
-            term_cache: TermCache::default(),
             import: None,
             vfs_name,
         };
