@@ -100,7 +100,7 @@ impl EventFilter {
 
 pub type SubscriptionId = u64;
 
-type Callback = Box<dyn FnMut(&Event)>;
+pub(crate) type Callback = Box<dyn FnMut(&Event)>;
 
 /// The Store's change-feed part: in-process subscribers and the floor below which events were pruned.
 #[derive(Default)]
@@ -169,10 +169,10 @@ impl Feed {
     }
 
     /// Calls `callback` for every later delivered event matching `filter`.
-    pub fn subscribe(&mut self, filter: EventFilter, callback: impl FnMut(&Event) + 'static) -> SubscriptionId {
+    pub fn subscribe(&mut self, filter: EventFilter, callback: Callback) -> SubscriptionId {
         self.next_id += 1;
         let id = self.next_id;
-        self.subs.push((id, filter, Box::new(callback)));
+        self.subs.push((id, filter, callback));
         id
     }
 
@@ -193,8 +193,8 @@ impl Feed {
     }
 
     /// Stores event `e` with its `seq` and time `now` (inside the current write transaction) and
-    /// returns it, to be delivered once that transaction commits.
-    pub fn record(conn: &Connection, now: i64, seq: u64, e: NewEvent) -> Result<Event> {
+    /// adds it to `out`, the events to deliver once that transaction commits.
+    pub fn record(conn: &Connection, now: i64, seq: u64, e: NewEvent, out: &mut Vec<Event>) -> Result<()> {
         let payload_text = e.payload.map(|p| p.to_string());
         conn.prepare_cached(
             "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -209,7 +209,7 @@ impl Feed {
             e.channel,
             payload_text
         ])?;
-        Ok(Event {
+        out.push(Event {
             seq,
             ts: now,
             kind: e.kind,
@@ -218,7 +218,8 @@ impl Feed {
             version: e.version,
             channel: e.channel.map(str::to_string),
             payload: e.payload.cloned(),
-        })
+        });
+        Ok(())
     }
 
     /// Stored events with seq > `after` that match `filter`, oldest first: at most `limit` (clamped

@@ -13,9 +13,7 @@ pub const MAX_CHANNEL_BYTES: usize = 256;
 impl Store {
     /// Appends an event to the feed inside the current write transaction.
     pub(crate) fn emit(&mut self, tx: &mut Tx, seq: u64, e: NewEvent) -> Result<()> {
-        let event = Feed::record(&self.conn, tx.now, seq, e)?;
-        tx.events.push(event);
-        Ok(())
+        Feed::record(&self.conn, tx.now, seq, e, &mut tx.events)
     }
 
     /// Publishes an application message through the change feed. Returns its seq.
@@ -61,7 +59,7 @@ impl Store {
 
     /// Calls `callback` for every later committed event matching `filter`.
     pub fn subscribe(&mut self, filter: EventFilter, callback: impl FnMut(&Event) + 'static) -> SubscriptionId {
-        self.feed.subscribe(filter, callback)
+        self.feed.subscribe(filter, Box::new(callback))
     }
 
     /// Stops a subscription; false if it was not active.
