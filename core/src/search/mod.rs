@@ -364,7 +364,7 @@ impl Store {
                 let mut buf = Vec::new();
                 let mut scored: Vec<(i64, f64)> =
                     allowed.iter().filter_map(|id| idx.score(*id as u64, q, &mut buf).map(|s| (*id, s))).collect();
-                scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+                scored.sort_by(best_first_in_order);
                 scored.truncate(depth);
                 return Ok(scored);
             }
@@ -408,7 +408,7 @@ impl Store {
                     *score = exact_score(self.cfg.metric, q, &crate::vector_index::decode_vec(&b));
                 }
             }
-            out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            out.sort_by(best_first);
         }
         out.truncate(depth);
         Ok(out)
@@ -545,7 +545,7 @@ impl Store {
                     .enumerate()
                     .filter_map(|(i, m)| m.embedding.as_ref().map(|e| (i as i64, exact_score(self.cfg.metric, q, e))))
                     .collect();
-                v.sort_by(|a, b| b.1.total_cmp(&a.1));
+                v.sort_by(best_first_in_order);
                 v.truncate(plan.pool);
                 v
             }
@@ -600,6 +600,17 @@ impl Store {
         self.conn.execute_batch("DROP TABLE IF EXISTS temp.asof_fts;")?;
         out
     }
+}
+
+/// Order of a ranked (id, score) list: best score first, ties by id. One function for every such
+/// sort, so the module holds one copy of the sort for it rather than one per closure.
+pub(crate) fn best_first(a: &(i64, f64), b: &(i64, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+/// Best score first, ties left in the order they came (a stable sort).
+fn best_first_in_order(a: &(i64, f64), b: &(i64, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1)
 }
 
 fn combine(
