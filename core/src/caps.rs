@@ -6,7 +6,7 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::EventKind;
-use crate::memories::{live_row_from, LiveRow, LIVE_COLS};
+use crate::memory_row::{live_row_from, LiveRow, LIVE_COLS};
 use crate::store::{Store, Tx};
 use rusqlite::params;
 
@@ -34,7 +34,7 @@ impl Store {
             return Ok(Vec::new());
         }
         let adds_row = replacing.is_none();
-        let fits = |u: &crate::store::Usage| {
+        let fits = |u: &crate::usage::Usage| {
             let bytes = u.bytes - old_size + size;
             let count = u.count + adds_row as u64;
             (caps.max_bytes == 0 || bytes <= caps.max_bytes) && (caps.max_memories == 0 || count <= caps.max_memories)
@@ -68,7 +68,7 @@ impl Store {
             ));
         }
         // 2. Least recently used unpinned memories (exact order: recency flushed first).
-        self.flush_recency()?;
+        self.recency.flush(&self.conn)?;
         while !fits(&tx.usage) {
             let batch = self.candidates(tx, "pinned = 0 AND id != ?1 ORDER BY access_tick", replacing, 32)?;
             if batch.is_empty() {
@@ -101,7 +101,7 @@ impl Store {
         if self.importing() {
             return Ok(0); // retention and expiry wait for the import's end (import_stream.rs)
         }
-        self.flush_recency()?;
+        self.recency.flush(&self.conn)?;
         let mut expired = 0;
         loop {
             let n = self.write_tx(|s, tx| {
@@ -117,17 +117,18 @@ impl Store {
             }
         }
         let now = self.now_ms();
-        let floors = (self.history_floor, self.feed.floor);
+        let floors = (self.history_floor, self.feed.floor());
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let r = self
             .prune_history(now)
-            .and_then(|_| self.prune_events(now))
+            .and_then(|_| self.feed.prune(&self.conn, &self.cfg.retention, self.seq, now))
             .and_then(|_| self.prune_checkpoints())
             .and_then(|_| Ok(self.conn.execute_batch("COMMIT")?));
         if let Err(e) = r {
             let _ = self.conn.execute_batch("ROLLBACK");
             // The prunes raised the floors in memory; the data is back, so are they.
-            (self.history_floor, self.feed.floor) = floors;
+            self.history_floor = floors.0;
+            self.feed.reset_floor(floors.1);
             return Err(e);
         }
         self.writes_since_sweep = 0;

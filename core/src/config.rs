@@ -83,10 +83,10 @@ impl ScalarKind {
     }
 }
 
-/// Durability of file storage. `Normal` survives a process crash or trap (WAL, no fsync per
-/// commit); `Full` also survives power loss (fsync per commit).
+/// Durability of file storage (SQLite's `synchronous`). `Normal` survives a process crash or trap
+/// (WAL, no fsync per commit); `Full` also survives power loss (fsync per commit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sync {
+pub enum Durability {
     Normal,
     Full,
 }
@@ -140,7 +140,7 @@ pub struct StoreConfig {
     pub scalar: ScalarKind,
     pub caps: Caps,
     pub retention: Retention,
-    pub sync: Sync,
+    pub sync: Durability,
     /// The vector index is snapshotted into SQLite after this many vector changes (and on
     /// close), never on every write. Reopen loads the snapshot and replays newer changes.
     pub index_snapshot_every: u64,
@@ -162,7 +162,7 @@ impl Default for StoreConfig {
             scalar: ScalarKind::F32,
             caps: Caps::default(),
             retention: Retention::default(),
-            sync: Sync::Normal,
+            sync: Durability::Normal,
             index_snapshot_every: 5_000,
             max_memory_bytes: 1 << 20,
             max_checkpoint_bytes: 8 << 20,

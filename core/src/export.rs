@@ -6,7 +6,7 @@
 use crate::checkpoints::Checkpoint;
 use crate::error::{Error, ErrorCode, Result};
 use crate::import_stream::document_lines;
-use crate::memories::{row_to_memory, MEM_COLS, VER_COLS};
+use crate::memory_row::{row_to_memory, MEM_COLS, VER_COLS};
 use crate::store::Store;
 use crate::types::Memory;
 use serde::{Deserialize, Serialize};

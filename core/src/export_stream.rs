@@ -12,7 +12,7 @@
 use crate::checkpoints::{row_to_checkpoint, Checkpoint, CheckpointData, CP_COLS};
 use crate::error::{Error, Result};
 use crate::export::ExportedVersion;
-use crate::memories::{row_to_memory, VER_COLS};
+use crate::memory_row::{row_to_memory, VER_COLS};
 use crate::store::Store;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};

@@ -3,11 +3,12 @@
 //! subscribers after the commit that made it true. Old events are pruned by retention;
 //! asking for events older than the retained window is RESUME_GAP.
 
+use crate::config::Retention;
 use crate::error::{Error, ErrorCode, Result};
 use crate::namespace;
 use crate::page_bytes::PageBudget;
-use crate::store::{Store, Tx};
 use crate::time_index::{last_seq_by_time, Bound};
+use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -99,27 +100,18 @@ impl EventFilter {
 
 pub type SubscriptionId = u64;
 
-type Callback = Box<dyn FnMut(&Event)>;
+pub(crate) type Callback = Box<dyn FnMut(&Event)>;
 
+/// The Store's change-feed part: in-process subscribers and the floor below which events were pruned.
 #[derive(Default)]
 pub(crate) struct Feed {
     subs: Vec<(SubscriptionId, EventFilter, Callback)>,
     next_id: SubscriptionId,
     /// Highest pruned event seq: `changes(after)` with after < floor is RESUME_GAP.
-    pub floor: u64,
+    floor: u64,
 }
 
-impl Feed {
-    pub fn deliver(&mut self, e: &Event) {
-        for (_, f, cb) in self.subs.iter_mut() {
-            if f.matches(e) {
-                cb(e);
-            }
-        }
-    }
-}
-
-/// What `Store::emit` records of an event besides its seq and time.
+/// What `Feed::record` stores of an event besides its seq and time.
 pub(crate) struct NewEvent<'a> {
     kind: EventKind,
     /// Encoded (`namespace::encode`).
@@ -159,30 +151,67 @@ impl<'a> NewEvent<'a> {
     }
 }
 
-pub const MAX_NOTIFY_PAYLOAD_BYTES: usize = 64 * 1024;
-pub const MAX_CHANNEL_BYTES: usize = 256;
+impl Feed {
+    /// Continues after the events pruned before (on open).
+    pub fn load(conn: &Connection) -> Result<Feed> {
+        Ok(Feed { floor: crate::schema::meta_u64(conn, "events_floor")?, ..Feed::default() })
+    }
 
-impl Store {
-    /// Appends an event to the feed inside the current write transaction.
-    pub(crate) fn emit(&mut self, tx: &mut Tx, seq: u64, e: NewEvent) -> Result<()> {
+    /// Highest pruned event seq: `changes(after)` with after < floor is RESUME_GAP.
+    pub fn floor(&self) -> u64 {
+        self.floor
+    }
+
+    /// Sets the floor the feed's retained events start after: an import's seq, or the floor before a
+    /// prune that rolled back.
+    pub fn reset_floor(&mut self, floor: u64) {
+        self.floor = floor;
+    }
+
+    /// Calls `callback` for every later delivered event matching `filter`.
+    pub fn subscribe(&mut self, filter: EventFilter, callback: Callback) -> SubscriptionId {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.subs.push((id, filter, callback));
+        id
+    }
+
+    /// Stops a subscription; false if it was not active.
+    pub fn unsubscribe(&mut self, id: SubscriptionId) -> bool {
+        let before = self.subs.len();
+        self.subs.retain(|(i, _, _)| *i != id);
+        self.subs.len() != before
+    }
+
+    /// Hands a committed event to the subscribers whose filter it matches.
+    pub fn deliver(&mut self, e: &Event) {
+        for (_, f, cb) in self.subs.iter_mut() {
+            if f.matches(e) {
+                cb(e);
+            }
+        }
+    }
+
+    /// Stores event `e` with its `seq` and time `now` (inside the current write transaction) and
+    /// adds it to `out`, the events to deliver once that transaction commits.
+    pub fn record(conn: &Connection, now: i64, seq: u64, e: NewEvent, out: &mut Vec<Event>) -> Result<()> {
         let payload_text = e.payload.map(|p| p.to_string());
-        self.conn
-            .prepare_cached(
-                "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?
-            .execute(rusqlite::params![
-                seq as i64,
-                tx.now,
-                e.kind.as_str(),
-                e.ns,
-                e.key,
-                e.version.map(|v| v as i64),
-                e.channel,
-                payload_text
-            ])?;
-        tx.events.push(Event {
+        conn.prepare_cached(
+            "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        )?
+        .execute(rusqlite::params![
+            seq as i64,
+            now,
+            e.kind.as_str(),
+            e.ns,
+            e.key,
+            e.version.map(|v| v as i64),
+            e.channel,
+            payload_text
+        ])?;
+        out.push(Event {
             seq,
-            ts: tx.now,
+            ts: now,
             kind: e.kind,
             namespace: e.ns.map(namespace::decode),
             key: e.key.map(str::to_string),
@@ -193,45 +222,16 @@ impl Store {
         Ok(())
     }
 
-    /// Publishes an application message through the change feed. Returns its seq.
-    pub fn notify(&mut self, channel: &str, payload: Value) -> Result<u64> {
-        if channel.is_empty() || channel.len() > MAX_CHANNEL_BYTES || channel.chars().any(char::is_control) {
-            return Err(Error::invalid(format!(
-                "channel must be 1..={MAX_CHANNEL_BYTES} bytes without control characters"
-            )));
-        }
-        let size = payload.to_string().len();
-        if size > MAX_NOTIFY_PAYLOAD_BYTES {
-            return Err(Error::new(
-                ErrorCode::PayloadTooLarge,
-                format!("notify payload is {size} bytes, limit {MAX_NOTIFY_PAYLOAD_BYTES}"),
-            ));
-        }
-        let seq = self.write_tx(|s, tx| {
-            let seq = tx.next_seq();
-            s.emit(tx, seq, NewEvent::notify(channel, &payload))?;
-            Ok(seq)
-        })?;
-        self.maybe_maintain();
-        Ok(seq)
-    }
-
-    /// Events with seq > `after` that match `filter`, oldest first, at most `limit` (≤ 10,000).
-    /// RESUME_GAP (with `oldest_seq`) when events after `after` were already pruned.
-    pub fn changes(&self, after: u64, filter: &EventFilter, limit: usize) -> Result<Vec<Event>> {
-        Ok(self.changes_page(after, filter, limit)?.events)
-    }
-
-    /// `changes`, as a page that also ends once it holds about `MAX_PAGE_BYTES` of events
-    /// (page_bytes.rs); `more` says it ended early (by count or size) and the caller should go on
-    /// after its last event. Without `more`, every matching event up to the head was returned.
-    pub fn changes_page(&self, after: u64, filter: &EventFilter, limit: usize) -> Result<ChangesPage> {
-        if after < self.feed.floor {
+    /// Stored events with seq > `after` that match `filter`, oldest first: at most `limit` (clamped
+    /// to 1..=10,000) and about `MAX_PAGE_BYTES` (page_bytes.rs). RESUME_GAP (with `oldest_seq`) when
+    /// events after `after` were already pruned.
+    pub fn page(&self, conn: &Connection, after: u64, filter: &EventFilter, limit: usize) -> Result<ChangesPage> {
+        if after < self.floor {
             let mut e = Error::new(
                 ErrorCode::ResumeGap,
-                format!("events after seq {after} were pruned; the feed starts after seq {}", self.feed.floor),
+                format!("events after seq {after} were pruned; the feed starts after seq {}", self.floor),
             );
-            e.oldest_seq = Some(self.feed.floor + 1);
+            e.oldest_seq = Some(self.floor + 1);
             return Err(e);
         }
         let limit = limit.clamp(1, 10_000);
@@ -241,7 +241,7 @@ impl Store {
         // Filter in Rust over pages of events, so a selective filter still fills `limit`.
         loop {
             let page: Vec<(Event, usize)> = {
-                let mut st = self.conn.prepare_cached(
+                let mut st = conn.prepare_cached(
                     "SELECT seq, ts, kind, ns, key, version, channel, payload, COALESCE(length(payload), 0) FROM events WHERE seq > ?1 ORDER BY seq LIMIT 512",
                 )?;
                 let rows = st.query_map([cursor as i64], |r| Ok((row_to_event(r)?, r.get::<_, i64>(8)? as usize)))?;
@@ -264,34 +264,18 @@ impl Store {
         Ok(ChangesPage { events, more: false })
     }
 
-    /// The seq of the oldest event still retained (the feed's window starts there).
-    pub fn oldest_event_seq(&self) -> Result<Option<u64>> {
-        let v: Option<i64> = self.conn.query_row("SELECT MIN(seq) FROM events", [], |r| r.get(0))?;
+    /// The seq of the oldest event still retained.
+    pub fn oldest_seq(conn: &Connection) -> Result<Option<u64>> {
+        let v: Option<i64> = conn.query_row("SELECT MIN(seq) FROM events", [], |r| r.get(0))?;
         Ok(v.map(|v| v as u64))
     }
 
-    /// Calls `callback` for every later committed event matching `filter`.
-    pub fn subscribe(&mut self, filter: EventFilter, callback: impl FnMut(&Event) + 'static) -> SubscriptionId {
-        self.feed.next_id += 1;
-        let id = self.feed.next_id;
-        self.feed.subs.push((id, filter, Box::new(callback)));
-        id
-    }
-
-    /// Stops a subscription; false if it was not active.
-    pub fn unsubscribe(&mut self, id: SubscriptionId) -> bool {
-        let before = self.feed.subs.len();
-        self.feed.subs.retain(|(i, _, _)| *i != id);
-        self.feed.subs.len() != before
-    }
-
-    /// Prunes events beyond the retention window (count and age); raises the feed floor.
-    pub(crate) fn prune_events(&mut self, now: i64) -> Result<()> {
-        let r = self.cfg.retention;
+    /// Prunes events beyond the retention window `r` (count, for a store at `seq`, and age at
+    /// `now`); raises the floor.
+    pub fn prune(&mut self, conn: &Connection, r: &Retention, seq: u64, now: i64) -> Result<()> {
         let mut cut: u64 = 0;
-        if r.events_max > 0 && self.seq > r.events_max {
-            let by_count: Option<i64> = self
-                .conn
+        if r.events_max > 0 && seq > r.events_max {
+            let by_count: Option<i64> = conn
                 .query_row("SELECT seq FROM events ORDER BY seq DESC LIMIT 1 OFFSET ?1", [r.events_max as i64], |row| {
                     row.get(0)
                 })
@@ -299,13 +283,13 @@ impl Store {
             cut = cut.max(by_count.unwrap_or(0) as u64);
         }
         if r.events_max_age_ms > 0 {
-            let by_age = last_seq_by_time(&self.conn, "events", now - r.events_max_age_ms as i64, Bound::Before)?;
+            let by_age = last_seq_by_time(conn, "events", now - r.events_max_age_ms as i64, Bound::Before)?;
             cut = cut.max(by_age.unwrap_or(0));
         }
-        if cut > self.feed.floor {
-            self.conn.execute("DELETE FROM events WHERE seq <= ?1", [cut as i64])?;
-            crate::schema::meta_set(&self.conn, "events_floor", cut as i64)?;
-            self.feed.floor = cut;
+        if cut > self.floor {
+            conn.execute("DELETE FROM events WHERE seq <= ?1", [cut as i64])?;
+            crate::schema::meta_set(conn, "events_floor", cut as i64)?;
+            self.floor = cut;
         }
         Ok(())
     }

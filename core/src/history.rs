@@ -3,7 +3,8 @@
 //! Time-based AS OF maps to the last seq committed at or before that time (the commit log).
 
 use crate::error::Result;
-use crate::memories::{history_pruned, row_to_memory, VER_COLS};
+use crate::memories::history_pruned;
+use crate::memory_row::{row_to_memory, VER_COLS};
 use crate::namespace;
 use crate::store::Store;
 use crate::time_index::{last_seq_by_time, Bound};

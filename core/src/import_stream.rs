@@ -19,6 +19,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::export::ExportedVersion;
 use crate::export_stream::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
 use crate::feed::EventKind;
+use crate::memory_row::data_cols;
 use crate::namespace;
 use crate::store::Store;
 use crate::vector_index::{encode_vec, validate};
@@ -152,7 +153,7 @@ impl Store {
             }
             return Err(e);
         }
-        self.fts_version += 1; // the full-text index was written directly
+        self.lexical.index_changed(); // the full-text index was written directly
         let progress = state.as_ref().map_or_else(ImportProgress::default, |s| ImportProgress {
             done: ended.is_some(),
             versions: s.counts.versions,
@@ -161,21 +162,12 @@ impl Store {
             writes: s.counts.writes,
         });
         self.import = if ended.is_some() { None } else { state };
-        if let Some(idx) = self.index.as_mut() {
-            for (id, v) in &adds {
-                if idx.upsert(*id, v).is_err() {
-                    self.index_stale = true;
-                }
-            }
-            if idx.flush().is_err() {
-                self.index_stale = true;
-            }
-        }
+        self.index.add_imported(&adds);
         if let Some((st, end)) = ended {
             self.seq = st.seq;
             self.last_ts = st.last_commit.map_or(0, |c| c.1);
             self.history_floor = end.history_floor;
-            self.feed.floor = st.seq;
+            self.feed.reset_floor(st.seq);
             self.recency.clear();
             self.reload_usage()?;
         }
@@ -205,10 +197,10 @@ impl Store {
             }
         }
         self.import = None;
-        self.fts_version += 1;
+        self.lexical.index_changed();
         self.reload_usage()?;
         if self.cfg.dims > 0 {
-            self.rebuild_index()?;
+            self.index.rebuild(&self.conn, &self.cfg)?;
         }
         Ok(())
     }
@@ -294,7 +286,7 @@ impl Store {
         )?;
         let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
         let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
-        // The columns a live row and a version row share, in this order.
+        // The columns a live row and a version row share (`data_cols!`), then the seq it began at.
         let shared: [&dyn ToSql; 12] = [
             &ns,
             &m.key,
@@ -312,10 +304,11 @@ impl Store {
         let mut mem_id = 0;
         if v.seq_to.is_none() {
             self.conn
-                .prepare_cached(
-                    "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-                )?
+                .prepare_cached(concat!(
+                    "INSERT INTO memories (",
+                    data_cols!(),
+                    ", seq, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                ))?
                 .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql])))
                 .map_err(|e| duplicate(e, || format!("a live version of {:?} in {:?}", m.key, m.namespace)))?;
             mem_id = self.conn.last_insert_rowid();
@@ -330,10 +323,12 @@ impl Store {
         }
         let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
         self.conn
-            .prepare_cached(
-                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, seq_to, ended_at, end_kind, size)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-            )?
+            .prepare_cached(concat!(
+                "INSERT INTO versions (mem_id, ",
+                data_cols!(),
+                ", seq_from, seq_to, ended_at, end_kind, size)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+            ))?
             .execute(params_from_iter([&mem_id as &dyn ToSql].into_iter().chain(shared).chain(closing)))
             .map_err(|e| duplicate(e, what))?;
         st.counts.versions += 1;

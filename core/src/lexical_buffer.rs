@@ -16,13 +16,13 @@
 //! that keeps the index's document and token totals — BM25's statistics — exact.
 
 use crate::error::Result;
-use crate::store::{Store, Tx};
-use rusqlite::params;
+use crate::vector_index::VectorIndex;
+use rusqlite::{params, Connection};
 
 /// Marks applied together in one write's transaction once this many are waiting.
 pub const LEXICAL_BUFFER_ROWS: u64 = 256;
 
-/// FTS5 leaf pages (~4 KB each) one [`Store::merge_lexical`] step writes at most. Every buffer
+/// FTS5 leaf pages (~4 KB each) one [`LexicalBuffer::merge`] step writes at most. Every buffer
 /// apply leaves a segment, and a term lookup seeks into each; FTS5's own automerge only merges a
 /// level once it holds four. Merging level by level — a level with two or more segments becomes
 /// one segment a level up (`usermerge` 2, schema v4) — keeps at most one segment per level at
@@ -30,75 +30,100 @@ pub const LEXICAL_BUFFER_ROWS: u64 = 256;
 /// idle step short on a big index.
 pub const LEXICAL_MERGE_PAGES: i64 = 512;
 
-impl Store {
-    /// Marks memory `id`'s FTS entry stale. Call before the row changes: with `indexed` (FTS holds
-    /// an entry for the row's current text) the mark keeps that text. If the id was marked
-    /// already, the first mark stands.
-    pub(crate) fn mark_lexical(&mut self, tx: &mut Tx, id: i64, indexed: bool) -> Result<()> {
+/// The Store's full-text part: how many marks wait in `fts_pending`, and the version of the
+/// full-text index that cached per-term results are checked against.
+#[derive(Default)]
+pub(crate) struct LexicalBuffer {
+    /// Marks committed to `fts_pending` and not applied yet.
+    pending: u64,
+    /// Moves whenever the full-text index may change (buffer applies, import): what cached
+    /// per-term BM25 lists (`search::term_scores`) are checked against.
+    version: u64,
+}
+
+impl LexicalBuffer {
+    /// Counts the marks left by earlier sessions (on open).
+    pub fn load(conn: &Connection) -> Result<LexicalBuffer> {
+        let n: i64 = conn.query_row("SELECT COUNT(*) FROM fts_pending", [], |r| r.get(0))?;
+        Ok(LexicalBuffer { pending: n as u64, version: 0 })
+    }
+
+    /// Marks memory `id`'s FTS entry stale, in the current write transaction. Call before the row
+    /// changes: with `indexed` (FTS holds an entry for the row's current text) the mark keeps that
+    /// text. If the id was marked already, the first mark stands. The write counts its marks and
+    /// hands them to [`LexicalBuffer::committed`].
+    pub fn mark(conn: &Connection, id: i64, indexed: bool) -> Result<()> {
         let sql = if indexed {
             "INSERT INTO fts_pending (id, indexed_text) SELECT id, text FROM memories WHERE id = ?1 ON CONFLICT (id) DO NOTHING"
         } else {
             "INSERT INTO fts_pending (id, indexed_text) VALUES (?1, NULL) ON CONFLICT (id) DO NOTHING"
         };
-        self.conn.prepare_cached(sql)?.execute([id])?;
-        tx.lexical_marks += 1;
+        conn.prepare_cached(sql)?.execute([id])?;
         Ok(())
     }
 
-    /// Whether a write's transaction applies the buffer before it commits: when this write inserts
-    /// into the vector graph anyway (wasm: it began by doing so; natively: it waits for the
-    /// builder), so the batched work of both lands on one write instead of two; otherwise once it
-    /// holds [`LEXICAL_BUFFER_ROWS`] marks — or, when the vector buffer is nearly full (its insert
-    /// comes within a quarter of that many writes), once it holds twice as many.
-    pub(crate) fn lexical_buffer_due(&self, tx: &Tx) -> bool {
-        let index = self.index.as_ref();
-        if tx.vectors_inserted || index.is_some_and(|i| i.write_will_insert(tx.index_ops.len())) {
+    /// Whether a write that made `marks` marks applies the buffer before it commits: when this write
+    /// inserts into the vector graph anyway (wasm: it began by doing so, `vectors_inserted`;
+    /// natively: its `index_ops` vector changes make it wait for the builder), so the batched work
+    /// of both lands on one write instead of two; otherwise once it holds [`LEXICAL_BUFFER_ROWS`]
+    /// marks — or, when the vector buffer is nearly full (its insert comes within a quarter of that
+    /// many writes), once it holds twice as many.
+    pub fn due(&self, marks: u64, vectors_inserted: bool, index: Option<&VectorIndex>, index_ops: usize) -> bool {
+        if vectors_inserted || index.is_some_and(|i| i.write_will_insert(index_ops)) {
             return true;
         }
-        let marks = self.lexical_pending + tx.lexical_marks;
+        let marks = self.pending + marks;
         let vectors_soon = index.is_some_and(|i| i.insert_due_within(LEXICAL_BUFFER_ROWS as usize / 4));
         marks >= LEXICAL_BUFFER_ROWS * if vectors_soon { 2 } else { 1 }
+    }
+
+    /// A write committed with `marks` new marks, having applied the buffer or not.
+    pub fn committed(&mut self, marks: u64, applied: bool) {
+        self.pending = if applied { 0 } else { self.pending + marks };
+    }
+
+    /// The full-text index's version (see the field).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The full-text index was written directly (an import): cached results are stale.
+    pub fn index_changed(&mut self) {
+        self.version += 1;
     }
 
     /// Merges the full-text index's levels that hold two or more segments, writing at most
     /// `pages` FTS5 pages (a later call continues an unfinished merge). With nothing to merge it
     /// only reads FTS5's structure record.
-    pub(crate) fn merge_lexical(&mut self, pages: i64) -> Result<()> {
-        self.conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?1)", [pages])?;
-        Ok(())
-    }
-
-    /// Counts the marks left by earlier sessions (on open).
-    pub(crate) fn load_lexical_buffer(&mut self) -> Result<()> {
-        let n: i64 = self.conn.query_row("SELECT COUNT(*) FROM fts_pending", [], |r| r.get(0))?;
-        self.lexical_pending = n as u64;
+    pub fn merge(conn: &Connection, pages: i64) -> Result<()> {
+        conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?1)", [pages])?;
         Ok(())
     }
 
     /// Applies every mark to FTS5 in its own transaction (before a search, in maintenance).
-    pub(crate) fn flush_lexical(&mut self) -> Result<()> {
-        if self.lexical_pending == 0 {
+    pub fn flush(&mut self, conn: &Connection) -> Result<()> {
+        if self.pending == 0 {
             return Ok(());
         }
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        match self.apply_lexical_marks().and_then(|()| Ok(self.conn.execute_batch("COMMIT")?)) {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        match self.apply(conn).and_then(|()| Ok(conn.execute_batch("COMMIT")?)) {
             Ok(()) => {
-                self.lexical_pending = 0;
+                self.pending = 0;
                 Ok(())
             }
             Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK");
+                let _ = conn.execute_batch("ROLLBACK");
                 Err(e)
             }
         }
     }
 
     /// Applies every mark to FTS5 inside the current transaction.
-    pub(crate) fn apply_lexical_marks(&mut self) -> Result<()> {
+    pub fn apply(&mut self, conn: &Connection) -> Result<()> {
         // Cached BM25 lists are stale from here on, whether or not the transaction commits.
-        self.fts_version += 1;
+        self.version += 1;
         let marks: Vec<(i64, Option<String>, Option<String>)> = {
-            let mut st = self.conn.prepare_cached(
+            let mut st = conn.prepare_cached(
                 "SELECT p.id, p.indexed_text, m.text FROM fts_pending p LEFT JOIN memories m ON m.id = p.id ORDER BY p.id",
             )?;
             let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
@@ -109,17 +134,15 @@ impl Store {
                 continue;
             }
             if let Some(t) = old {
-                self.conn
-                    .prepare_cached("INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', ?1, ?2)")?
+                conn.prepare_cached("INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', ?1, ?2)")?
                     .execute(params![id, t])?;
             }
             if let Some(t) = new {
-                self.conn
-                    .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
+                conn.prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
                     .execute(params![id, t])?;
             }
         }
-        self.conn.prepare_cached("DELETE FROM fts_pending")?.execute([])?;
+        conn.prepare_cached("DELETE FROM fts_pending")?.execute([])?;
         Ok(())
     }
 }
@@ -156,7 +179,7 @@ mod tests {
                 })
                 .collect();
             s.put_batch(puts).unwrap();
-            s.flush_lexical().unwrap(); // one segment per batch, as buffer applies leave them
+            s.lexical.flush(&s.conn).unwrap(); // one segment per batch, as buffer applies leave them
         }
         assert!(segments(&s) > 1, "{} segments", segments(&s));
         let before: Vec<_> =

@@ -11,27 +11,32 @@ mod error;
 mod export;
 mod export_stream;
 mod feed;
+mod feed_api;
 mod filter;
 #[cfg(not(target_family = "wasm"))]
 mod graph_builder;
 mod history;
 mod import_stream;
+mod index_state;
 mod lexical_buffer;
 mod memdb;
 mod memories;
 mod memory_budget;
 mod memory_json;
+mod memory_row;
 mod namespace;
 mod namespace_list;
 mod page_bytes;
 mod page_cache;
 mod page_store;
+mod recency;
 mod schema;
 mod search;
 mod stats;
 mod store;
 mod time_index;
 mod types;
+mod usage;
 mod vector_index;
 mod vfs;
 
@@ -45,7 +50,7 @@ pub use app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use checkpoints::{
     ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite,
 };
-pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
+pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Storage, StoreConfig};
 pub use error::{Error, ErrorCode, Result};
 pub use export::{ExportDoc, ExportedVersion};
 pub use export_stream::{

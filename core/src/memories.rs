@@ -4,103 +4,24 @@
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{EventKind, NewEvent};
+use crate::index_state::IndexOp;
+use crate::lexical_buffer::LexicalBuffer;
 use crate::memory_json::row_to_json;
+use crate::memory_row::{
+    data_cols, live_row_from, row_to_memory, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS, VER_COLS,
+};
 use crate::namespace;
 use crate::page_bytes::{vector_json_bytes, PageBudget};
-use crate::store::{IndexOp, Store, Tx};
+use crate::store::{Store, Tx};
 use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
-use crate::vector_index::{decode_vec, encode_vec, validate};
+use crate::vector_index::{encode_vec, validate};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-
-/// `MEM_COLS` as a literal, for SQL built with `concat!`.
-macro_rules! mem_cols {
-    () => {
-        "id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size"
-    };
-}
-/// Columns read for a memory, in `row_to_memory` order. `versions` rows alias to the same.
-pub(crate) const MEM_COLS: &str = mem_cols!();
-/// The live row at (ns, key): a constant, so a read neither formats it nor allocates for it.
-const LIVE_ROW_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
-pub(crate) const VER_COLS: &str =
-    "mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, size";
 
 /// Fixed per-memory overhead counted by caps (row, index entries, FTS postings).
 pub const ROW_OVERHEAD_BYTES: u64 = 64;
 pub const MAX_BATCH: usize = 1000;
 pub const MAX_TTL_MS: u64 = 100 * 365 * 24 * 3600 * 1000;
-
-pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(i64, Memory)> {
-    let ns: String = r.get(1)?;
-    let value: String = r.get(3)?;
-    let metadata: String = r.get(6)?;
-    let embedding = if with_embedding { r.get::<_, Option<Vec<u8>>>(5)?.map(|b| decode_vec(&b)) } else { None };
-    Ok((
-        r.get(0)?,
-        Memory {
-            namespace: namespace::decode(&ns),
-            key: r.get(2)?,
-            value: serde_json::from_str(&value).unwrap_or(Value::Null),
-            text: r.get(4)?,
-            embedding,
-            metadata: serde_json::from_str(&metadata).unwrap_or_default(),
-            pinned: r.get(7)?,
-            expires_at: r.get(8)?,
-            created_at: r.get(9)?,
-            updated_at: r.get(10)?,
-            version: r.get::<_, i64>(11)? as u64,
-            seq: r.get::<_, i64>(12)? as u64,
-            size: r.get::<_, i64>(13)? as u64,
-        },
-    ))
-}
-
-/// The live row of a key, as needed by writers.
-pub(crate) struct LiveRow {
-    pub id: i64,
-    /// seq of the live version (= its seq_from in `versions`).
-    pub seq: u64,
-    pub created_at: i64,
-    pub version: u64,
-    pub size: u64,
-    pub pinned: bool,
-    pub expires_at: Option<i64>,
-    pub has_embedding: bool,
-    pub has_text: bool,
-}
-
-/// `LIVE_COLS` as a literal, for SQL built with `concat!`.
-macro_rules! live_cols {
-    () => {
-        "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at"
-    };
-}
-/// Columns read for a `LiveRow`, in `live_row_from` order.
-pub(crate) const LIVE_COLS: &str = live_cols!();
-/// What a write reads of the live row at (ns, key).
-const LIVE_STATE_SQL: &str = concat!("SELECT ", live_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
-
-pub(crate) fn live_row_from(r: &Row) -> rusqlite::Result<LiveRow> {
-    Ok(LiveRow {
-        id: r.get(0)?,
-        version: r.get::<_, i64>(1)? as u64,
-        size: r.get::<_, i64>(2)? as u64,
-        pinned: r.get(3)?,
-        expires_at: r.get(4)?,
-        has_embedding: r.get(5)?,
-        has_text: r.get(6)?,
-        seq: r.get::<_, i64>(7)? as u64,
-        created_at: r.get(8)?,
-    })
-}
-
-impl LiveRow {
-    pub fn expired(&self, now: i64) -> bool {
-        self.expires_at.is_some_and(|t| t <= now)
-    }
-}
 
 /// A validated put, ready to write.
 struct Prepared {
@@ -114,6 +35,16 @@ struct Prepared {
     ttl_ms: Option<u64>,
     if_version: Option<u64>,
     size: u64,
+}
+
+/// What one put writes besides its `Prepared` memory.
+struct RowWrite {
+    seq: u64,
+    /// The LRU tick stored with the row.
+    tick: u64,
+    expires_at: Option<i64>,
+    /// The vector as stored (`encode_vec`).
+    embedding: Option<Vec<u8>>,
 }
 
 impl Store {
@@ -196,15 +127,17 @@ impl Store {
         if row.has_embedding {
             tx.index_ops.push(IndexOp::Remove(row.id as u64));
         }
-        tx.usage.bytes -= row.size;
-        tx.usage.count -= 1;
-        if row.pinned {
-            tx.usage.pinned_bytes -= row.size;
-            tx.usage.pinned_count -= 1;
-        }
-        self.recency.remove(&row.id);
+        tx.usage.remove(row.size, row.pinned);
+        self.recency.forget(row.id);
         self.emit(tx, seq, NewEvent::memory(kind, ns, key, row.version))?;
         Ok(seq)
+    }
+
+    /// Marks memory `id`'s full-text entry stale in this write (see `LexicalBuffer::mark`).
+    fn mark_lexical(&mut self, tx: &mut Tx, id: i64, indexed: bool) -> Result<()> {
+        LexicalBuffer::mark(&self.conn, id, indexed)?;
+        tx.lexical_marks += 1;
+        Ok(())
     }
 
     /// Closes the live version of (ns, key) — the one that began at `live_seq` — at `seq`.
@@ -217,7 +150,42 @@ impl Store {
         Ok(())
     }
 
+    /// One put inside a write transaction: the live row it replaces checked, room made under the
+    /// caps, the row and its version written, the index, full-text and usage changes queued, the
+    /// put event emitted.
     fn put_in_tx(&mut self, tx: &mut Tx, p: Prepared) -> Result<WriteAck> {
+        let existing = self.live_row_for_put(tx, &p)?;
+        let (old_size, old_pinned) = existing.as_ref().map_or((0, false), |r| (r.size, r.pinned));
+        let evicted = self.ensure_room_for(tx, p.size, existing.as_ref().map(|r| r.id), old_size, old_pinned)?;
+        let w = RowWrite {
+            seq: tx.next_seq(),
+            // The write is this memory's latest use: its LRU tick is stored with the row (not left for the
+            // recency flush, which would rewrite every written row a second time).
+            tick: self.recency.next_tick(),
+            expires_at: p.ttl_ms.map(|t| tx.now + t as i64),
+            embedding: p.embedding.as_ref().map(|e| encode_vec(e)),
+        };
+        let (id, version) = match &existing {
+            Some(row) => self.update_live_row(tx, row, &p, &w)?,
+            None => self.insert_live_row(tx, &p, &w)?,
+        };
+        let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
+        self.insert_version(tx, id, version, created_at, &p, &w)?;
+        if let Some(e) = p.embedding {
+            tx.index_ops.push(IndexOp::Upsert(id as u64, e));
+        }
+        if let Some(row) = &existing {
+            tx.usage.remove(row.size, row.pinned);
+        }
+        tx.usage.add(p.size, p.pinned);
+        tx.touched.push(id);
+        self.emit(tx, w.seq, NewEvent::memory(EventKind::Put, &p.ns, &p.key, version))?;
+        Ok(WriteAck { seq: w.seq, version, evicted })
+    }
+
+    /// The live row a put replaces, if any: an expired one is removed first (an expire event), and
+    /// the put's `if_version` must be the live version (0: none).
+    fn live_row_for_put(&mut self, tx: &mut Tx, p: &Prepared) -> Result<Option<LiveRow>> {
         let mut existing = self.live_row(&p.ns, &p.key)?;
         if existing.as_ref().is_some_and(|r| r.expired(tx.now)) {
             let row = existing.take().ok_or_else(|| Error::internal("row vanished"))?;
@@ -232,120 +200,111 @@ impl Store {
                 ));
             }
         }
-        let old_size = existing.as_ref().map_or(0, |r| r.size);
-        let old_pinned = existing.as_ref().is_some_and(|r| r.pinned);
-        let evicted = self.ensure_room_for(tx, p.size, existing.as_ref().map(|r| r.id), old_size, old_pinned)?;
+        Ok(existing)
+    }
 
-        let seq = tx.next_seq();
-        // The write is this memory's latest use: its LRU tick is stored with the row (not left for the
-        // recency flush, which would rewrite every written row a second time).
-        let tick = self.tick;
-        self.tick += 1;
-        let expires_at = p.ttl_ms.map(|t| tx.now + t as i64);
-        let emb = p.embedding.as_ref().map(|e| encode_vec(e));
-        let (id, version) = match &existing {
-            Some(row) => {
-                self.end_version(tx, &p.ns, &p.key, row.seq, seq, EventKind::Put)?;
-                if row.has_text || p.text.is_some() {
-                    self.mark_lexical(tx, row.id, row.has_text)?;
-                }
-                self.conn
-                    .prepare_cached(
-                        "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
-                         updated_at = ?8, version = ?9, seq = ?10, size = ?11, access_tick = ?12 WHERE id = ?1",
-                    )?
-                    .execute(params![
-                        row.id,
-                        p.value,
-                        p.text,
-                        emb,
-                        p.metadata,
-                        p.pinned,
-                        expires_at,
-                        tx.now,
-                        (row.version + 1) as i64,
-                        seq as i64,
-                        p.size as i64,
-                        tick as i64
-                    ])?;
-                if row.has_embedding && p.embedding.is_none() {
-                    tx.index_ops.push(IndexOp::Remove(row.id as u64));
-                }
-                (row.id, row.version + 1)
-            }
-            None => {
-                let last: Option<i64> = self
-                    .conn
-                    .prepare_cached("SELECT MAX(version) FROM versions WHERE ns = ?1 AND key = ?2")?
-                    .query_row(params![p.ns, p.key], |r| r.get(0))?;
-                let version = last.unwrap_or(0) as u64 + 1;
-                self.conn
-                    .prepare_cached(
-                        "INSERT INTO memories (ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size, access_tick)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)",
-                    )?
-                    .execute(params![
-                        p.ns,
-                        p.key,
-                        p.value,
-                        p.text,
-                        emb,
-                        p.metadata,
-                        p.pinned,
-                        expires_at,
-                        tx.now,
-                        version as i64,
-                        seq as i64,
-                        p.size as i64,
-                        tick as i64
-                    ])?;
-                let id = self.conn.last_insert_rowid();
-                if p.text.is_some() {
-                    self.mark_lexical(tx, id, false)?;
-                }
-                (id, version)
-            }
-        };
-        let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
+    /// Overwrites the live row `row` with the put (its previous version closed, its full-text entry
+    /// marked, its vector dropped when the put has none). Returns the id and the new version.
+    fn update_live_row(&mut self, tx: &mut Tx, row: &LiveRow, p: &Prepared, w: &RowWrite) -> Result<(i64, u64)> {
+        self.end_version(tx, &p.ns, &p.key, row.seq, w.seq, EventKind::Put)?;
+        if row.has_text || p.text.is_some() {
+            self.mark_lexical(tx, row.id, row.has_text)?;
+        }
+        let version = row.version + 1;
         self.conn
             .prepare_cached(
-                "INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq_from, size)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
+                 updated_at = ?8, version = ?9, seq = ?10, size = ?11, access_tick = ?12 WHERE id = ?1",
             )?
+            .execute(params![
+                row.id,
+                p.value,
+                p.text,
+                w.embedding,
+                p.metadata,
+                p.pinned,
+                w.expires_at,
+                tx.now,
+                version as i64,
+                w.seq as i64,
+                p.size as i64,
+                w.tick as i64
+            ])?;
+        if row.has_embedding && p.embedding.is_none() {
+            tx.index_ops.push(IndexOp::Remove(row.id as u64));
+        }
+        Ok((row.id, version))
+    }
+
+    /// Inserts the put as a new live row, its version one past any the key had before (history
+    /// keeps counting across a delete). Returns the id and the version.
+    fn insert_live_row(&mut self, tx: &mut Tx, p: &Prepared, w: &RowWrite) -> Result<(i64, u64)> {
+        let last: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT MAX(version) FROM versions WHERE ns = ?1 AND key = ?2")?
+            .query_row(params![p.ns, p.key], |r| r.get(0))?;
+        let version = last.unwrap_or(0) as u64 + 1;
+        self.conn
+            .prepare_cached(concat!(
+                "INSERT INTO memories (",
+                data_cols!(),
+                ", seq, size, access_tick) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)"
+            ))?
+            .execute(params![
+                p.ns,
+                p.key,
+                p.value,
+                p.text,
+                w.embedding,
+                p.metadata,
+                p.pinned,
+                w.expires_at,
+                tx.now,
+                version as i64,
+                w.seq as i64,
+                p.size as i64,
+                w.tick as i64
+            ])?;
+        let id = self.conn.last_insert_rowid();
+        if p.text.is_some() {
+            self.mark_lexical(tx, id, false)?;
+        }
+        Ok((id, version))
+    }
+
+    /// Records the put as the key's newest version in history (open: it is the live one).
+    fn insert_version(
+        &mut self,
+        tx: &Tx,
+        id: i64,
+        version: u64,
+        created_at: i64,
+        p: &Prepared,
+        w: &RowWrite,
+    ) -> Result<()> {
+        self.conn
+            .prepare_cached(concat!(
+                "INSERT INTO versions (mem_id, ",
+                data_cols!(),
+                ", seq_from, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+            ))?
             .execute(params![
                 id,
                 p.ns,
                 p.key,
                 p.value,
                 p.text,
-                emb,
+                w.embedding,
                 p.metadata,
                 p.pinned,
-                expires_at,
+                w.expires_at,
                 created_at,
                 tx.now,
                 version as i64,
-                seq as i64,
+                w.seq as i64,
                 p.size as i64
             ])?;
-        if let Some(e) = p.embedding {
-            tx.index_ops.push(IndexOp::Upsert(id as u64, e));
-        }
-        tx.usage.bytes = tx.usage.bytes - old_size + p.size;
-        if existing.is_none() {
-            tx.usage.count += 1;
-        }
-        if old_pinned {
-            tx.usage.pinned_bytes -= old_size;
-            tx.usage.pinned_count -= 1;
-        }
-        if p.pinned {
-            tx.usage.pinned_bytes += p.size;
-            tx.usage.pinned_count += 1;
-        }
-        tx.touched.push(id);
-        self.emit(tx, seq, NewEvent::memory(EventKind::Put, &p.ns, &p.key, version))?;
-        Ok(WriteAck { seq, version, evicted })
+        Ok(())
     }
 
     /// Writes one memory. See [`MemoryPut`] for CAS (`if_version`), TTL and pinning.
@@ -395,7 +354,7 @@ impl Store {
         let found = self.conn.prepare_cached(LIVE_ROW_SQL)?.query_row(params![ns, key], f).optional()?;
         match found {
             Some((id, expires_at, out)) if expires_at.is_none_or(|t| t > now) => {
-                self.touch(id);
+                self.recency.touch(id, self.usage.count);
                 Ok(Some(out))
             }
             _ => Ok(None),

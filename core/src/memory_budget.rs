@@ -10,7 +10,8 @@
 
 use crate::config::ScalarKind;
 use crate::error::{Error, ErrorCode, Result};
-use crate::store::{IndexOp, Store, Tx};
+use crate::index_state::IndexOp;
+use crate::store::{Store, Tx};
 
 /// Graph bytes per indexed vector beside its scalars (neighbour lists, key and slot lookups), rounded up.
 const GRAPH_BYTES_PER_VECTOR: u64 = 256;
@@ -31,7 +32,7 @@ impl Store {
 
     /// The engine's projected peak heap with `extra` more vectors indexed (see the module doc).
     pub(crate) fn projected_peak_bytes(&self, extra: u64) -> u64 {
-        let vectors = self.index.as_ref().map_or(0, |i| i.len() as u64) + extra;
+        let vectors = self.index.get().map_or(0, |i| i.len() as u64) + extra;
         2 * vectors * self.bytes_per_vector() + PAGE_CACHE_BYTES + FIXED_BYTES
     }
 
@@ -44,7 +45,7 @@ impl Store {
         {
             // SAFETY: a plain counter read.
             let sqlite = unsafe { rusqlite::ffi::sqlite3_memory_used() }.max(0) as u64;
-            sqlite + self.index.as_ref().map_or(0, |i| i.len() as u64) * self.bytes_per_vector()
+            sqlite + self.index.get().map_or(0, |i| i.len() as u64) * self.bytes_per_vector()
         }
     }
 

@@ -15,7 +15,7 @@ pub(crate) struct RowJson {
     pub json: String,
 }
 
-/// Writes a `MEM_COLS` / `VER_COLS` row (see `memories::row_to_memory`) as `Memory` JSON.
+/// Writes a `MEM_COLS` / `VER_COLS` row (see `memory_row::row_to_memory`) as `Memory` JSON.
 pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<RowJson> {
     // The stored value and metadata are copied in as bytes: the one UTF-8 check of the whole output
     // at the end covers them (reading them as &str first checked the ~1 KB value twice).

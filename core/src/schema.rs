@@ -211,3 +211,11 @@ pub fn meta_set(conn: &Connection, name: &str, value: impl rusqlite::ToSql) -> R
     )?;
     Ok(())
 }
+
+/// A counter kept in `meta` (0 when absent).
+pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {
+    Ok(match meta_get(c, name)? {
+        Some(rusqlite::types::Value::Integer(i)) => i as u64,
+        _ => 0,
+    })
+}

@@ -40,7 +40,7 @@ pub struct Stats {
 
 impl Store {
     pub fn stats(&mut self) -> Result<Stats> {
-        self.ensure_index_fresh()?;
+        self.index.ensure_fresh(&self.conn, &self.cfg)?;
         let c = &self.conn;
         let count = |sql: &str| -> Result<u64> { Ok(c.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
         let pages = count("PRAGMA page_count")?;
@@ -57,9 +57,9 @@ impl Store {
             events: count("SELECT COUNT(*) FROM events")?,
             oldest_event_seq: self.oldest_event_seq()?,
             checkpoints: count("SELECT COUNT(*) FROM checkpoints")?,
-            index_vectors: self.index.as_ref().map_or(0, |i| i.len() as u64),
-            index_pending: self.index.as_ref().map_or(0, |i| i.pending_len() as u64),
-            index_bytes: self.index.as_ref().map_or(0, |i| i.memory_bytes() as u64),
+            index_vectors: self.index.get().map_or(0, |i| i.len() as u64),
+            index_pending: self.index.get().map_or(0, |i| i.pending_len() as u64),
+            index_bytes: self.index.get().map_or(0, |i| i.memory_bytes() as u64),
             heap_bytes: self.heap_bytes(),
             memory_budget: self.cfg.memory_budget,
             projected_peak_bytes: self.projected_peak_bytes(0),

@@ -1,34 +1,23 @@
 //! The `Store`: opening and closing a database, the write-transaction discipline every mutation
 //! goes through (one seq per change, events and in-memory effects applied only after COMMIT),
-//! and the clock. Feature methods live in their own files as further `impl Store` blocks.
+//! and the clock. Feature methods live in their own files as further `impl Store` blocks. The
+//! in-memory state beside SQLite is kept in parts, each a type with its own file that alone
+//! changes it (the vector index, the lexical buffer, LRU recency, the change feed, usage); the
+//! parts take the connection, never the Store, so they depend on nothing above them.
 
 use crate::clock::{system_now_ms, ClockFn};
 use crate::config::{Storage, StoreConfig};
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{Event, Feed};
+use crate::index_state::{IndexOp, IndexState};
+use crate::lexical_buffer::{LexicalBuffer, LEXICAL_MERGE_PAGES};
 use crate::memdb;
+use crate::recency::Recency;
 use crate::schema;
-use crate::vector_index::{decode_vec, VectorIndex};
+use crate::search::term_scores::TermCache;
+use crate::usage::Usage;
 use crate::vfs;
 use rusqlite::{Connection, OpenFlags};
-
-/// Live-memory accounting kept in memory (recomputed from SQLite on open).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Usage {
-    pub bytes: u64,
-    pub count: u64,
-    pub pinned_bytes: u64,
-    pub pinned_count: u64,
-}
-
-/// The LRU recency map grows at once to the store's memory count, up to this many entries (~1 MiB).
-const RECENCY_RESERVE_MAX: usize = 1 << 16;
-
-/// A change to the vector index, applied after the SQLite commit that made it true.
-pub(crate) enum IndexOp {
-    Upsert(u64, Vec<f32>),
-    Remove(u64),
-}
 
 /// State of one write transaction.
 pub(crate) struct Tx {
@@ -62,28 +51,26 @@ const WAL_CHECKPOINT_PAGES: i64 = 8192;
 pub struct Store {
     pub(crate) conn: Connection,
     pub(crate) cfg: StoreConfig,
-    pub(crate) index: Option<VectorIndex>,
-    /// True when the in-memory index may disagree with SQLite; rebuilt before the next search.
-    pub(crate) index_stale: bool,
-    pub(crate) index_changes: u64,
+    /// The seq of the last committed change and its commit time.
     pub(crate) seq: u64,
     pub(crate) last_ts: i64,
     pub(crate) clock: Option<ClockFn>,
-    pub(crate) usage: Usage,
-    /// LRU recency: memory id -> access tick, persisted lazily (reads never write).
-    pub(crate) recency: foldhash::HashMap<i64, u64>,
-    pub(crate) tick: u64,
-    pub(crate) feed: Feed,
+    /// Past versions before this seq were pruned by retention (history.rs).
     pub(crate) history_floor: u64,
+    /// Writes since `sweep` last ran (caps.rs runs it every few hundred).
     pub(crate) writes_since_sweep: u64,
-    /// Full-text marks waiting in `fts_pending` (see lexical_buffer.rs).
-    pub(crate) lexical_pending: u64,
-    /// Lexical document frequencies: term -> (df, live memories when counted).
-    pub(crate) df_cache: foldhash::HashMap<String, (u64, u64)>,
-    /// Moves whenever the full-text index may change (buffer applies, import): what cached
-    /// per-term BM25 lists (`term_scores`) are checked against.
-    pub(crate) fts_version: u64,
-    pub(crate) term_scores: crate::search::term_scores::TermScores,
+    /// The vector index (index_state.rs).
+    pub(crate) index: IndexState,
+    /// Full-text marks waiting to be applied (lexical_buffer.rs).
+    pub(crate) lexical: LexicalBuffer,
+    /// What live searches cache of the full-text index (search/term_scores.rs).
+    pub(crate) term_cache: TermCache,
+    /// Live-memory accounting (usage.rs).
+    pub(crate) usage: Usage,
+    /// LRU order of reads (recency.rs).
+    pub(crate) recency: Recency,
+    /// Subscribers and the pruned floor of the change feed (feed.rs).
+    pub(crate) feed: Feed,
     /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
     pub(crate) import: Option<crate::import_stream::ImportState>,
     vfs_name: Option<String>,
@@ -124,22 +111,17 @@ impl Store {
         let mut store = Store {
             conn,
             cfg,
-            index: None,
-            index_stale: false,
-            index_changes: 0,
             seq: 0,
             last_ts: 0,
             clock: None,
-            usage: Usage::default(),
-            recency: Default::default(),
-            tick: 0,
-            feed: Feed::default(),
             history_floor: 0,
             writes_since_sweep: 0,
-            lexical_pending: 0,
-            df_cache: Default::default(),
-            fts_version: 0,
-            term_scores: Default::default(),
+            index: IndexState::default(),
+            lexical: LexicalBuffer::default(),
+            term_cache: TermCache::default(),
+            usage: Usage::default(),
+            recency: Recency::default(),
+            feed: Feed::default(),
             import: None,
             vfs_name,
         };
@@ -160,8 +142,8 @@ impl Store {
         self.check_settings()?;
         self.load_counters()?;
         self.load_import_state()?;
-        self.load_lexical_buffer()?;
-        self.open_index()?;
+        self.lexical = LexicalBuffer::load(&self.conn)?;
+        self.index = IndexState::open(&self.conn, &self.cfg)?;
         Ok(())
     }
 
@@ -186,8 +168,8 @@ impl Store {
                 c.pragma_update(None, "journal_mode", "WAL")?;
                 c.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
                 let sync = match self.cfg.sync {
-                    crate::config::Sync::Normal => "NORMAL", // survives process crash (no fsync per commit)
-                    crate::config::Sync::Full => "FULL",     // survives power loss (fsync per commit)
+                    crate::config::Durability::Normal => "NORMAL", // survives process crash (no fsync per commit)
+                    crate::config::Durability::Full => "FULL",     // survives power loss (fsync per commit)
                 };
                 c.pragma_update(None, "synchronous", sync)?;
                 c.pragma_update(None, "wal_autocheckpoint", WAL_CHECKPOINT_PAGES)?;
@@ -247,160 +229,25 @@ impl Store {
                 rusqlite::Error::QueryReturnedNoRows => Ok((None, None)),
                 e => Err(e),
             })?;
-        let meta_seq = meta_u64(c, "seq_floor")?;
+        let meta_seq = schema::meta_u64(c, "seq_floor")?;
         self.seq = (seq.unwrap_or(0) as u64).max(meta_seq);
         self.last_ts = ts.unwrap_or(0);
         self.reload_usage()?;
+        self.recency = Recency::load(&self.conn)?;
         let c = &self.conn;
-        // Two seeks into memories_lru (pinned, access_tick, ...) rather than a scan of the table.
-        self.tick = c.query_row(
-            "SELECT MAX(COALESCE((SELECT MAX(access_tick) FROM memories WHERE pinned = 0), 0),
-                        COALESCE((SELECT MAX(access_tick) FROM memories WHERE pinned = 1), 0))",
-            [],
-            |r| r.get::<_, i64>(0),
-        )? as u64
-            + 1;
-        self.history_floor = meta_u64(c, "history_floor")?;
-        self.feed.floor = meta_u64(c, "events_floor")?;
+        self.history_floor = schema::meta_u64(c, "history_floor")?;
+        self.feed = Feed::load(c)?;
         Ok(())
     }
 
     pub(crate) fn reload_usage(&mut self) -> Result<()> {
-        let c = &self.conn;
-        let (bytes, count, pb, pc): (i64, i64, i64, i64) = c.query_row(
-            // Covered by memories_lru (pinned, access_tick, size): a scan of that small index, not of the table.
-            "SELECT COALESCE(SUM(size),0), COUNT(*), COALESCE(SUM(CASE WHEN pinned THEN size END),0), COALESCE(SUM(pinned),0)
-             FROM memories INDEXED BY memories_lru",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-        )?;
-        self.usage =
-            Usage { bytes: bytes as u64, count: count as u64, pinned_bytes: pb as u64, pinned_count: pc as u64 };
-        Ok(())
-    }
-
-    /// Loads the index snapshot and replays the changes after it; rebuilds from SQLite when
-    /// there is no usable snapshot.
-    fn open_index(&mut self) -> Result<()> {
-        if self.cfg.dims == 0 {
-            return Ok(());
-        }
-        // The snapshot (17 MB for 10k × 384 f32) goes from SQLite's buffer straight into USearch: no
-        // Vec copy in between (`get_ref`), which a cold Durable Object open would pay for.
-        let (dims, metric, scalar) = (self.cfg.dims, self.cfg.metric, self.cfg.scalar);
-        let loaded: Option<(i64, Result<VectorIndex>)> = {
-            use rusqlite::OptionalExtension;
-            self.conn
-                .query_row("SELECT seq, data FROM index_snapshot WHERE id = 1", [], |r| {
-                    let idx = match r.get_ref(1)? {
-                        rusqlite::types::ValueRef::Blob(b) => VectorIndex::load(b, dims, metric, scalar),
-                        _ => Err(crate::error::Error::internal("index snapshot is not a blob")),
-                    };
-                    Ok((r.get(0)?, idx))
-                })
-                .optional()?
-        };
-        if let Some((snap_seq, Ok(idx))) = loaded {
-            self.index = Some(idx);
-            if self.replay_index_since(snap_seq as u64).is_ok() && self.index_matches_sqlite()? {
-                return Ok(());
-            }
-        }
-        self.rebuild_index()
-    }
-
-    fn replay_index_since(&mut self, snap_seq: u64) -> Result<()> {
-        let removed: Vec<i64> = {
-            let mut st = self.conn.prepare(
-                "SELECT DISTINCT mem_id FROM versions WHERE seq_to > ?1 AND mem_id NOT IN (SELECT id FROM memories)",
-            )?;
-            let rows = st.query_map([snap_seq as i64], |r| r.get(0))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        let changed: Vec<(i64, Option<Vec<u8>>)> = {
-            let mut st = self.conn.prepare("SELECT id, embedding FROM memories WHERE seq > ?1")?;
-            let rows = st.query_map([snap_seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        self.index_changes += (removed.len() + changed.len()) as u64;
-        let idx = self.index.as_mut().ok_or_else(|| Error::internal("no index"))?;
-        for id in removed {
-            idx.remove(id as u64)?;
-        }
-        for (id, emb) in changed {
-            match emb {
-                Some(b) => idx.upsert(id as u64, &decode_vec(&b))?,
-                None => idx.remove(id as u64)?,
-            }
-        }
-        Ok(())
-    }
-
-    fn index_matches_sqlite(&self) -> Result<bool> {
-        // Counted in the partial index memories_vectors, not the table.
-        let n: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM memories INDEXED BY memories_vectors WHERE embedding IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )?;
-        Ok(self.index.as_ref().map(|i| i.len() as i64 == n).unwrap_or(false))
-    }
-
-    /// Rebuilds the vector index from the embeddings in SQLite (the truth).
-    pub(crate) fn rebuild_index(&mut self) -> Result<()> {
-        let mut idx = VectorIndex::new(self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
-        {
-            let mut st = self.conn.prepare("SELECT id, embedding FROM memories WHERE embedding IS NOT NULL")?;
-            let mut rows = st.query([])?;
-            while let Some(r) = rows.next()? {
-                let id: i64 = r.get(0)?;
-                let b: Vec<u8> = r.get(1)?;
-                idx.upsert(id as u64, &decode_vec(&b))?;
-            }
-        }
-        idx.flush()?;
-        self.index_changes = idx.len() as u64;
-        self.index = Some(idx);
-        self.index_stale = false;
+        self.usage = Usage::load(&self.conn)?;
         Ok(())
     }
 
     /// Writes the vector index snapshot (with the seq it covers) into SQLite.
     pub fn snapshot_index(&mut self) -> Result<()> {
-        self.ensure_index_fresh()?;
-        let seq = self.seq;
-        let Some(idx) = self.index.as_mut() else { return Ok(()) };
-        let data = idx.save()?;
-        // The serialised graph is as big as the index: binding it as a parameter made SQLite copy it
-        // twice more (the bound value, then the record), so it goes in as a zeroblob written in place.
-        self.conn.execute_batch("SAVEPOINT index_snapshot")?;
-        let written = write_snapshot(&self.conn, seq, &data);
-        drop(data);
-        match written {
-            Ok(()) => self.conn.execute_batch("RELEASE index_snapshot")?,
-            Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
-                return Err(e);
-            }
-        }
-        self.index_changes = 0;
-        Ok(())
-    }
-
-    /// Lets buffered vectors move on towards the graph between writes (see `VectorIndex::advance`).
-    pub(crate) fn advance_index(&mut self) {
-        if let Some(idx) = self.index.as_mut() {
-            if idx.advance().is_err() {
-                self.index_stale = true;
-            }
-        }
-    }
-
-    pub(crate) fn ensure_index_fresh(&mut self) -> Result<()> {
-        if self.index_stale {
-            self.rebuild_index()?;
-        }
-        Ok(())
+        self.index.snapshot(&self.conn, &self.cfg, self.seq)
     }
 
     /// The cheap part of `maintain()`: applies buffered full-text writes, takes a bounded step
@@ -410,12 +257,8 @@ impl Store {
     /// that run it whenever writes pause (the npm package does).
     pub fn flush_buffers(&mut self) -> Result<()> {
         let lexical =
-            self.flush_lexical().and_then(|()| self.merge_lexical(crate::lexical_buffer::LEXICAL_MERGE_PAGES));
-        if let Some(idx) = self.index.as_mut() {
-            if idx.flush().is_err() {
-                self.index_stale = true;
-            }
-        }
+            self.lexical.flush(&self.conn).and_then(|()| LexicalBuffer::merge(&self.conn, LEXICAL_MERGE_PAGES));
+        self.index.flush();
         lexical
     }
 
@@ -425,7 +268,7 @@ impl Store {
     /// copies the WAL back into the database (see `WAL_CHECKPOINT_PAGES`).
     pub fn maintain(&mut self) -> Result<()> {
         self.flush_buffers()?;
-        if self.index_changes > 0 {
+        if self.index.changed() {
             self.snapshot_index()?;
         }
         if let Storage::File(_) = self.cfg.storage {
@@ -436,9 +279,9 @@ impl Store {
 
     /// Flushes lazily kept state (LRU recency, the index snapshot) and closes the database.
     pub fn close(mut self) -> Result<()> {
-        self.flush_recency()?;
-        self.flush_lexical()?;
-        if self.index_changes > 0 {
+        self.recency.flush(&self.conn)?;
+        self.lexical.flush(&self.conn)?;
+        if self.index.changed() {
             self.snapshot_index()?;
         }
         Ok(())
@@ -473,9 +316,9 @@ impl Store {
         // On wasm a full vector buffer is inserted by the next write, first thing (vector_index.rs).
         #[cfg(target_family = "wasm")]
         let vectors_inserted = {
-            let before = self.index.as_ref().map_or(0, |i| i.pending_len());
-            self.advance_index();
-            self.index.as_ref().map_or(0, |i| i.pending_len()) < before
+            let before = self.index.get().map_or(0, |i| i.pending_len());
+            self.index.advance();
+            self.index.get().map_or(0, |i| i.pending_len()) < before
         };
         #[cfg(not(target_family = "wasm"))]
         let vectors_inserted = false;
@@ -493,8 +336,11 @@ impl Store {
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
             self.check_memory_budget(&tx)?;
-            if tx.lexical_marks > 0 && self.lexical_buffer_due(&tx) {
-                self.apply_lexical_marks()?;
+            let index = self.index.get();
+            if tx.lexical_marks > 0
+                && self.lexical.due(tx.lexical_marks, tx.vectors_inserted, index, tx.index_ops.len())
+            {
+                self.lexical.apply(&self.conn)?;
                 lexical_applied = true;
             }
             if tx.seq > self.seq {
@@ -515,88 +361,19 @@ impl Store {
         self.seq = tx.seq;
         self.last_ts = tx.now;
         self.usage = tx.usage;
-        self.lexical_pending = if lexical_applied { 0 } else { self.lexical_pending + tx.lexical_marks };
+        self.lexical.committed(tx.lexical_marks, lexical_applied);
         // Written rows carry their tick already; an older read tick must not overwrite it later.
         for id in tx.touched {
-            self.recency.remove(&id);
+            self.recency.forget(id);
         }
         if !tx.index_ops.is_empty() {
-            self.apply_index_ops(tx.index_ops);
+            self.index.apply(tx.index_ops, &self.conn, &self.cfg, self.seq);
         }
         for ev in &tx.events {
             self.feed.deliver(ev);
         }
         self.writes_since_sweep += 1;
         Ok(v)
-    }
-
-    fn apply_index_ops(&mut self, ops: Vec<IndexOp>) {
-        let Some(idx) = self.index.as_mut() else { return };
-        // On wasm a batch (already a long write) inserts a full buffer now rather than leave it to
-        // the next write (natively every upsert already hands the buffer on: `VectorIndex::bound`).
-        let batch = cfg!(target_family = "wasm") && ops.len() > 1;
-        for op in ops {
-            self.index_changes += 1;
-            let r = match op {
-                IndexOp::Upsert(id, v) => idx.upsert(id, &v),
-                IndexOp::Remove(id) => idx.remove(id),
-            };
-            if r.is_err() {
-                // SQLite already holds the truth; rebuild the index before it is used again.
-                self.index_stale = true;
-            }
-        }
-        if batch {
-            self.advance_index();
-        }
-        if self.cfg.index_snapshot_every > 0
-            && self.index_changes >= self.cfg.index_snapshot_every
-            && self.snapshot_index().is_err()
-        {
-            self.index_stale = true;
-        }
-    }
-
-    /// Persists in-memory LRU recency into `access_tick` (not a read's cost: called by writes
-    /// that need exact LRU order, by maintenance and on close).
-    pub(crate) fn flush_recency(&mut self) -> Result<()> {
-        if self.recency.is_empty() {
-            return Ok(());
-        }
-        let own_tx = self.conn.is_autocommit();
-        if own_tx {
-            self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        }
-        let r = (|| -> Result<()> {
-            let mut st = self.conn.prepare_cached("UPDATE memories SET access_tick = ?2 WHERE id = ?1")?;
-            for (id, t) in &self.recency {
-                st.execute(rusqlite::params![id, *t as i64])?;
-            }
-            Ok(())
-        })();
-        if own_tx {
-            match &r {
-                Ok(()) => self.conn.execute_batch("COMMIT")?,
-                Err(_) => {
-                    let _ = self.conn.execute_batch("ROLLBACK");
-                }
-            }
-        }
-        r?;
-        self.recency.clear();
-        Ok(())
-    }
-
-    /// Records a read access for LRU (memory only).
-    pub(crate) fn touch(&mut self, id: i64) {
-        // Grown in one step towards the store's size: doubling from empty rehashed it every time
-        // it filled (~900, ~1,800 entries...), 60-100 µs on that one read in wasm.
-        if self.recency.len() == self.recency.capacity() {
-            let want = (self.usage.count as usize).clamp(1024, RECENCY_RESERVE_MAX);
-            self.recency.reserve(want.saturating_sub(self.recency.len()).max(self.recency.len()));
-        }
-        self.recency.insert(id, self.tick);
-        self.tick += 1;
     }
 }
 
@@ -606,56 +383,4 @@ impl Drop for Store {
             vfs::unregister_store(&n);
         }
     }
-}
-
-/// Stores the index snapshot `data` covering `seq`: a zeroblob row, then the bytes through incremental
-/// blob I/O in 64 KiB steps (no whole copy of `data` inside SQLite). SQLite's C API directly: rusqlite's
-/// `blob` feature would add its Read/Write/Seek wrappers to the module for three calls.
-fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
-    use rusqlite::ffi;
-    let len = i32::try_from(data.len()).map_err(|_| Error::internal("index snapshot over 2 GiB"))?;
-    // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made SQLite
-    // allocate it whole).
-    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
-    conn.execute(
-        "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))",
-        rusqlite::params![seq as i64, len],
-    )?;
-    let fail = |what: &str, rc: i32| Error::internal(format!("index snapshot {what}: SQLite code {rc}"));
-    let mut blob: *mut ffi::sqlite3_blob = std::ptr::null_mut();
-    // SAFETY: the connection is live for the calls; the blob handle is closed on every path below.
-    unsafe {
-        let rc = ffi::sqlite3_blob_open(
-            conn.handle(),
-            c"main".as_ptr(),
-            c"index_snapshot".as_ptr(),
-            c"data".as_ptr(),
-            1,
-            1,
-            &mut blob,
-        );
-        if rc != ffi::SQLITE_OK {
-            ffi::sqlite3_blob_close(blob);
-            return Err(fail("open", rc));
-        }
-        for (i, chunk) in data.chunks(1 << 16).enumerate() {
-            let rc = ffi::sqlite3_blob_write(blob, chunk.as_ptr().cast(), chunk.len() as i32, (i << 16) as i32);
-            if rc != ffi::SQLITE_OK {
-                ffi::sqlite3_blob_close(blob);
-                return Err(fail("write", rc));
-            }
-        }
-        let rc = ffi::sqlite3_blob_close(blob);
-        if rc != ffi::SQLITE_OK {
-            return Err(fail("close", rc));
-        }
-    }
-    Ok(())
-}
-
-pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {
-    Ok(match schema::meta_get(c, name)? {
-        Some(rusqlite::types::Value::Integer(i)) => i as u64,
-        _ => 0,
-    })
 }

@@ -9,8 +9,8 @@ mod errors;
 mod host_pages;
 
 use edgemem_core::{
-    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ListQuery, MemoryPut, Metric, Retention,
-    ScalarKind, SearchQuery, Storage, Store, StoreConfig, Sync,
+    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, Durability, EventFilter, ListQuery, MemoryPut, Metric,
+    Retention, ScalarKind, SearchQuery, Storage, Store, StoreConfig,
 };
 use errors::{invalid, parse, safe, seq_arg, to_js};
 use host_pages::{HostPages, JsPageStore};
@@ -105,7 +105,7 @@ fn store_config(c: OpenConfig, pages: Option<JsPageStore>) -> Result<StoreConfig
         };
     }
     if c.sync_full {
-        cfg.sync = Sync::Full;
+        cfg.sync = Durability::Full;
     }
     if let Some(n) = c.index_snapshot_every {
         cfg.index_snapshot_every = n;

@@ -60,7 +60,7 @@ pub fn expand(
         }
     }
     let mut out: Vec<(i64, f64)> = by_id.into_iter().collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.sort_by(super::best_first);
     out.truncate(pool);
     Ok(out)
 }

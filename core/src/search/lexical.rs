@@ -82,7 +82,7 @@ pub fn sum_term_scores(
         }
     }
     let mut out: Vec<(i64, f64)> = by_id.into_iter().collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.sort_by(super::best_first);
     out.truncate(pool);
     Ok(out)
 }

@@ -12,7 +12,8 @@ pub use fusion::{FusionMethod, FusionParams};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::filter::{self, Condition};
-use crate::memories::{history_pruned, row_to_memory, MEM_COLS, VER_COLS};
+use crate::memories::history_pruned;
+use crate::memory_row::{row_to_memory, MEM_COLS, VER_COLS};
 use crate::namespace;
 use crate::store::Store;
 use crate::types::{AsOf, Memory};
@@ -211,11 +212,11 @@ impl Store {
         if let Some(a) = q.as_of {
             return self.search_as_of(&plan, a);
         }
-        self.advance_index();
-        self.ensure_index_fresh()?;
+        self.index.advance();
+        self.index.ensure_fresh(&self.conn, &self.cfg)?;
         if !plan.terms.is_empty() {
             // The FTS index must hold every write before BM25 reads it.
-            self.flush_lexical()?;
+            self.lexical.flush(&self.conn)?;
         }
         let now = self.now_ms();
         let vec_list = match &plan.vector {
@@ -259,7 +260,7 @@ impl Store {
                 .query_row([f.id], |r| row_to_memory(r, false))
                 .optional()?;
             if let Some((id, m)) = row {
-                self.touch(id);
+                self.recency.touch(id, self.usage.count);
                 hits.push(hit(m, &f));
             }
         }
@@ -275,7 +276,7 @@ impl Store {
         lex_list: &[(i64, f64)],
         rescored: &Rescored,
     ) -> Vec<Fused> {
-        let idx = self.index.as_ref();
+        let idx = self.index.get();
         let q = plan.vector.as_deref();
         let scratch = RefCell::new(Vec::new());
         combine(plan, vec_list, lex_list, |id| {
@@ -311,16 +312,16 @@ impl Store {
     /// max(16, memories / 64) writes: each write changes at most one memory's text, so a cached
     /// count is off by at most that much (overwrites included, which leave the memory count as is).
     fn term_df(&mut self, term: &str) -> Result<u64> {
-        if let Some(&(df, at)) = self.df_cache.get(term) {
+        if let Some(&(df, at)) = self.term_cache.df.get(term) {
             if self.seq.saturating_sub(at) <= (self.usage.count / 64).max(16) {
                 return Ok(df);
             }
         }
         let df = self.fts().count(term)?;
-        if self.df_cache.len() >= DF_CACHE_MAX {
-            self.df_cache.clear();
+        if self.term_cache.df.len() >= DF_CACHE_MAX {
+            self.term_cache.df.clear();
         }
-        self.df_cache.insert(term.to_string(), (df, self.seq));
+        self.term_cache.df.insert(term.to_string(), (df, self.seq));
         Ok(df)
     }
 
@@ -341,7 +342,7 @@ impl Store {
     fn vector_candidates(&self, plan: &Plan, q: &[f32], depth: usize, now: i64) -> Result<Vec<(i64, f64)>> {
         let idx = self
             .index
-            .as_ref()
+            .get()
             .ok_or_else(|| Error::new(ErrorCode::DimensionMismatch, "this store has no vectors (dims = 0)"))?;
         let filtered = !plan.prefix.is_empty() || !plan.conds.is_empty() || !plan.value_conds.is_empty();
         if filtered {
@@ -363,7 +364,7 @@ impl Store {
                 let mut buf = Vec::new();
                 let mut scored: Vec<(i64, f64)> =
                     allowed.iter().filter_map(|id| idx.score(*id as u64, q, &mut buf).map(|s| (*id, s))).collect();
-                scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+                scored.sort_by(best_first_in_order);
                 scored.truncate(depth);
                 return Ok(scored);
             }
@@ -407,7 +408,7 @@ impl Store {
                     *score = exact_score(self.cfg.metric, q, &crate::vector_index::decode_vec(&b));
                 }
             }
-            out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            out.sort_by(best_first);
         }
         out.truncate(depth);
         Ok(out)
@@ -485,7 +486,7 @@ impl Store {
             // Nothing to filter: FTS5 alone, no join per match, each term's list from the cache
             // while the index is unchanged (term_scores.rs).
             let fts = FtsTable { conn: &self.conn, name: "memories_fts" };
-            let (cache, version) = (&mut self.term_scores, self.fts_version);
+            let (cache, version) = (&mut self.term_cache.scores, self.lexical.version());
             return lexical::sum_term_scores(terms, plan.pool, |t| {
                 if let Some(list) = cache.get(version, t) {
                     return Ok(list);
@@ -544,7 +545,7 @@ impl Store {
                     .enumerate()
                     .filter_map(|(i, m)| m.embedding.as_ref().map(|e| (i as i64, exact_score(self.cfg.metric, q, e))))
                     .collect();
-                v.sort_by(|a, b| b.1.total_cmp(&a.1));
+                v.sort_by(best_first_in_order);
                 v.truncate(plan.pool);
                 v
             }
@@ -599,6 +600,17 @@ impl Store {
         self.conn.execute_batch("DROP TABLE IF EXISTS temp.asof_fts;")?;
         out
     }
+}
+
+/// Order of a ranked (id, score) list: best score first, ties by id. One function for every such
+/// sort, so the module holds one copy of the sort for it rather than one per closure.
+pub(crate) fn best_first(a: &(i64, f64), b: &(i64, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+/// Best score first, ties left in the order they came (a stable sort).
+fn best_first_in_order(a: &(i64, f64), b: &(i64, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1)
 }
 
 fn combine(

@@ -2,7 +2,7 @@
 //! held by many memories — the user's or a speaker's name — costs a search one scored row per
 //! holder (when the rarer terms find fewer than k, lexical search scores every term), which is most
 //! of that search, and agents ask about the same names again and again. Every change to the index
-//! (a buffer apply, an import) moves the store's `fts_version` and so empties the cache: a cached
+//! (a buffer apply, an import) moves the lexical buffer's `version` and so empties the cache: a cached
 //! list is always what FTS5 would return now.
 
 use foldhash::HashMap;
@@ -15,6 +15,15 @@ pub type TermList = Arc<Vec<(i64, Option<f64>)>>;
 pub const MIN_HOLDERS: usize = 128;
 /// Postings kept at most (24 bytes each: 1.5 MiB); the cache starts over when full.
 pub const MAX_POSTINGS: usize = 1 << 16;
+
+/// What live searches cache of the full-text index between searches (the Store's part for it).
+#[derive(Default)]
+pub(crate) struct TermCache {
+    /// Document frequencies: term -> (df, the store's seq when counted).
+    pub df: HashMap<String, (u64, u64)>,
+    /// Per-term BM25 lists.
+    pub scores: TermScores,
+}
 
 #[derive(Default)]
 pub struct TermScores {

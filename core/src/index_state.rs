@@ -1,0 +1,258 @@
+//! The Store's vector-index part: the in-memory HNSW index (USearch, vector_index.rs), whether it
+//! may disagree with SQLite (then it is rebuilt before its next use), and its snapshot in SQLite —
+//! loaded and caught up on open, rewritten every `index_snapshot_every` changes and in maintenance.
+//! SQLite holds the truth; writes reach the index as `IndexOp`s after their COMMIT.
+
+use crate::config::StoreConfig;
+use crate::error::{Error, Result};
+use crate::vector_index::{decode_vec, VectorIndex};
+use rusqlite::Connection;
+
+/// A change to the vector index, applied after the SQLite commit that made it true.
+pub(crate) enum IndexOp {
+    Upsert(u64, Vec<f32>),
+    Remove(u64),
+}
+
+#[derive(Default)]
+pub(crate) struct IndexState {
+    /// None when the store has no vectors (dims 0).
+    index: Option<VectorIndex>,
+    /// True when the in-memory index may disagree with SQLite; rebuilt before the next search.
+    stale: bool,
+    /// Vector changes since the last snapshot.
+    changes: u64,
+}
+
+impl IndexState {
+    /// Loads the index snapshot and replays the changes after it; rebuilds from SQLite when
+    /// there is no usable snapshot.
+    pub fn open(conn: &Connection, cfg: &StoreConfig) -> Result<IndexState> {
+        let mut state = IndexState::default();
+        if cfg.dims == 0 {
+            return Ok(state);
+        }
+        // The snapshot (17 MB for 10k × 384 f32) goes from SQLite's buffer straight into USearch: no
+        // Vec copy in between (`get_ref`), which a cold Durable Object open would pay for.
+        let (dims, metric, scalar) = (cfg.dims, cfg.metric, cfg.scalar);
+        let loaded: Option<(i64, Result<VectorIndex>)> = {
+            use rusqlite::OptionalExtension;
+            conn.query_row("SELECT seq, data FROM index_snapshot WHERE id = 1", [], |r| {
+                let idx = match r.get_ref(1)? {
+                    rusqlite::types::ValueRef::Blob(b) => VectorIndex::load(b, dims, metric, scalar),
+                    _ => Err(crate::error::Error::internal("index snapshot is not a blob")),
+                };
+                Ok((r.get(0)?, idx))
+            })
+            .optional()?
+        };
+        if let Some((snap_seq, Ok(idx))) = loaded {
+            state.index = Some(idx);
+            if state.replay_since(conn, snap_seq as u64).is_ok() && state.matches_sqlite(conn)? {
+                return Ok(state);
+            }
+        }
+        state.rebuild(conn, cfg)?;
+        Ok(state)
+    }
+
+    fn replay_since(&mut self, conn: &Connection, snap_seq: u64) -> Result<()> {
+        let removed: Vec<i64> = {
+            let mut st = conn.prepare(
+                "SELECT DISTINCT mem_id FROM versions WHERE seq_to > ?1 AND mem_id NOT IN (SELECT id FROM memories)",
+            )?;
+            let rows = st.query_map([snap_seq as i64], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let changed: Vec<(i64, Option<Vec<u8>>)> = {
+            let mut st = conn.prepare("SELECT id, embedding FROM memories WHERE seq > ?1")?;
+            let rows = st.query_map([snap_seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        self.changes += (removed.len() + changed.len()) as u64;
+        let idx = self.index.as_mut().ok_or_else(|| Error::internal("no index"))?;
+        for id in removed {
+            idx.remove(id as u64)?;
+        }
+        for (id, emb) in changed {
+            match emb {
+                Some(b) => idx.upsert(id as u64, &decode_vec(&b))?,
+                None => idx.remove(id as u64)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn matches_sqlite(&self, conn: &Connection) -> Result<bool> {
+        // Counted in the partial index memories_vectors, not the table.
+        let n: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM memories INDEXED BY memories_vectors WHERE embedding IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(self.index.as_ref().map(|i| i.len() as i64 == n).unwrap_or(false))
+    }
+
+    /// Rebuilds the vector index from the embeddings in SQLite (the truth).
+    pub fn rebuild(&mut self, conn: &Connection, cfg: &StoreConfig) -> Result<()> {
+        let mut idx = VectorIndex::new(cfg.dims, cfg.metric, cfg.scalar)?;
+        {
+            let mut st = conn.prepare("SELECT id, embedding FROM memories WHERE embedding IS NOT NULL")?;
+            let mut rows = st.query([])?;
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                let b: Vec<u8> = r.get(1)?;
+                idx.upsert(id as u64, &decode_vec(&b))?;
+            }
+        }
+        idx.flush()?;
+        self.changes = idx.len() as u64;
+        self.index = Some(idx);
+        self.stale = false;
+        Ok(())
+    }
+
+    /// The index, for reads (None: the store has no vectors).
+    pub fn get(&self) -> Option<&VectorIndex> {
+        self.index.as_ref()
+    }
+
+    /// Whether the index changed since its last snapshot.
+    pub fn changed(&self) -> bool {
+        self.changes > 0
+    }
+
+    /// Writes the vector index snapshot (with the seq it covers, `seq`) into SQLite.
+    pub fn snapshot(&mut self, conn: &Connection, cfg: &StoreConfig, seq: u64) -> Result<()> {
+        self.ensure_fresh(conn, cfg)?;
+        let Some(idx) = self.index.as_mut() else { return Ok(()) };
+        let data = idx.save()?;
+        // The serialised graph is as big as the index: binding it as a parameter made SQLite copy it
+        // twice more (the bound value, then the record), so it goes in as a zeroblob written in place.
+        conn.execute_batch("SAVEPOINT index_snapshot")?;
+        let written = write_snapshot(conn, seq, &data);
+        drop(data);
+        match written {
+            Ok(()) => conn.execute_batch("RELEASE index_snapshot")?,
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
+                return Err(e);
+            }
+        }
+        self.changes = 0;
+        Ok(())
+    }
+
+    /// Lets buffered vectors move on towards the graph between writes (see `VectorIndex::advance`).
+    pub fn advance(&mut self) {
+        if let Some(idx) = self.index.as_mut() {
+            if idx.advance().is_err() {
+                self.stale = true;
+            }
+        }
+    }
+
+    /// Puts every buffered vector in the HNSW graph now.
+    pub fn flush(&mut self) {
+        if let Some(idx) = self.index.as_mut() {
+            if idx.flush().is_err() {
+                self.stale = true;
+            }
+        }
+    }
+
+    pub fn ensure_fresh(&mut self, conn: &Connection, cfg: &StoreConfig) -> Result<()> {
+        if self.stale {
+            self.rebuild(conn, cfg)?;
+        }
+        Ok(())
+    }
+
+    /// Applies a committed write's changes (its seq: `seq`), and snapshots the index when
+    /// `index_snapshot_every` changes have piled up since the last snapshot.
+    pub fn apply(&mut self, ops: Vec<IndexOp>, conn: &Connection, cfg: &StoreConfig, seq: u64) {
+        let Some(idx) = self.index.as_mut() else { return };
+        // On wasm a batch (already a long write) inserts a full buffer now rather than leave it to
+        // the next write (natively every upsert already hands the buffer on: `VectorIndex::bound`).
+        let batch = cfg!(target_family = "wasm") && ops.len() > 1;
+        for op in ops {
+            self.changes += 1;
+            let r = match op {
+                IndexOp::Upsert(id, v) => idx.upsert(id, &v),
+                IndexOp::Remove(id) => idx.remove(id),
+            };
+            if r.is_err() {
+                // SQLite already holds the truth; rebuild the index before it is used again.
+                self.stale = true;
+            }
+        }
+        if batch {
+            self.advance();
+        }
+        if cfg.index_snapshot_every > 0
+            && self.changes >= cfg.index_snapshot_every
+            && self.snapshot(conn, cfg, seq).is_err()
+        {
+            self.stale = true;
+        }
+    }
+
+    /// Adds the live vectors an import chunk committed, then puts them in the graph.
+    pub fn add_imported(&mut self, adds: &[(u64, Vec<f32>)]) {
+        if let Some(idx) = self.index.as_mut() {
+            for (id, v) in adds {
+                if idx.upsert(*id, v).is_err() {
+                    self.stale = true;
+                }
+            }
+            if idx.flush().is_err() {
+                self.stale = true;
+            }
+        }
+    }
+}
+
+/// Stores the index snapshot `data` covering `seq`: a zeroblob row, then the bytes through incremental
+/// blob I/O in 64 KiB steps (no whole copy of `data` inside SQLite). SQLite's C API directly: rusqlite's
+/// `blob` feature would add its Read/Write/Seek wrappers to the module for three calls.
+fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
+    use rusqlite::ffi;
+    let len = i32::try_from(data.len()).map_err(|_| Error::internal("index snapshot over 2 GiB"))?;
+    // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made SQLite
+    // allocate it whole).
+    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
+    conn.execute(
+        "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))",
+        rusqlite::params![seq as i64, len],
+    )?;
+    let fail = |what: &str, rc: i32| Error::internal(format!("index snapshot {what}: SQLite code {rc}"));
+    let mut blob: *mut ffi::sqlite3_blob = std::ptr::null_mut();
+    // SAFETY: the connection is live for the calls; the blob handle is closed on every path below.
+    unsafe {
+        let rc = ffi::sqlite3_blob_open(
+            conn.handle(),
+            c"main".as_ptr(),
+            c"index_snapshot".as_ptr(),
+            c"data".as_ptr(),
+            1,
+            1,
+            &mut blob,
+        );
+        if rc != ffi::SQLITE_OK {
+            ffi::sqlite3_blob_close(blob);
+            return Err(fail("open", rc));
+        }
+        for (i, chunk) in data.chunks(1 << 16).enumerate() {
+            let rc = ffi::sqlite3_blob_write(blob, chunk.as_ptr().cast(), chunk.len() as i32, (i << 16) as i32);
+            if rc != ffi::SQLITE_OK {
+                ffi::sqlite3_blob_close(blob);
+                return Err(fail("write", rc));
+            }
+        }
+        let rc = ffi::sqlite3_blob_close(blob);
+        if rc != ffi::SQLITE_OK {
+            return Err(fail("close", rc));
+        }
+    }
+    Ok(())
+}

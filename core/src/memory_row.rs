@@ -1,0 +1,100 @@
+//! A memory's row: its columns, named once for the live table (`memories`) and the history table
+//! (`versions`), and how a row is read back as a `Memory` or as the `LiveRow` writers need.
+
+use crate::namespace;
+use crate::types::Memory;
+use crate::vector_index::decode_vec;
+use rusqlite::Row;
+use serde_json::Value;
+
+/// The columns a memory's live row and each of its versions share, by the same names, in this order.
+macro_rules! data_cols {
+    () => {
+        "ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version"
+    };
+}
+pub(crate) use data_cols;
+
+/// `MEM_COLS` as a literal, for SQL built with `concat!`.
+macro_rules! mem_cols {
+    () => {
+        concat!("id, ", data_cols!(), ", seq, size")
+    };
+}
+/// Columns read for a memory, in `row_to_memory` order.
+pub(crate) const MEM_COLS: &str = mem_cols!();
+/// The same columns of a `versions` row (its memory's id, the seq it began at), in the same order.
+pub(crate) const VER_COLS: &str = concat!("mem_id, ", data_cols!(), ", seq_from, size");
+/// The live row at (ns, key): a constant, so a read neither formats it nor allocates for it.
+pub(crate) const LIVE_ROW_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
+
+/// Reads a `MEM_COLS` / `VER_COLS` row: the memory's id (its `mem_id` for a version) and the memory.
+pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(i64, Memory)> {
+    let ns: String = r.get(1)?;
+    let value: String = r.get(3)?;
+    let metadata: String = r.get(6)?;
+    let embedding = if with_embedding { r.get::<_, Option<Vec<u8>>>(5)?.map(|b| decode_vec(&b)) } else { None };
+    Ok((
+        r.get(0)?,
+        Memory {
+            namespace: namespace::decode(&ns),
+            key: r.get(2)?,
+            value: serde_json::from_str(&value).unwrap_or(Value::Null),
+            text: r.get(4)?,
+            embedding,
+            metadata: serde_json::from_str(&metadata).unwrap_or_default(),
+            pinned: r.get(7)?,
+            expires_at: r.get(8)?,
+            created_at: r.get(9)?,
+            updated_at: r.get(10)?,
+            version: r.get::<_, i64>(11)? as u64,
+            seq: r.get::<_, i64>(12)? as u64,
+            size: r.get::<_, i64>(13)? as u64,
+        },
+    ))
+}
+
+/// The live row of a key, as needed by writers.
+pub(crate) struct LiveRow {
+    pub id: i64,
+    /// seq of the live version (= its seq_from in `versions`).
+    pub seq: u64,
+    pub created_at: i64,
+    pub version: u64,
+    pub size: u64,
+    pub pinned: bool,
+    pub expires_at: Option<i64>,
+    pub has_embedding: bool,
+    pub has_text: bool,
+}
+
+/// `LIVE_COLS` as a literal, for SQL built with `concat!`.
+macro_rules! live_cols {
+    () => {
+        "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at"
+    };
+}
+/// Columns read for a `LiveRow`, in `live_row_from` order.
+pub(crate) const LIVE_COLS: &str = live_cols!();
+/// What a write reads of the live row at (ns, key).
+pub(crate) const LIVE_STATE_SQL: &str = concat!("SELECT ", live_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
+
+pub(crate) fn live_row_from(r: &Row) -> rusqlite::Result<LiveRow> {
+    Ok(LiveRow {
+        id: r.get(0)?,
+        version: r.get::<_, i64>(1)? as u64,
+        size: r.get::<_, i64>(2)? as u64,
+        pinned: r.get(3)?,
+        expires_at: r.get(4)?,
+        has_embedding: r.get(5)?,
+        has_text: r.get(6)?,
+        seq: r.get::<_, i64>(7)? as u64,
+        created_at: r.get(8)?,
+    })
+}
+
+impl LiveRow {
+    pub fn expired(&self, now: i64) -> bool {
+        self.expires_at.is_some_and(|t| t <= now)
+    }
+}
