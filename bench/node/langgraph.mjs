@@ -244,8 +244,8 @@ try {
     queryTexts: c.questions.map((q, i) => `${q.question} ?${i}`),
   };
   const byText = new Map();
-  corpus.itemTexts.forEach((t, i) => byText.set(t, c.vecs[i]));
-  corpus.queryTexts.forEach((t, i) => byText.set(t, c.questionVecs[i]));
+  for (const [i, t] of corpus.itemTexts.entries()) byText.set(t, c.vecs[i]);
+  for (const [i, t] of corpus.queryTexts.entries()) byText.set(t, c.questionVecs[i]);
   const index = { dims: DIMS, embeddings: lookupEmbeddings(byText), fields: ['text'] };
   const edgeSearch = await openStore({ dims: DIMS });
   const stores = {

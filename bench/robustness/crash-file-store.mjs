@@ -191,8 +191,8 @@ function killOnce(o) {
     } else if (m.t === 'ack') {
       if (m.op === 'batch') {
         batchMs = now - lastAckAt;
-        m.items.forEach((/** @type {any} */ it, /** @type {number} */ j) =>
-          acks.push({
+        acks.push(
+          ...m.items.map((/** @type {any} */ it, /** @type {number} */ j) => ({
             id: `${o.id}:${count}:${j}`,
             op: 'put',
             ns: it.ns,
@@ -200,7 +200,7 @@ function killOnce(o) {
             value: it.value,
             seq: it.seq,
             version: it.version,
-          }),
+          })),
         );
       } else if (m.op === 'put')
         acks.push({
