@@ -6,7 +6,7 @@
 import { checkSafe, invalid, safeOut, wellFormed } from './errors.js';
 import type { AsOf, ChangeEvent, Checkpoint, CheckpointData, Memory, Namespace, SearchHit, WriteAck } from './types.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- response JSON has the Worker's documented shapes */
+// biome-ignore lint/suspicious/noExplicitAny: response JSON has the Worker's documented shapes.
 type Raw = any;
 
 /** `ns=a/b`: the HTTP API joins segments with `/`, so a segment must not hold one (INVALID_ARGUMENT). */
