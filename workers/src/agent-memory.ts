@@ -270,7 +270,7 @@ export class AgentMemory extends DurableObject<Env> {
       const store = await this.#open();
       const head = await store.seq();
       const { events, more } = await store.changesPage(after, opts);
-      const tail = events.length ? events[events.length - 1]!.seq : after;
+      const tail = events.at(-1)?.seq ?? after;
       return { ok: true, value: { events, last: more ? tail : Math.max(tail, head, after), more } };
     } catch (e) {
       return { ok: false, error: toWire(e) };

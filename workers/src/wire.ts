@@ -27,11 +27,10 @@ function fromBase64(b64: string): Uint8Array {
 
 /** `{ data }` or `{ dataBase64 }` (exactly one) as checkpoint data. */
 export function dataIn(x: { data?: unknown; dataBase64?: string | undefined }, what: string): CheckpointData {
-  const hasData = x.data !== undefined;
-  const hasBytes = x.dataBase64 !== undefined;
-  if (hasData === hasBytes)
+  const bytes = x.dataBase64;
+  if ((x.data !== undefined) === (bytes !== undefined))
     throw new ApiError('INVALID_ARGUMENT', `${what}: give exactly one of data (JSON) and dataBase64 (bytes)`);
-  return hasBytes ? fromBase64(x.dataBase64!) : (x.data as CheckpointData);
+  return bytes !== undefined ? fromBase64(bytes) : (x.data as CheckpointData);
 }
 
 export function dataOut(d: CheckpointData): { data: unknown } | { dataBase64: string } {
