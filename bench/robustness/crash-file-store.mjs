@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { openStore } from '../../wasm/dist/node.js';
+import { openStore } from 'edgemem';
 import { prng } from './prng.mjs';
 import { integrityCheck, requireSqlite3 } from './sqlite-check.mjs';
 

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
 const outArg = process.argv.indexOf('--out');
