@@ -125,7 +125,16 @@ export function serveRpc(endpoint: MessageEndpoint, handle: (method: string, arg
     if (!isRequest(data)) return;
     queue = queue.then(async () => {
       const reply: RpcReply = { rpc: data.rpc, outcome: await outcome(() => handle(data.method, data.args)) };
-      endpoint.postMessage(reply);
+      try {
+        endpoint.postMessage(reply);
+      } catch (e) {
+        // A result structured clone cannot copy (a function, say): the caller gets an error, not silence.
+        const error: WireError = {
+          code: 'INTERNAL',
+          message: `${data.method}: the result cannot be sent: ${String(e)}`,
+        };
+        endpoint.postMessage({ rpc: data.rpc, outcome: { ok: false, error } } satisfies RpcReply);
+      }
     });
   });
 }

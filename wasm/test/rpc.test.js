@@ -141,4 +141,15 @@ describe('edgemem/rpc building blocks', () => {
     port1.close();
     port2.close();
   });
+
+  it('a result that cannot cross is an INTERNAL error, not a call that never settles', async () => {
+    const { port1, port2 } = new MessageChannel();
+    serveRpc(port1, () => ({ callback: () => 1 }));
+    const client = new RpcClient(port2);
+    port1.start();
+    port2.start();
+    await assert.rejects(client.call('f'), (e) => isCode(e, 'INTERNAL'));
+    port1.close();
+    port2.close();
+  });
 });
