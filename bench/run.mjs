@@ -15,6 +15,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assemble } from './lib/assemble.mjs';
 import { jobs, SUITES } from './lib/jobs.mjs';
+import { LOCOMO_DIR } from './lib/locomo.mjs';
 import { machine, speedProbe, versions } from './lib/machine.mjs';
 import { runJson } from './lib/proc.mjs';
 import { latencyChart, reactiveChart, scalingChart } from './report/charts.mjs';
@@ -40,7 +41,7 @@ if (unknown.length || args.includes('--help')) {
   if (unknown.length) console.error(`unknown suite(s): ${unknown.join(', ')}`);
   process.exit(2);
 }
-const data = flag('--data', process.env.EDGEMEM_LOCOMO ?? join(root, '../shared/datasets/locomo'));
+const data = flag('--data', LOCOMO_DIR);
 const outDir = flag('--out', join(root, 'bench/results'));
 
 const started = new Date();

@@ -7,13 +7,14 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { LOCOMO_DIR } from '../lib/locomo.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const model = arg('--model');
-const data = arg('--data', '../shared/datasets/locomo');
+const data = arg('--data', LOCOMO_DIR);
 const nq = Number(arg('--queries', 200));
 if (!model) throw new Error('--model PATH is required');
 

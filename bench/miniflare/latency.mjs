@@ -22,13 +22,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connect, createAgent, mintToken } from '../../wasm/dist/node.js';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
+import { connect, createAgent, mintToken } from 'edgemem';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
+import { LOCOMO_DIR } from '../lib/locomo.mjs';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../node/corpus.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
-const data = flag('--data', '../shared/datasets/locomo');
+const data = flag('--data', LOCOMO_DIR);
 const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '500'));
 const coldRuns = Number(flag('--cold', '3'));

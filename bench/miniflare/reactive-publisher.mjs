@@ -11,7 +11,7 @@
  *
  *   node reactive-publisher.mjs URL AGENT TOKEN T0_MS INTERVAL_MS WINDOWS PER_WINDOW SEED
  */
-import { connect } from '../../wasm/dist/node.js';
+import { connect } from 'edgemem';
 import { rng } from '../node/corpus.mjs';
 
 const [url, agent, token, t0Arg, intervalArg, windowsArg, perWindowArg, seed] = process.argv.slice(2);

@@ -11,7 +11,7 @@
  *
  *   node reactive-subscriber.mjs URL AGENT TOKEN N INTERVAL_MS DEADLINE_MS
  */
-import { connect } from '../../wasm/dist/node.js';
+import { connect } from 'edgemem';
 
 const [url, agent, token, nArg, intervalArg, deadlineArg] = process.argv.slice(2);
 const n = Number(nArg);

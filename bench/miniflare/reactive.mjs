@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createAgent, mintToken } from '../../wasm/dist/node.js';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
+import { createAgent, mintToken } from 'edgemem';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { curve, summarizeMs } from '../lib/stats.mjs';
 import { flag as flagOf } from '../node/corpus.mjs';
 

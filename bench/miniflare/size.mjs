@@ -26,14 +26,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { connect, createAgent } from '../../wasm/dist/node.js';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
+import { connect, createAgent } from 'edgemem';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
+import { LOCOMO_DIR } from '../lib/locomo.mjs';
 import { DIMS, flag as flagOf, loadCorpus } from '../node/corpus.mjs';
 import { rss, workerdPid } from './workerd-rss.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
-const data = flag('--data', '../shared/datasets/locomo');
+const data = flag('--data', LOCOMO_DIR);
 const configs = flag('--configs', '10000:f32,100000:i8')
   .split(',')
   .map((c) => {

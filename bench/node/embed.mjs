@@ -3,13 +3,14 @@
 //   node bench/node/embed.mjs --model PATH [--data DIR] [--queries 200] [--passages 640] [--json]
 import { readFileSync } from 'node:fs';
 import { e5 } from 'edgemem-e5';
+import { LOCOMO_DIR } from '../lib/locomo.mjs';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : dflt;
 };
 const model = arg('--model');
-const data = arg('--data', '../shared/datasets/locomo');
+const data = arg('--data', LOCOMO_DIR);
 const nq = Number(arg('--queries', 200));
 const np = Number(arg('--passages', 640));
 if (!model) throw new Error('--model PATH is required');

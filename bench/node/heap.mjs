@@ -16,8 +16,9 @@
  * (cosine, brute force here) over `recall_queries` LoCoMo questions.
  */
 import { rmSync } from 'node:fs';
-import { openStore } from '../../wasm/dist/node.js';
-import * as bindings from '../../wasm/dist-wasm/edgemem_wasm.js';
+import { openStore } from 'edgemem';
+import { wasmMemoryBytes } from 'edgemem/testing';
+import { LOCOMO_DIR } from '../lib/locomo.mjs';
 import { DIMS, flag as flagOf, loadCorpus } from './corpus.mjs';
 
 const args = process.argv.slice(2);
@@ -25,9 +26,8 @@ const flag = (name, dflt) => flagOf(args, name, dflt);
 const file = flag('--file');
 const scalar = flag('--scalar', 'f32');
 const load = Number(flag('--load', '0'));
-const data = flag('--data', '../shared/datasets/locomo');
-/** The module's exports: initSync returns the instance the package already made. */
-const wasmBytes = () => bindings.initSync().memory.buffer.byteLength;
+const data = flag('--data', LOCOMO_DIR);
+const wasmBytes = wasmMemoryBytes;
 
 const t0 = Date.now();
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, Math.max(load, 1));

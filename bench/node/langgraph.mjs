@@ -28,11 +28,12 @@ import { fileURLToPath } from 'node:url';
 import { InMemoryStore, MemorySaver, uuid6 } from '@langchain/langgraph-checkpoint';
 import { openStore } from 'edgemem';
 import { EdgememSaver, EdgememStore } from 'edgemem/langgraph';
+import { LOCOMO_DIR } from '../lib/locomo.mjs';
 import { summarizeMs } from '../lib/stats.mjs';
 import { DIMS, flag, generators, loadCorpus } from './corpus.mjs';
 
 const args = process.argv.slice(2);
-const data = flag(args, '--data', fileURLToPath(new URL('../../../shared/datasets/locomo', import.meta.url)));
+const data = flag(args, '--data', LOCOMO_DIR);
 const STEPS = Number(flag(args, '--steps', '300'));
 const LISTS = Number(flag(args, '--lists', '20'));
 const ITEMS = Number(flag(args, '--items', '10000'));
@@ -244,8 +245,8 @@ try {
     queryTexts: c.questions.map((q, i) => `${q.question} ?${i}`),
   };
   const byText = new Map();
-  corpus.itemTexts.forEach((t, i) => byText.set(t, c.vecs[i]));
-  corpus.queryTexts.forEach((t, i) => byText.set(t, c.questionVecs[i]));
+  for (const [i, t] of corpus.itemTexts.entries()) byText.set(t, c.vecs[i]);
+  for (const [i, t] of corpus.queryTexts.entries()) byText.set(t, c.questionVecs[i]);
   const index = { dims: DIMS, embeddings: lookupEmbeddings(byText), fields: ['text'] };
   const edgeSearch = await openStore({ dims: DIMS });
   const stores = {

@@ -9,13 +9,14 @@
 
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { openStore } from '../../wasm/dist/node.js';
+import { openStore } from 'edgemem';
+import { LOCOMO_DIR } from '../lib/locomo.mjs';
 import { flag as flagOf, summarize } from './corpus.mjs';
 import { DIMS, printOps, runWorkload } from './workload.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
-const data = flag('--data', '../shared/datasets/locomo');
+const data = flag('--data', LOCOMO_DIR);
 const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '2000'));
 const storageFlag = flag('--storage', 'memory');

@@ -166,7 +166,8 @@ export function scalingChart(r) {
       body.push(line(x0, ys(t), x0 + w, ys(t), { stroke: '#e2e2e2' }));
       body.push(text(x0 - 6, ys(t) + 4, fmt(t), { anchor: 'end', size: 10 }));
     }
-    rows.forEach((row, i) => body.push(text(xs(i), bottom + 16, String(row.agents), { anchor: 'middle', size: 11 })));
+    for (const [i, row] of rows.entries())
+      body.push(text(xs(i), bottom + 16, String(row.agents), { anchor: 'middle', size: 11 }));
     body.push(text(x0 + w / 2, bottom + 32, 'agents', { anchor: 'middle', size: 11 }));
     series.forEach(([key, color, label], k) => {
       body.push(
@@ -175,7 +176,8 @@ export function scalingChart(r) {
           { stroke: color },
         ),
       );
-      rows.forEach((row, i) => body.push(circle(xs(i), ys(row[key]), 3, { fill: row.failures ? '#d62728' : color })));
+      for (const [i, row] of rows.entries())
+        body.push(circle(xs(i), ys(row[key]), 3, { fill: row.failures ? '#d62728' : color }));
       body.push(
         rect(x0 + 10 + k * 80, bottom + 42, 12, 10, { fill: color }),
         text(x0 + 26 + k * 80, bottom + 51, label, { size: 11 }),

@@ -92,7 +92,7 @@ export function peersChart(r) {
   const p = r.peers;
   if (!p) return null;
   const groups = [];
-  for (const [name, meta] of Object.entries(PEERS)) {
+  for (const name of Object.keys(PEERS)) {
     for (const op of PEER_OPS) {
       const v = p[name]?.[op];
       if (v?.ratio_p50 != null) groups.push({ label: `${name.replace('_', ' ')}: ${OP_LABELS[op]}`, v });

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { openStore } from '../../wasm/dist/node.js';
+import { openStore } from 'edgemem';
 import { prng } from './prng.mjs';
 import { integrityCheck, requireSqlite3 } from './sqlite-check.mjs';
 
@@ -191,8 +191,8 @@ function killOnce(o) {
     } else if (m.t === 'ack') {
       if (m.op === 'batch') {
         batchMs = now - lastAckAt;
-        m.items.forEach((/** @type {any} */ it, /** @type {number} */ j) =>
-          acks.push({
+        acks.push(
+          ...m.items.map((/** @type {any} */ it, /** @type {number} */ j) => ({
             id: `${o.id}:${count}:${j}`,
             op: 'put',
             ns: it.ns,
@@ -200,7 +200,7 @@ function killOnce(o) {
             value: it.value,
             seq: it.seq,
             version: it.version,
-          }),
+          })),
         );
       } else if (m.op === 'put')
         acks.push({

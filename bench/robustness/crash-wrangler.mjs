@@ -205,8 +205,8 @@ async function writeUntilKilled(w, mode, k, rand, state) {
       if (mode === 'batch') {
         const items = Array.from({ length: batch }, memory);
         const r = await json('POST', `/v1/agents/${AGENT}/memories/batch`, { memories: items });
-        items.forEach((m, j) =>
-          acks.push({
+        acks.push(
+          ...items.map((m, j) => ({
             id: `${k}:${round}:${j}`,
             op: 'put',
             ns: m.namespace,
@@ -214,7 +214,7 @@ async function writeUntilKilled(w, mode, k, rand, state) {
             value: m.value,
             seq: r.acks[j].seq,
             version: r.acks[j].version,
-          }),
+          })),
         );
         const now = performance.now();
         state.batchMs = now - last;

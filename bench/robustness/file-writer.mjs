@@ -11,7 +11,7 @@
  *   node bench/robustness/file-writer.mjs --file F --mode write|batch --id N [--batch 100]
  */
 import { writeSync } from 'node:fs';
-import { openStore } from '../../wasm/dist/node.js';
+import { openStore } from 'edgemem';
 
 const args = process.argv.slice(2);
 const flag = (/** @type {string} */ name, /** @type {string} */ dflt) => {

@@ -14,9 +14,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
-import { adminCall, formatReport, runFuzz } from '../../workers/test-node/robustness/fuzz-run.mjs';
-import { runWsFuzz } from '../../workers/test-node/robustness/ws-fuzz.mjs';
+import { adminCall, formatReport, runFuzz, runWsFuzz } from 'edgemem-worker/harness/fuzz';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 
 const args = process.argv.slice(2);
 const flag = (/** @type {string} */ name, /** @type {string | undefined} */ dflt) => {

@@ -43,10 +43,7 @@ export function integrityCheck(file, o = {}) {
     }
     const MAGIC = 'd9d505f920a163d7';
     const hotJournal =
-      companions.includes('-journal') &&
-      readFileSync(copy + '-journal')
-        .subarray(0, 8)
-        .toString('hex') === MAGIC;
+      companions.includes('-journal') && readFileSync(`${copy}-journal`).subarray(0, 8).toString('hex') === MAGIC;
     const run = (/** @type {string} */ sql) =>
       execFileSync('sqlite3', ['-batch', '-bail', copy, sql], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim();
     try {

@@ -49,6 +49,15 @@ pub struct Locomo {
     pub question_vecs: Vec<Vec<f32>>,
 }
 
+/// The LoCoMo folder: `--data` when given, else `EDGEMEM_LOCOMO`, else ../shared/datasets/locomo (relative to the
+/// repository root, where `npm run bench` runs; bench/lib/locomo.mjs is the same rule for the Node benches).
+pub fn locomo_dir(data_flag: Option<&str>) -> String {
+    data_flag
+        .map(str::to_owned)
+        .or_else(|| std::env::var("EDGEMEM_LOCOMO").ok())
+        .unwrap_or_else(|| "../shared/datasets/locomo".to_owned())
+}
+
 /// Loads a folder laid out like shared/datasets/locomo with the `e5` or `minilm` vectors.
 pub fn load_locomo(dir: &Path, vectors: &str) -> Result<Locomo, String> {
     if vectors != "e5" && vectors != "minilm" {

@@ -1,7 +1,7 @@
 //! `edgemem-bench embed`: the built-in embedder's speed natively — weights load from a warm file cache,
 //! one short question per call (query_ms p50/p99), LoCoMo turns in batches of 32 (passages_per_s).
 
-use crate::corpus::load_locomo;
+use crate::corpus::{load_locomo, locomo_dir};
 use crate::embed_corpus::{default_model_path, load_model};
 use crate::flag;
 use crate::percentiles::summarize;
@@ -10,14 +10,14 @@ use std::path::Path;
 use std::time::Instant;
 
 pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
-    let data = flag(args, "--data").unwrap_or("../shared/datasets/locomo");
+    let data = locomo_dir(flag(args, "--data"));
     let model_path = match flag(args, "--model") {
         Some(p) => p.to_owned(),
         None => default_model_path()?,
     };
     let queries: usize = flag(args, "--queries").unwrap_or("200").parse().map_err(|e| format!("--queries: {e}"))?;
     let passages: usize = flag(args, "--passages").unwrap_or("640").parse().map_err(|e| format!("--passages: {e}"))?;
-    let d = load_locomo(Path::new(data), "e5")?;
+    let d = load_locomo(Path::new(&data), "e5")?;
 
     // Load: read the file (warm in the page cache after the first of three) and parse; best of three.
     let mut load_ms = f64::INFINITY;

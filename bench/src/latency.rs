@@ -4,7 +4,7 @@
 //! GET AS OF vs live GET, NOTIFY publish → callback. p50 / p95 / p99 after warm-up. Runs natively
 //! and, the same code built for wasm32-wasip1, under Wasmtime (`host` in the output says which).
 
-use crate::corpus::{load_locomo, realistic_vectors, Rng, DIMS};
+use crate::corpus::{load_locomo, locomo_dir, realistic_vectors, Rng, DIMS};
 use crate::flag;
 use crate::percentiles::{summarize, Summary};
 use edgemem_core::{
@@ -76,12 +76,12 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let n: usize = flag(args, "--n").map(|v| v.parse().map_err(|e| format!("--n: {e}"))).transpose()?.unwrap_or(10_000);
     let iters: usize =
         flag(args, "--iters").map(|v| v.parse().map_err(|e| format!("--iters: {e}"))).transpose()?.unwrap_or(2_000);
-    let data = flag(args, "--data").unwrap_or("../shared/datasets/locomo");
+    let data = locomo_dir(flag(args, "--data"));
     let storage = match flag(args, "--storage").unwrap_or("memory") {
         "memory" => Storage::Memory,
         f => Storage::File(f.into()),
     };
-    let loco = load_locomo(Path::new(data), "minilm")?;
+    let loco = load_locomo(Path::new(&data), "minilm")?;
     let real = &loco.turn_vecs;
     let texts: Vec<String> = loco.turns.iter().map(|t| format!("{}: {}", t.speaker, t.embed_text)).collect();
     let questions: Vec<(String, Vec<f32>)> =

@@ -13,6 +13,8 @@ pub fn system_now_ms() -> i64 {
     use rusqlite::ffi;
     // Julian day 2440587.5 is the Unix epoch; xCurrentTimeInt64 returns Julian day * 86_400_000.
     const UNIX_EPOCH_JD_MS: i64 = 210_866_760_000_000;
+    // SAFETY: the default VFS, when there is one, lives for the whole process; its xCurrentTimeInt64 writes
+    // one sqlite3_int64 through the pointer given, which points to `t`.
     unsafe {
         let vfs = ffi::sqlite3_vfs_find(std::ptr::null());
         if vfs.is_null() {

@@ -24,6 +24,7 @@ struct Default(ffi::sqlite3_pcache_methods2);
 // SAFETY: read-only after `install`; SQLite itself calls these methods from any thread.
 // (Every method `install` checked for is Some: the wrappers call them unchecked.)
 unsafe impl Sync for Default {}
+// SAFETY: as for Sync: the table of function pointers is never written after `install`.
 unsafe impl Send for Default {}
 
 static DEFAULT: OnceLock<Option<Default>> = OnceLock::new();
@@ -48,6 +49,8 @@ const TAG: u64 = 0x6564_6765_6d65_fff3;
 /// after that; SQLite then keeps its default cache and this returns false).
 pub fn install() -> bool {
     DEFAULT
+        // SAFETY: `d` is a plain C struct that SQLite fills (GETPCACHE2) before it is read; SQLite takes the
+        // wrapper's methods (PCACHE2) only before it initialises, which `install` runs ahead of (vfs.rs).
         .get_or_init(|| unsafe {
             let mut d: ffi::sqlite3_pcache_methods2 = std::mem::zeroed();
             if ffi::sqlite3_config(ffi::SQLITE_CONFIG_GETPCACHE2, &mut d as *mut ffi::sqlite3_pcache_methods2)
@@ -101,6 +104,8 @@ fn methods() -> &'static ffi::sqlite3_pcache_methods2 {
 }
 
 /// The wrapper's cache behind `p`, or None when `p` is pcache1's own (created before the switch).
+// SAFETY (callers): `p` is a live cache from `x_create` or pcache1, at least 8 bytes long; the reference
+// lives no longer than the cache.
 unsafe fn ours<'a>(p: *mut ffi::sqlite3_pcache) -> Option<&'a Cache> {
     // Every cache object is at least 8 bytes long (pcache1's starts with two pointers).
     if std::ptr::read_unaligned(p as *const u64) == TAG {
@@ -111,6 +116,7 @@ unsafe fn ours<'a>(p: *mut ffi::sqlite3_pcache) -> Option<&'a Cache> {
 }
 
 /// pcache1's cache and the key `pgno` has in it.
+// SAFETY (callers): as for `ours`.
 unsafe fn inner(p: *mut ffi::sqlite3_pcache, pgno: c_uint) -> (*mut ffi::sqlite3_pcache, c_uint) {
     match ours(p) {
         Some(c) => (c.inner, key(c, pgno)),
@@ -129,6 +135,9 @@ fn key(c: &Cache, pgno: c_uint) -> c_uint {
     }
 }
 
+// The pcache2 methods below. SAFETY (SQLite, their caller): `p` is a cache `x_create` returned (or pcache1
+// made before the switch) and not yet destroyed; `page` is one of its pages. pcache1's methods are called
+// unchecked because `install` only succeeds when each is Some.
 unsafe extern "C" fn x_create(sz_page: c_int, sz_extra: c_int, purgeable: c_int) -> *mut ffi::sqlite3_pcache {
     let inner = (methods().xCreate.unwrap_unchecked())(sz_page, sz_extra, purgeable);
     if inner.is_null() {
@@ -216,6 +225,7 @@ mod tests {
         // pcache1's cache object starts with pointers (PGroup*, unsigned*).
         let mut group = 0u64;
         let mut theirs: [*mut u64; 4] = [&mut group, &mut group, std::ptr::null_mut(), std::ptr::null_mut()];
+        // SAFETY: both pointers are to live stack values at least 8 bytes long, for the duration of the calls.
         unsafe {
             assert!(ours(&mut c as *mut Cache as *mut ffi::sqlite3_pcache).is_some());
             assert!(ours(theirs.as_mut_ptr() as *mut ffi::sqlite3_pcache).is_none());

@@ -301,6 +301,10 @@ struct PsFile {
     state: *mut FileState,
 }
 
+// The VFS methods below. SAFETY (SQLite, their caller): `f` is a file `x_open` initialised (`szOsFile` is
+// a PsFile, so the cast holds) and `x_close` has not freed its state; SQLite serialises calls on one file
+// (one connection per store), so the `&mut FileState` is unique; `buf`/`amt` and `out` are valid for the
+// access SQLite's VFS contract describes.
 unsafe fn state<'a>(f: *mut ffi::sqlite3_file) -> &'a mut FileState {
     &mut *(*(f as *mut PsFile)).state
 }
@@ -402,6 +406,7 @@ static IO_METHODS: ffi::sqlite3_io_methods = ffi::sqlite3_io_methods {
     xUnfetch: None,
 };
 
+// SAFETY (callers): `p` is null or a NUL-terminated string that outlives the returned reference.
 unsafe fn path_str<'a>(p: *const c_char) -> Option<&'a str> {
     if p.is_null() {
         None
@@ -410,6 +415,8 @@ unsafe fn path_str<'a>(p: *const c_char) -> Option<&'a str> {
     }
 }
 
+// SAFETY (SQLite): `f` points to `szOsFile` writable bytes, `name` is null or a NUL-terminated path, and
+// `out_flags` is null or writable.
 unsafe extern "C" fn x_open(
     _vfs: *mut ffi::sqlite3_vfs,
     name: *const c_char,
@@ -441,6 +448,8 @@ unsafe extern "C" fn x_open(
     ffi::SQLITE_OK
 }
 
+// The VFS-level methods. SAFETY (SQLite): names are NUL-terminated strings; output pointers are valid for
+// the sizes SQLite's VFS contract gives (`n` bytes for x_full_pathname and x_randomness).
 unsafe extern "C" fn x_delete(_vfs: *mut ffi::sqlite3_vfs, name: *const c_char, _sync: c_int) -> c_int {
     let Some(backing) = path_str(name).and_then(resolve) else { return ffi::SQLITE_OK };
     let size = match backing.size() {
@@ -487,6 +496,7 @@ unsafe extern "C" fn x_full_pathname(
 
 /// The process's default VFS, for randomness, sleep and time.
 fn default_vfs() -> *mut ffi::sqlite3_vfs {
+    // SAFETY: a lookup by null name returns the default VFS or null; nothing is dereferenced here.
     unsafe { ffi::sqlite3_vfs_find(std::ptr::null()) }
 }
 
@@ -528,6 +538,8 @@ unsafe extern "C" fn x_get_last_error(_vfs: *mut ffi::sqlite3_vfs, _n: c_int, _o
 
 fn ensure_vfs() {
     static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: runs once, before any connection uses this VFS; the registered struct is leaked, so it lives as
+    // long as SQLite may call it, and names a VFS_NAME that is a static C string.
     ONCE.call_once(|| unsafe {
         crate::page_cache::install();
         ffi::sqlite3_initialize();

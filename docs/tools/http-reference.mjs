@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 
 const docsDir = fileURLToPath(new URL('..', import.meta.url));
 const outArg = process.argv.indexOf('--out');
@@ -56,7 +56,7 @@ const PAGES = [
   { slug: 'mcp', title: 'MCP endpoint', resources: ['mcp'] },
 ];
 
-const escape = (/** @type {unknown} */ s) =>
+const escapeCell = (/** @type {unknown} */ s) =>
   String(s ?? '')
     .replace(/\|/g, '\\|')
     .replace(/\n/g, ' ')
@@ -113,15 +113,15 @@ function propertiesTable(/** @type {any} */ s) {
   const required = new Set(s.required ?? []);
   const rows = Object.entries(s.properties).map(
     ([name, p]) =>
-      `| \`${name}\` | ${typeOf(p)} | ${required.has(name) ? 'yes' : ''} | ${escape([/** @type {any} */ (p).description, constraints(p)].filter(Boolean).join('; '))} |`,
+      `| \`${name}\` | ${typeOf(p)} | ${required.has(name) ? 'yes' : ''} | ${escapeCell([/** @type {any} */ (p).description, constraints(p)].filter(Boolean).join('; '))} |`,
   );
-  return ['| field | type | required | notes |', '|---|---|---|---|', ...rows].join('\n') + '\n';
+  return `${['| field | type | required | notes |', '|---|---|---|---|', ...rows].join('\n')}\n`;
 }
 
 /** One operation: summary, parameters, body, responses. */
 function operation(/** @type {string} */ method, /** @type {string} */ path, /** @type {any} */ op) {
   const lines = [`## ${method.toUpperCase()} ${path.replace(/\{/g, '&#123;').replace(/\}/g, '&#125;')}`, ''];
-  if (op.summary) lines.push(escape(op.summary), '');
+  if (op.summary) lines.push(escapeCell(op.summary), '');
   if (op.description) lines.push(op.description, '');
   const security = op.security ?? null;
   if (Array.isArray(security) && security.length === 0) lines.push('No token needed.', '');
@@ -129,7 +129,7 @@ function operation(/** @type {string} */ method, /** @type {string} */ path, /**
     lines.push('| parameter | in | type | required | notes |', '|---|---|---|---|---|');
     for (const p of op.parameters) {
       lines.push(
-        `| \`${p.name}\` | ${p.in} | ${typeOf(p.schema)} | ${p.required ? 'yes' : ''} | ${escape([p.description, constraints(p.schema)].filter(Boolean).join('; '))} |`,
+        `| \`${p.name}\` | ${p.in} | ${typeOf(p.schema)} | ${p.required ? 'yes' : ''} | ${escapeCell([p.description, constraints(p.schema)].filter(Boolean).join('; '))} |`,
       );
     }
     lines.push('');
@@ -150,7 +150,7 @@ function operation(/** @type {string} */ method, /** @type {string} */ path, /**
     const bodyType = Object.entries(content)
       .map(([type, media]) => `${typeOf(/** @type {any} */ (media).schema)} (\`${type}\`)`)
       .join(', ');
-    lines.push(`| ${status} | ${escape(/** @type {any} */ (r).description)} | ${bodyType} |`);
+    lines.push(`| ${status} | ${escapeCell(/** @type {any} */ (r).description)} | ${bodyType} |`);
   }
   lines.push('');
   return lines.join('\n');

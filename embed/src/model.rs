@@ -94,6 +94,7 @@ pub struct E5 {
 // buffers and only reads the model and the weight image, which `E5` owns and does not mutate. So the
 // model can move between threads and be used from several at once.
 unsafe impl Send for E5 {}
+// SAFETY: as for Send: nothing mutates the model or the image after loading, so shared use is sound.
 unsafe impl Sync for E5 {}
 
 impl E5 {

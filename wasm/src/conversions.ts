@@ -19,7 +19,7 @@ import type {
   WriteAck,
 } from './types.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- engine JSON is checked by the engine's serde */
+// biome-ignore lint/suspicious/noExplicitAny: engine JSON is checked by the engine's serde.
 type Raw = any;
 
 export function asOfArg(a: AsOf | undefined): Raw {
@@ -182,14 +182,14 @@ export function checkExportSeqs(doc: Raw): void {
     num(m.seq, `${what}.seq`);
     num(m.version, `${what}.version`);
   };
-  list(doc.memories).forEach((m, i) => memory(m, `doc.memories[${i}]`));
-  list(doc.versions).forEach((v, i) => {
-    if (typeof v !== 'object' || v === null) return;
+  for (const [i, m] of list(doc.memories).entries()) memory(m, `doc.memories[${i}]`);
+  for (const [i, v] of list(doc.versions).entries()) {
+    if (typeof v !== 'object' || v === null) continue;
     memory(v.memory, `doc.versions[${i}].memory`);
     num(v.seq_to, `doc.versions[${i}].seq_to`);
-  });
-  list(doc.commits).forEach((c, i) => num(list(c)[0], `doc.commits[${i}][0]`));
-  list(doc.checkpoints).forEach((c, i) => num(c?.seq, `doc.checkpoints[${i}].seq`));
+  }
+  for (const [i, c] of list(doc.commits).entries()) num(list(c)[0], `doc.commits[${i}][0]`);
+  for (const [i, c] of list(doc.checkpoints).entries()) num(c?.seq, `doc.checkpoints[${i}].seq`);
 }
 
 export function toStats(s: Raw): Stats {

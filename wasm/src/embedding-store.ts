@@ -123,17 +123,19 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
 
   /** `memories` with the embeddings they lack filled in (texts embedded in batches); the inputs are not changed. */
   async #withEmbeddings(memories: MemoryInput[]): Promise<MemoryInput[]> {
-    const todo = memories.map((m, i) => [m, i] as const).filter(([m]) => needsEmbedding(m));
+    const todo: { m: MemoryInput; i: number; text: string }[] = [];
+    for (const [i, m] of memories.entries()) {
+      const text = textOf(m);
+      if (text !== undefined && needsEmbedding(m)) todo.push({ m, i, text });
+    }
     if (todo.length === 0) return memories;
     const vectors = await embedAll(
       this.embedder,
-      todo.map(([m]) => textOf(m)!),
+      todo.map((t) => t.text),
       'passage',
     );
     const out = memories.slice();
-    todo.forEach(([m, i], j) => {
-      out[i] = { ...m, embedding: vectors[j] };
-    });
+    for (const [j, { m, i }] of todo.entries()) out[i] = { ...m, embedding: vectors[j] };
     return out;
   }
 
@@ -198,19 +200,20 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
     for (let attempt = 0; ; attempt++) {
       const now = Date.now();
       const live = items.filter(
-        (m) => m.text !== null && m.text !== '' && (m.expiresAt === null || m.expiresAt > now + 1),
+        (m): m is Memory & { text: string } =>
+          m.text !== null && m.text !== '' && (m.expiresAt === null || m.expiresAt > now + 1),
       );
       if (live.length === 0) return 0;
       const vectors = await embedAll(
         this.embedder,
-        live.map((m) => m.text!),
+        live.map((m) => m.text),
         'passage',
       );
       const puts: MemoryInput[] = live.map((m, i) => ({
         namespace: m.namespace,
         key: m.key,
         value: m.value,
-        text: m.text!,
+        text: m.text,
         embedding: vectors[i],
         metadata: m.metadata,
         pinned: m.pinned,

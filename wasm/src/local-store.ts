@@ -189,7 +189,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   }
 
   /** (Re)opens the engine store on the current instance and re-registers subscriptions. */
-  #reopen(): void {
+  #reopen(): WasmStore {
     this.#inner = undefined;
     const inner = bindings.WasmStore.open(this.#config, this.#engine);
     const generation = currentGeneration();
@@ -199,6 +199,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     }
     this.#inner = inner;
     this.#generation = generation;
+    return inner;
   }
 
   /**
@@ -238,8 +239,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     try {
       return guarded(() =>
         this.#atomically(() => {
-          if (this.#generation !== currentGeneration() || !this.#inner) this.#reopen();
-          return f(this.#inner!);
+          const current = this.#generation === currentGeneration() ? this.#inner : undefined;
+          return f(current ?? this.#reopen());
         }),
       );
     } catch (e) {
@@ -307,8 +308,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   }
 
   #deliver(): void {
-    while (this.#queue.length) {
-      const [id, json] = this.#queue.shift()!;
+    for (let next = this.#queue.shift(); next !== undefined; next = this.#queue.shift()) {
+      const [id, json] = next;
       const sub = this.#subs.get(id);
       if (!sub) continue;
       let event: ChangeEvent;

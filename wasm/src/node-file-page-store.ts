@@ -3,27 +3,29 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { EdgememError } from './errors.js';
-import { CHUNK_BYTES as CHUNK, chunkIndex, chunkRead, copyInto, splitKey as split } from './page-keys.js';
-import type { PageStore } from './page-store.js';
+import { type FileIo, FilePageStore, type OpenFile } from './file-page-store.js';
 
 /** Database files open in this process (resolved paths): a second open would corrupt the first's view. */
 const openPaths = new Set<string>();
 
-interface OpenFile {
-  fd: number;
-  /** The file's logical length: the last `<file>/size` put, or the length found on open. */
-  size: number;
-  /** Written (or truncated) since its last fsync: `sync` fsyncs only such files. */
-  dirty: boolean;
+/** A file descriptor's positional reads and writes with synchronous fs calls. */
+function fdIo(fd: number): FileIo {
+  return {
+    read: (dst, at) => fs.readSync(fd, dst, 0, dst.length, at),
+    write: (src, at) => fs.writeSync(fd, src, 0, src.length, at),
+    truncate: (size) => fs.ftruncateSync(fd, size),
+    length: () => fs.fstatSync(fd).size,
+    flush: () => fs.fsyncSync(fd),
+    close: () => fs.closeSync(fd),
+  };
 }
 
 /**
- * Maps `<file>/<n>` to bytes `n * 8192 ..` of one file and `<file>/size` to its length, so the database is
- * a normal SQLite file (page size 8192, rollback journal next to it) that the sqlite3 shell can open.
+ * The database at `path` (page size 8192), its rollback journal at `<path>-journal` (FilePageStore's layout).
  * A missing file is a missing `size` key. One open store per file: a second open in this process is
  * CONFLICT; there is no cross-process locking (two processes must not open the same file).
  */
-export class NodeFilePageStore implements PageStore {
+export class NodeFilePageStore extends FilePageStore {
   readonly path: string;
   readonly #files = new Map<string, OpenFile>();
   readonly #lockKey: string;
@@ -31,6 +33,7 @@ export class NodeFilePageStore implements PageStore {
 
   /** Opens (creating if missing) the database file; a bad path fails here with its errno, not later as an I/O error. */
   constructor(path: string) {
+    super();
     this.path = path;
     let key: string;
     try {
@@ -42,7 +45,7 @@ export class NodeFilePageStore implements PageStore {
       throw new EdgememError('CONFLICT', `${path} is already open in this process; close that store first`);
     }
     try {
-      this.#open('db', true);
+      this.file('db', true);
     } catch (e) {
       throw new EdgememError('INVALID_ARGUMENT', `cannot open ${path}: ${(e as Error).message}`, { cause: e });
     }
@@ -57,10 +60,10 @@ export class NodeFilePageStore implements PageStore {
   }
 
   /** The open file, opening it if it exists (or creating it when `create`). */
-  #open(file: string, create: boolean): OpenFile | undefined {
-    let f = this.#files.get(file);
+  protected override file(name: string, create: boolean): OpenFile | undefined {
+    let f = this.#files.get(name);
     if (f) return f;
-    const p = this.#pathOf(file);
+    const p = this.#pathOf(name);
     let fd: number;
     try {
       fd = fs.openSync(p, 'r+');
@@ -69,92 +72,26 @@ export class NodeFilePageStore implements PageStore {
       if (!create) return undefined;
       fd = fs.openSync(p, 'w+');
     }
-    f = { fd, size: fs.fstatSync(fd).size, dirty: false };
-    this.#files.set(file, f);
+    f = { io: fdIo(fd), size: fs.fstatSync(fd).size, exists: true, dirty: false };
+    this.#files.set(name, f);
     return f;
   }
 
-  get(key: string): Uint8Array | undefined {
-    const [file, part] = split(key);
-    const f = this.#open(file, false);
-    if (!f) return undefined;
-    if (part === 'size') {
-      const b = new Uint8Array(8);
-      new DataView(b.buffer).setBigUint64(0, BigInt(f.size), true);
-      return b;
-    }
-    const offset = chunkIndex(part) * CHUNK;
-    const end = Math.min(offset + CHUNK, f.size);
-    if (end <= offset) return undefined;
-    const buf = new Uint8Array(end - offset);
-    const n = fs.readSync(f.fd, buf, 0, buf.length, offset);
-    return n === buf.length ? buf : buf.subarray(0, n);
-  }
-
-  /** Reads straight from the file into `dst` (no buffer of its own, unlike `get`). */
-  readInto(key: string, offset: number, dst: Uint8Array): number {
-    const [file, part] = split(key);
-    if (part === 'size') return copyInto(this.get(key), offset, dst);
-    const f = this.#open(file, false);
-    if (!f) return -1;
-    const span = chunkRead(part, offset, f.size, dst.length);
-    if (!span) return -1;
-    let done = 0;
-    while (done < span.n) {
-      const n = fs.readSync(f.fd, dst, done, span.n - done, span.at + done);
-      if (n === 0) break;
-      done += n;
-    }
-    return done;
-  }
-
-  put(key: string, bytes: Uint8Array): void {
-    const [file, part] = split(key);
-    const f = this.#open(file, true)!;
-    if (part === 'size') {
-      if (bytes.length !== 8) throw new Error(`${key}: expected 8 bytes, got ${bytes.length}`);
-      const size = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
-      if (size > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${key}: size ${size} too large`);
-      f.size = Number(size);
-      fs.ftruncateSync(f.fd, f.size);
-      f.dirty = true;
-      return;
-    }
-    // A chunk may land beyond the logical size (the VFS writes chunks before it records a larger
-    // size, and pads a partly written last chunk): `sync` and the next size put trim the file.
-    const offset = chunkIndex(part) * CHUNK;
-    f.dirty = true;
-    let done = 0;
-    while (done < bytes.length) done += fs.writeSync(f.fd, bytes, done, bytes.length - done, offset + done);
-  }
-
-  delete(key: string): void {
-    const [file, part] = split(key);
-    if (part !== 'size') return; // chunks past the end go with the truncation that precedes this
-    const f = this.#files.get(file);
+  protected override remove(name: string): void {
+    const f = this.#files.get(name);
     if (f) {
-      fs.closeSync(f.fd);
-      this.#files.delete(file);
+      f.io.close();
+      this.#files.delete(name);
     }
-    fs.rmSync(this.#pathOf(file), { force: true });
+    fs.rmSync(this.#pathOf(name), { force: true });
   }
 
-  /**
-   * Makes the files' writes durable. SQLite syncs one file at a time (the journal, then the database), and
-   * this hook is not told which: a file not written since its last fsync has nothing to make durable, so
-   * only written ones are fsynced (a rollback-journal commit: 2 fsyncs, not 4).
-   */
-  sync(): void {
-    for (const f of this.#files.values()) {
-      if (!f.dirty) continue;
-      if (fs.fstatSync(f.fd).size !== f.size) fs.ftruncateSync(f.fd, f.size);
-      fs.fsyncSync(f.fd);
-      f.dirty = false;
-    }
+  protected override openFiles(): Iterable<OpenFile> {
+    return this.#files.values();
   }
 
   close(): void {
-    for (const f of this.#files.values()) fs.closeSync(f.fd);
+    for (const f of this.#files.values()) f.io.close();
     this.#files.clear();
     if (!this.#closed) openPaths.delete(this.#lockKey);
     this.#closed = true;

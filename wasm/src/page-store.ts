@@ -117,12 +117,14 @@ export class MemoryPageStore implements PageStore {
    */
   #writes(): Map<string, Uint8Array | undefined> | undefined {
     if (!this.#inTransaction) return undefined;
-    return (this.#overlay ??= new Map());
+    this.#overlay ??= new Map();
+    return this.#overlay;
   }
 
   /** A private copy of `bytes` (which is a view into wasm memory), in a recycled buffer when one fits. */
   #copy(bytes: Uint8Array): Uint8Array {
-    const buf = bytes.length === CHUNK_BYTES && this.#free.length ? this.#free.pop()! : new Uint8Array(bytes.length);
+    const recycled = bytes.length === CHUNK_BYTES ? this.#free.pop() : undefined;
+    const buf = recycled ?? new Uint8Array(bytes.length);
     buf.set(bytes);
     return buf;
   }

@@ -56,7 +56,8 @@ export async function allChanges(
   for (;;) {
     const p = await page(cursor, { ...options, limit: limit - out.length });
     out.push(...p.events);
-    if (!p.more || out.length >= limit || p.events.length === 0) return out;
-    cursor = p.events[p.events.length - 1]!.seq;
+    const last = p.events.at(-1);
+    if (!p.more || out.length >= limit || last === undefined) return out;
+    cursor = last.seq;
   }
 }

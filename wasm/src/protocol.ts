@@ -1,7 +1,7 @@
 /**
  * The WebSocket protocol of the edgemem Worker's `/v1/agents/{agent}/ws` (`edgemem/protocol`): every message
  * both ways, as JSON text frames. The one definition both sides import — the Worker (workers/src) and the
- * remote client (remote-feed.ts). Types only: it compiles to an empty module.
+ * remote client (remote-feed.ts). Also the base64 helpers for the HTTP bodies' `dataBase64` (base64.ts).
  *
  * A client sends `subscribe` (replacing any earlier subscription on that socket). The server replays the
  * retained events with seq > `since` that match the filter, oldest first, then sends `subscribed` with the
@@ -13,6 +13,7 @@
  */
 import type { ChangeEvent, EventFilter } from './types.js';
 
+export { fromBase64, toBase64 } from './base64.js';
 export type { ChangeEvent, EventFilter };
 
 /** Client → server. */

@@ -306,10 +306,11 @@ export class RemoteStore implements MemoryStore {
   async subscribe(filter: EventFilter, callback: (event: ChangeEvent) => void): Promise<Subscription> {
     if (this.#closed) throw invalid('the store is closed');
     if (typeof callback !== 'function') throw invalid('subscribe needs a callback');
+    const given = this.#options.WebSocket;
     const ctx = {
       http: this.#http,
       agentPath: this.#agent,
-      webSocket: this.#options.WebSocket ? async () => this.#options.WebSocket! : this.#loadWebSocket,
+      webSocket: given ? async () => given : this.#loadWebSocket,
       reconnect: this.#options.reconnect ?? {},
       onError: this.#options.onError ?? ((e: EdgememError) => console.error('edgemem: a subscription ended', e)),
     };

@@ -3,10 +3,11 @@
  * strings, embeddings as arrays, checkpoint bytes as base64, and every seq/version checked on the way in.
  */
 
+import { fromBase64, toBase64 } from './base64.js';
 import { checkSafe, invalid, safeOut, wellFormed } from './errors.js';
 import type { AsOf, ChangeEvent, Checkpoint, CheckpointData, Memory, Namespace, SearchHit, WriteAck } from './types.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- response JSON has the Worker's documented shapes */
+// biome-ignore lint/suspicious/noExplicitAny: response JSON has the Worker's documented shapes.
 type Raw = any;
 
 /** `ns=a/b`: the HTTP API joins segments with `/`, so a segment must not hold one (INVALID_ARGUMENT). */
@@ -44,19 +45,6 @@ export function vectorOut(v: Float32Array | number[] | undefined, what: string):
   if (v instanceof Float32Array) return Array.from(v);
   if (Array.isArray(v)) return v;
   throw invalid(`${what} must be a Float32Array or an array of numbers`);
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-function fromBase64(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 /** Checkpoint data as `{ data }` (JSON) or `{ dataBase64 }` (bytes). */

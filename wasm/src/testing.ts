@@ -1,6 +1,6 @@
 /** Test-only hooks (`edgemem/testing`): not part of the stable API. */
 
-import { bindings, guarded, trapCount } from './runtime.js';
+import { bindings, guarded, isReady, trapCount } from './runtime.js';
 
 /**
  * Executes `unreachable` inside the shared wasm instance, exactly as a C++ throw or a Rust panic would
@@ -20,6 +20,14 @@ export { trapCount };
  */
 export function trapAfterPageWrites(n: number): void {
   bindings.__trapAfterPageWrites(n);
+}
+
+/** The shared wasm instance's linear memory in bytes (0 before the first local store opens), for memory benches. */
+export function wasmMemoryBytes(): number {
+  if (!isReady()) return 0;
+  // Once instantiated, wasm-bindgen's initSync hands back the current instance's exports and ignores its argument.
+  const current = bindings.initSync as unknown as () => { memory: WebAssembly.Memory };
+  return current().memory.buffer.byteLength;
 }
 
 /** How the engine calls a host page store (its `readPage` copies pages into wasm memory), for unit tests. */

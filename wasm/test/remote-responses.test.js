@@ -32,7 +32,7 @@ describe('remote client: hostile responses', () => {
 
   it('answers a non-JSON or deeply nested error body with an EdgememError', async () => {
     for (const [status, body] of /** @type {[number, string][]} */ ([
-      [200, deep(10) + '}'],
+      [200, `${deep(10)}}`],
       [500, deep()],
       [400, `{"error":${deep()}}`],
     ])) {

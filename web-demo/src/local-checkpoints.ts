@@ -32,7 +32,7 @@ export function mountCheckpoints(app: LocalApp): void {
         );
       }),
     );
-    const step = cps.length ? Number((cps[0]?.metadata as { step?: number }).step ?? 0) : 0;
+    const step = cps.length ? Number((cps[0]?.metadata as { step?: number } | undefined)?.step ?? 0) : 0;
     stepButton.disabled = step >= SAMPLE_TURNS.length;
     stepButton.textContent =
       step >= SAMPLE_TURNS.length ? 'Thread finished' : `Run agent step ${step + 1} of ${SAMPLE_TURNS.length}`;

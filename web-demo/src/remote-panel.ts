@@ -92,6 +92,12 @@ export function mountRemote(): void {
       `  -d '{"value":"written from a terminal"}'`;
   }
 
+  /** The connected agent's store; the forms are disabled while there is none, so this is a guard. */
+  function connected(): Session['store'] {
+    if (!session) throw new Error('not connected');
+    return session.store;
+  }
+
   async function stop(): Promise<void> {
     const s = session;
     session = null;
@@ -164,7 +170,7 @@ export function mountRemote(): void {
     }
     void busy(notifyForm.querySelector('button'), async () => {
       try {
-        const seq = await session!.store.notify(String(data.get('channel') ?? ''), payload as never);
+        const seq = await connected().notify(String(data.get('channel') ?? ''), payload as never);
         say(notifyStatus, `Sent at seq ${seq}.`, 'ok');
       } catch (e) {
         say(notifyStatus, `Not sent — ${errorText(e)}`, 'error');
@@ -179,7 +185,7 @@ export function mountRemote(): void {
     const text = String(data.get('text') ?? '');
     void busy(writeForm.querySelector('button[type=submit]'), async () => {
       try {
-        const ack = await session!.store.put({ namespace: ['demo'], key, value: text, text });
+        const ack = await connected().put({ namespace: ['demo'], key, value: text, text });
         say(writeStatus, `Put demo/${key} v${ack.version} at seq ${ack.seq}.`, 'ok');
       } catch (e) {
         say(writeStatus, `Not written — ${errorText(e)}`, 'error');
@@ -191,7 +197,7 @@ export function mountRemote(): void {
     const key = String(new FormData(writeForm).get('key') ?? '').trim();
     void busy(writeDelete, async () => {
       try {
-        const seq = await session!.store.delete(['demo'], key);
+        const seq = await connected().delete(['demo'], key);
         say(writeStatus, `Deleted demo/${key} at seq ${seq}.`, 'ok');
       } catch (e) {
         say(writeStatus, `Not deleted — ${errorText(e)}`, 'error');

@@ -1,29 +1,29 @@
 /**
- * The messages between the page and its store Web Worker (store-worker.ts). The page sends a `Request` with an
- * id; the worker answers with a `Reply` of the same id. `call` requests run a `MemoryStore` method by name with
- * its own argument types; `open` (re)opens the OPFS store with settings; `reset` deletes it first. While the
- * built-in embedder's weights load, the worker also posts `Progress` messages for the request that loads them.
+ * What the page and its store Web Worker (store-worker.ts) exchange, over edgemem/rpc: the store methods the page
+ * may call, `open` (opens the OPFS store with settings) and `reset` (deletes it first), each answered in order.
+ * While the built-in embedder's weights load, the worker also posts `Progress` messages.
  */
-import type { MemoryStore, Stats } from 'edgemem';
+import type { Stats } from 'edgemem';
+import type { StoreMethod as AnyStoreMethod } from 'edgemem/rpc';
 
 /** The store methods the page may call through the worker. */
-export type StoreMethod =
-  | 'put'
-  | 'delete'
-  | 'get'
-  | 'list'
-  | 'history'
-  | 'search'
-  | 'putCheckpoint'
-  | 'getCheckpoint'
-  | 'listCheckpoints'
-  | 'deleteThread'
-  | 'changes'
-  | 'stats'
-  | 'sweep';
+export const STORE_METHODS = [
+  'put',
+  'delete',
+  'get',
+  'list',
+  'history',
+  'search',
+  'putCheckpoint',
+  'getCheckpoint',
+  'listCheckpoints',
+  'deleteThread',
+  'changes',
+  'stats',
+  'sweep',
+] as const satisfies readonly AnyStoreMethod[];
 
-export type Args<M extends StoreMethod> = Parameters<MemoryStore[M]>;
-export type Result<M extends StoreMethod> = Awaited<ReturnType<MemoryStore[M]>>;
+export type StoreMethod = (typeof STORE_METHODS)[number];
 
 /**
  * Which embedder the store worker opens the store with: the built-in e5 (edgemem-e5, run inside the worker), an
@@ -56,22 +56,9 @@ export interface Opened {
 
 /** Loading progress of the built-in embedder's weights (edgemem-e5's onProgress). */
 export interface Progress {
-  id: number;
   progress: { phase: 'download' | 'cache' | 'ready'; loaded: number; total?: number };
 }
 
-export type Request =
-  | { id: number; type: 'open'; settings: OpenSettings }
-  | { id: number; type: 'reset'; settings: OpenSettings }
-  | { [M in StoreMethod]: { id: number; type: 'call'; method: M; args: Args<M> } }[StoreMethod];
-
-/** A request before its id is assigned (Omit distributed over the union). */
-export type RequestBody = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
-
-/** An error as plain data (it crosses postMessage): the EdgememError code when there is one. */
-export interface WireError {
-  code: string;
-  message: string;
+export function isProgress(m: unknown): m is Progress {
+  return typeof m === 'object' && m !== null && 'progress' in m;
 }
-
-export type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WireError } | Progress;

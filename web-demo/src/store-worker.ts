@@ -1,21 +1,20 @@
 /**
  * The demo's store Web Worker (a module worker): the edgemem engine with its database in OPFS (synchronous
  * access handles exist only in dedicated workers) and its embedder — the built-in e5 by default, run here, never
- * on the page's thread, or an endpoint called from here — answering the page's requests (store-protocol.ts) one
- * at a time, in order. The store embeds the text of puts and searches itself. It survives reloads; one tab at a
+ * on the page's thread, or an endpoint called from here — answering the page's requests (store-protocol.ts, over
+ * edgemem/rpc) one at a time, in order. The store embeds the text of puts and searches itself. It survives reloads; one tab at a
  * time can hold it (a second gets CONFLICT).
  */
 import { type Embedder, type MemoryStore, type OpenOptions, openaiEmbeddings, openStore } from 'edgemem';
+import { callStore, EdgememError, type MessageEndpoint, type StoreMethod, serveRpc } from 'edgemem/rpc';
 import { e5 } from 'edgemem-e5';
 import { embed } from './embedder.ts';
-import type { EmbedderChoice, Opened, OpenSettings, Reply, Request, StoreMethod, WireError } from './store-protocol.ts';
+import { type EmbedderChoice, type Opened, type OpenSettings, type Progress, STORE_METHODS } from './store-protocol.ts';
 
 export const STORE_NAME = 'edgemem-demo';
 
-const scope = self as unknown as {
-  postMessage(message: Reply): void;
-  onmessage: ((event: MessageEvent<Request>) => void) | null;
-};
+const scope = self as unknown as MessageEndpoint;
+const allowed = new Set<string>(STORE_METHODS);
 
 let store: MemoryStore | undefined;
 
@@ -36,8 +35,6 @@ async function openPatiently(options: OpenOptions): Promise<MemoryStore> {
 
 /** Embedders loaded so far, by choice (the e5 weights load once per worker). */
 const embedders = new Map<string, Promise<Embedder>>();
-/** The request being answered: loading progress is posted under its id. */
-let requestId = 0;
 
 /** An endpoint as an Embedder: one probe call learns its vector length. */
 async function endpointEmbedder(c: Extract<EmbedderChoice, { kind: 'endpoint' }>): Promise<Embedder> {
@@ -58,7 +55,7 @@ function loadEmbedder(choice: EmbedderChoice): Promise<Embedder> | undefined {
   if (!e) {
     e =
       choice.kind === 'e5'
-        ? e5({ onProgress: (progress) => scope.postMessage({ id: requestId, progress }) })
+        ? e5({ onProgress: (progress) => scope.postMessage({ progress } satisfies Progress) })
         : endpointEmbedder(choice);
     e.catch(() => embedders.delete(key)); // a failed load is tried again on the next open
     embedders.set(key, e);
@@ -126,33 +123,10 @@ async function reset(settings: OpenSettings): Promise<Opened> {
   return open(settings);
 }
 
-async function call(method: StoreMethod, args: unknown[]): Promise<unknown> {
-  if (!store) throw Object.assign(new Error('the store is not open'), { code: 'INVALID_ARGUMENT' });
-  const fn = store[method] as (...a: unknown[]) => Promise<unknown>;
-  return fn.apply(store, args);
-}
-
-function wireError(e: unknown): WireError {
-  const err = e as { code?: unknown; message?: unknown };
-  return { code: typeof err?.code === 'string' ? err.code : 'INTERNAL', message: String(err?.message ?? e) };
-}
-
-let queue: Promise<void> = Promise.resolve();
-
-scope.onmessage = ({ data }) => {
-  // One request at a time: a reopen never interleaves with a call.
-  queue = queue.then(async () => {
-    requestId = data.id;
-    try {
-      const result =
-        data.type === 'open'
-          ? await open(data.settings)
-          : data.type === 'reset'
-            ? await reset(data.settings)
-            : await call(data.method, data.args);
-      scope.postMessage({ id: data.id, ok: true, result });
-    } catch (e) {
-      scope.postMessage({ id: data.id, ok: false, error: wireError(e) });
-    }
-  });
-};
+serveRpc(scope, (method, args) => {
+  // One request at a time (serveRpc's order): a reopen never interleaves with a call.
+  if (method === 'open') return open(args[0] as OpenSettings);
+  if (method === 'reset') return reset(args[0] as OpenSettings);
+  if (!store) throw new EdgememError('INVALID_ARGUMENT', 'the store is not open');
+  return callStore(store, allowed, method as StoreMethod, args as never);
+});

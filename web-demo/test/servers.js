@@ -10,8 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { build, preview } from 'vite';
-import { bundleWorker, startWorker } from '../../workers/test-node/miniflare-worker.mjs';
 
 const DEMO = fileURLToPath(new URL('..', import.meta.url));
 export const ADMIN_TOKEN = 'demo-test-admin-token';

@@ -1,4 +1,5 @@
 /** The Worker's side of the RPC to an agent's Durable Object: one object per agent id (`idFromName`). */
+import { unwrap as unwrapOutcome } from 'edgemem/rpc';
 import type { AgentMemory, Outcome, StoreArgs, StoreMethod, StoreResult } from './agent-memory.js';
 import type { Env } from './env.js';
 import { ApiError } from './http-errors.js';
@@ -22,8 +23,7 @@ export async function callAgent<M extends StoreMethod>(
 
 /** Unwraps an Outcome from the agent's object: a coded error comes back as a thrown ApiError. */
 export function unwrap<T>(r: Outcome<T>): T {
-  if (!r.ok) throw new ApiError(r.error.code, r.error.message, r.error.oldestSeq);
-  return r.value;
+  return unwrapOutcome(r, (e) => new ApiError(e.code, e.message, e.oldestSeq));
 }
 
 /** A page of the agent's change feed and the cursor for the next poll (AgentMemory.events). */

@@ -23,6 +23,7 @@ import {
   type MemoryStore,
   openStore,
 } from 'edgemem';
+import { callStore, outcome, type Outcome as RpcOutcome, type StoreArgs, type StoreResult } from 'edgemem/rpc';
 import { agentEmbedder, checkEmbedder } from './agent-embedder.js';
 import {
   type AgentSettings,
@@ -109,11 +110,9 @@ const METHODS = new Set<string>([
 ]);
 const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify']);
 
-/** A call's result as it crosses the RPC boundary (errors as values keep their code). */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: WireError };
-
-export type StoreArgs<M extends StoreMethod> = Parameters<MemoryStore[M]>;
-export type StoreResult<M extends StoreMethod> = Awaited<ReturnType<MemoryStore[M]>>;
+/** A call's result as it crosses the RPC boundary (edgemem/rpc; errors as values keep their code). */
+export type Outcome<T> = RpcOutcome<T, WireError>;
+export type { StoreArgs, StoreResult };
 
 export class AgentMemory extends DurableObject<Env> {
   #store: Promise<MemoryStore> | undefined;
@@ -243,17 +242,13 @@ export class AgentMemory extends DurableObject<Env> {
   }
 
   /** Runs one store method; errors come back as values with their code. */
-  async call<M extends StoreMethod>(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>> {
-    try {
+  call<M extends StoreMethod>(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>> {
+    return outcome<StoreResult<M>, WireError>(async () => {
       if (!METHODS.has(method)) throw new ApiError('INVALID_ARGUMENT', `unknown store method ${String(method)}`);
-      const store = await this.#open();
-      const fn = store[method] as (...a: unknown[]) => Promise<StoreResult<M>>;
-      const value = await fn.apply(store, args as unknown[]);
+      const value: StoreResult<M> = await callStore(await this.#open(), METHODS, method, args);
       if (MUTATING.has(method)) await this.#wrote();
-      return { ok: true, value };
-    } catch (e) {
-      return { ok: false, error: toWire(e) };
-    }
+      return value;
+    }, toWire);
   }
 
   /**
@@ -270,7 +265,7 @@ export class AgentMemory extends DurableObject<Env> {
       const store = await this.#open();
       const head = await store.seq();
       const { events, more } = await store.changesPage(after, opts);
-      const tail = events.length ? events[events.length - 1]!.seq : after;
+      const tail = events.at(-1)?.seq ?? after;
       return { ok: true, value: { events, last: more ? tail : Math.max(tail, head, after), more } };
     } catch (e) {
       return { ok: false, error: toWire(e) };

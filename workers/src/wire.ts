@@ -1,5 +1,6 @@
 /** Conversions between the package's types and the API's JSON: embeddings as arrays, checkpoint bytes as base64. */
 import type { Checkpoint, CheckpointData, Memory } from 'edgemem';
+import { fromBase64, toBase64 } from 'edgemem/protocol';
 import { ApiError } from './http-errors.js';
 
 export function memoryOut(m: Memory): Omit<Memory, 'embedding'> & { embedding?: number[] } {
@@ -7,31 +8,12 @@ export function memoryOut(m: Memory): Omit<Memory, 'embedding'> & { embedding?: 
   return embedding ? { ...rest, embedding: Array.from(embedding) } : rest;
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-function fromBase64(b64: string): Uint8Array {
-  let bin: string;
-  try {
-    bin = atob(b64);
-  } catch {
-    throw new ApiError('INVALID_ARGUMENT', 'dataBase64 is not valid base64');
-  }
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
 /** `{ data }` or `{ dataBase64 }` (exactly one) as checkpoint data. */
 export function dataIn(x: { data?: unknown; dataBase64?: string | undefined }, what: string): CheckpointData {
-  const hasData = x.data !== undefined;
-  const hasBytes = x.dataBase64 !== undefined;
-  if (hasData === hasBytes)
+  const bytes = x.dataBase64;
+  if ((x.data !== undefined) === (bytes !== undefined))
     throw new ApiError('INVALID_ARGUMENT', `${what}: give exactly one of data (JSON) and dataBase64 (bytes)`);
-  return hasBytes ? fromBase64(x.dataBase64!) : (x.data as CheckpointData);
+  return bytes !== undefined ? fromBase64(bytes) : (x.data as CheckpointData);
 }
 
 export function dataOut(d: CheckpointData): { data: unknown } | { dataBase64: string } {

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { offlineEnv } from './miniflare-worker.mjs';
+import { offlineEnv } from '../harness/miniflare.mjs';
 
 const workers = fileURLToPath(new URL('..', import.meta.url));
 const root = join(workers, '..');

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { connect } from 'edgemem';
 import { startEmbeddingsServer } from '../../wasm/test/embeddings-server.js';
 import { trigramEmbedder, trigramVector } from '../../wasm/test/trigram-embedder.js';
-import { bundleWorker, startWorker } from './miniflare-worker.mjs';
+import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const ADMIN = 'embedder-admin';
 const KEY = 'sk-embed-test';

@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mintToken } from 'edgemem';
-import { bundleWorker, startWorker } from './miniflare-worker.mjs';
+import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const ADMIN = 'mcp-test-admin';
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-mcp-'));

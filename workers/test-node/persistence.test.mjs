@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { bundleWorker, startWorker } from './miniflare-worker.mjs';
+import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-persist-'));
 const bundle = join(dir, 'bundle');

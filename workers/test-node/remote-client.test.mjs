@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { connect, createAgent, EdgememError, mintToken } from 'edgemem';
 import { WebSocket as WsWebSocket } from 'ws';
 import { rejectsWith } from '../../wasm/test/contract-suite.js';
-import { bundleWorker, startWorker } from './miniflare-worker.mjs';
+import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const ADMIN = 'remote-client-admin';
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-remote-client-'));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { connect, createAgent, mintToken } from 'edgemem';
 import { contractSuite } from '../../wasm/test/contract-suite.js';
-import { bundleWorker, startWorker } from './miniflare-worker.mjs';
+import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const ADMIN = 'remote-contract-admin';
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-remote-'));

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { bundleWorker, startWorker } from './miniflare-worker.mjs';
+import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 /**
  * @param {string} name  the temp dir's prefix

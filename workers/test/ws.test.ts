@@ -156,7 +156,10 @@ describe('WebSocket', () => {
       let reads = 0;
       const kv = state.storage.kv;
       const get = kv.get;
-      kv.get = ((...args: Parameters<typeof get>) => (reads++, get.apply(kv, args))) as typeof get;
+      kv.get = ((...args: Parameters<typeof get>) => {
+        reads++;
+        return get.apply(kv, args);
+      }) as typeof get;
       try {
         const fresh = new AgentMemory(state, env);
         await fresh.webSocketMessage(state.getWebSockets()[0]!, JSON.stringify({ type: 'ping' }));

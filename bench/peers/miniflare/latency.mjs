@@ -24,12 +24,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { LOCOMO_DIR } from '../../lib/locomo.mjs';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { startPeer, PEER_TOKEN as TOKEN } from './peer-worker.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
-const data = flag('--data', '../shared/datasets/locomo');
+const data = flag('--data', LOCOMO_DIR);
 const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '500'));
 const coldRuns = Number(flag('--cold', '1'));

@@ -1,5 +1,5 @@
 // The plain-Durable-Object peer (../plain-do/worker.mjs) served by Miniflare for its latency and recall scripts,
-// with the options of edgemem's Worker in workers/test-node/miniflare-worker.mjs: ES modules, cf: false,
+// with the options of edgemem's Worker in workers/harness/miniflare.mjs: ES modules, cf: false,
 // compatibility date 2026-04-20, SQLite-backed Durable Objects persisted under `persist`, a real port.
 
 import { dirname } from 'node:path';

@@ -19,6 +19,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LOCOMO_DIR } from '../../lib/locomo.mjs';
 import { loadLocomo, measureRecall, memoriesByConversation, printRecall } from '../locomo.mjs';
 import { startPeer, PEER_TOKEN as TOKEN } from './peer-worker.mjs';
 
@@ -27,7 +28,7 @@ const flag = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const data = flag('--data', '../shared/datasets/locomo');
+const data = flag('--data', LOCOMO_DIR);
 const vectors = flag('--vectors', 'e5');
 const pool = flag('--pool') === undefined ? undefined : Number(flag('--pool'));
 const rrfK = flag('--rrf-k') === undefined ? undefined : Number(flag('--rrf-k'));

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+
 // The latency suite's in-process Node peers: exactly the workload edgemem's npm package runs in Node
 // (bench/node/workload.mjs, shared with bench/node/latency.mjs) run against another store — `--peer sqlite-vec`
 // (better-sqlite3 + sqlite-vec + FTS5, ./sqlite-vec-peer.mjs) or `--peer orama` (@orama/orama, ./orama-peer.mjs). Same corpus (bench/node/corpus.mjs `loadCorpus`), same seeded
@@ -10,13 +11,14 @@
 //
 //   node bench/peers/node/latency.mjs --peer sqlite-vec|orama [--data DIR] [--n 10000] [--iters 2000] [--json]
 
+import { LOCOMO_DIR } from '../../lib/locomo.mjs';
 import { flag as flagOf } from '../../node/corpus.mjs';
 import { DIMS, printOps, runWorkload } from '../../node/workload.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
 const peerName = flag('--peer', '');
-const data = flag('--data', '../shared/datasets/locomo');
+const data = flag('--data', LOCOMO_DIR);
 const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '2000'));
 const asJson = args.includes('--json');

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+
 // The recall suite's in-process Node peers: LoCoMo retrieval recall exactly as `edgemem-bench locomo`
 // (bench/src/locomo.rs) measures edgemem, run against `--peer sqlite-vec` (./sqlite-vec-peer.mjs) or `--peer orama`
 // (./orama-peer.mjs). One store per conversation; each turn is a memory in namespace ["conv", conv] with key dia_id,
@@ -12,13 +13,14 @@
 // The data folder is laid out as ../shared/datasets/locomo (its README: 384-d little-endian f32 rows, row i of a
 // .f32 file = line i of the matching .jsonl).
 
+import { LOCOMO_DIR } from '../../lib/locomo.mjs';
 import { DIMS, flag as flagOf } from '../../node/corpus.mjs';
 import { loadLocomo, measureRecall, memoriesByConversation, printRecall } from '../locomo.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
 const peerName = flag('--peer', '');
-const data = flag('--data', '../shared/datasets/locomo');
+const data = flag('--data', LOCOMO_DIR);
 const vectors = flag('--vectors', 'e5');
 const asJson = args.includes('--json');
 const PEERS = { 'sqlite-vec': './sqlite-vec-peer.mjs', orama: './orama-peer.mjs' };

@@ -25,6 +25,7 @@ const EINVAL: c_int = 28;
 const ENOMEM: c_int = 48;
 
 /// Allocates `size` user bytes aligned to `align` (a power of two). Null on failure.
+// SAFETY (callers): none beyond the C contract; `total` is non-zero (it includes `align`), as alloc needs.
 unsafe fn allocate(size: usize, align: usize, zeroed: bool) -> *mut c_void {
     if !align.is_power_of_two() {
         return null_mut();
@@ -47,6 +48,8 @@ unsafe fn allocate(size: usize, align: usize, zeroed: bool) -> *mut c_void {
     user.cast()
 }
 
+// SAFETY (callers): `user` is `align` (≥ HEADER) bytes into a block of `total` bytes, so the two words
+// before it are inside the block and aligned.
 unsafe fn write_header(user: *mut u8, total: usize, align: usize) {
     let words = user.cast::<usize>();
     words.sub(2).write(total);
@@ -54,11 +57,14 @@ unsafe fn write_header(user: *mut u8, total: usize, align: usize) {
 }
 
 /// `(total, align)` of a block returned by [`allocate`].
+// SAFETY (callers): `user` came from `allocate` (or `realloc`) and was not freed.
 unsafe fn read_header(user: *mut c_void) -> (usize, usize) {
     let words = user.cast::<usize>();
     (words.sub(2).read(), words.sub(1).read())
 }
 
+// The C allocator's entry points. SAFETY (C callers): every pointer passed in is null or one these
+// functions returned and that was not freed since, as C requires; `out` points to writable memory.
 #[no_mangle]
 pub unsafe extern "C" fn malloc(size: usize) -> *mut c_void {
     allocate(size, MALLOC_ALIGN, false)
@@ -156,6 +162,7 @@ mod tests {
 
     #[test]
     fn malloc_alignment_and_usable_size() {
+        // SAFETY: each pointer used comes from this allocator, is used within its size, and freed once.
         unsafe {
             for size in [0usize, 1, 7, 16, 100, 4096, 1 << 20] {
                 let p = malloc(size);
@@ -170,6 +177,7 @@ mod tests {
 
     #[test]
     fn aligned_allocations() {
+        // SAFETY: each pointer used comes from this allocator, is used within its size, and freed once.
         unsafe {
             for align in [1usize, 8, 16, 64, 4096] {
                 let p = aligned_alloc(align, 100);
@@ -188,6 +196,7 @@ mod tests {
 
     #[test]
     fn calloc_zeroes_and_checks_overflow() {
+        // SAFETY: each pointer used comes from this allocator, is used within its size, and freed once.
         unsafe {
             let p = calloc(100, 4).cast::<u8>();
             assert!((0..400).all(|i| *p.add(i) == 0));
@@ -198,6 +207,7 @@ mod tests {
 
     #[test]
     fn realloc_keeps_contents_and_alignment() {
+        // SAFETY: each pointer used comes from this allocator, is used within its size, and freed once.
         unsafe {
             let p = realloc(null_mut(), 10).cast::<u8>();
             for i in 0..10 {

@@ -93,6 +93,7 @@ mod tests {
 
     #[test]
     fn hooks_record_the_last_message() {
+        // SAFETY: every argument is a C string literal or null, which the hooks accept.
         unsafe {
             edgemem_wasm_cxx_error(c"exception".as_ptr(), c"boom".as_ptr());
             assert_eq!(last_cxx_error().as_deref(), Some("C++ exception: boom"));

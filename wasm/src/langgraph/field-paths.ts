@@ -15,7 +15,7 @@ export function tokenizePath(path: string): string[] {
     current = '';
   };
   while (i < path.length) {
-    const ch = path[i]!;
+    const ch = path.charAt(i);
     if (ch === '[' || ch === '{') {
       flush();
       const close = ch === '[' ? ']' : '}';
@@ -47,8 +47,8 @@ function asText(v: unknown): string[] {
 }
 
 function extract(obj: unknown, tokens: string[], pos: number): string[] {
-  if (pos >= tokens.length) return asText(obj);
-  const token = tokens[pos]!;
+  const token = tokens[pos];
+  if (token === undefined) return asText(obj);
   const out: string[] = [];
   if (token.startsWith('[') && token.endsWith(']')) {
     if (!Array.isArray(obj)) return [];

@@ -49,6 +49,7 @@ const BATCH = 100;
 const PAGE = 1000;
 /** Names longer than this (in UTF-8 bytes) are stored under their hash: keys may hold 512. */
 const MAX_READABLE_KEY = 256;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this pattern is for.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export class GraphLayout {
@@ -152,7 +153,7 @@ export function relationKey(relation: Relation): Promise<string> {
 async function keyFor(id: string): Promise<string> {
   if (readable(id)) return id;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(id));
-  return '#' + [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `#${[...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 function readable(id: string): boolean {

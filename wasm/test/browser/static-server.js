@@ -25,7 +25,7 @@ export async function serveStatic(root, folders) {
   const server = createServer(async (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^[/\\]+/, '');
     const type = TYPES[extname(path)];
-    const allowed = folders.some((f) => path.startsWith(f + sep) || path.startsWith(f + '/'));
+    const allowed = folders.some((f) => path.startsWith(f + sep) || path.startsWith(`${f}/`));
     if (req.method !== 'GET' || !type || !allowed || path.split(/[/\\]/).includes('..')) {
       res.writeHead(404).end();
       return;

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { HumanMessage } from '@langchain/core/messages';
 import { connect, createAgent, mintToken, openStore } from 'edgemem';
 import { EdgememSaver } from 'edgemem/langgraph';
+// @ts-expect-error: a JavaScript helper without types
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 // @ts-expect-error: a JavaScript example without types
 import { buildAgent, Command } from '../../../examples/langgraph/agent.mjs';
-// @ts-expect-error: a JavaScript helper without types
-import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
 
 const root = new URL('../../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-langgraph-examples-'));

@@ -68,7 +68,7 @@ it('EdgememSaver returns the values MemorySaver returns', async () => {
   expect(ours.values?.set).toBeInstanceOf(Set);
   expect(ours.values?.map).toBeInstanceOf(Map);
   expect(ours.values?.error).toBeInstanceOf(Error);
-  expect((ours.values?.message as unknown[])[0]).toBeInstanceOf(HumanMessage);
+  expect((ours.values?.message as unknown[] | undefined)?.[0]).toBeInstanceOf(HumanMessage);
   expect(Object.getPrototypeOf(theirs.values?.proto)).toEqual({ polluted: true }); // LangGraph's reviver sets it
   expect(Object.getPrototypeOf(ours.values?.proto)).toEqual(Object.getPrototypeOf(theirs.values?.proto));
   await store.close();

@@ -10,7 +10,7 @@ import { connect, createAgent, EdgememError, mintToken, openStore } from 'edgeme
 import { EdgememStore, storeEmbedder } from 'edgemem/langgraph';
 import { e5 } from 'edgemem-e5';
 // @ts-expect-error: a JavaScript helper without types
-import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 // @ts-expect-error: a JavaScript helper without types
 import { startEmbeddingsServer } from '../embeddings-server.js';
 // @ts-expect-error: a JavaScript helper without types

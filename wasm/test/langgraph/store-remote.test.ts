@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, createAgent, mintToken } from 'edgemem';
 // @ts-expect-error: a JavaScript helper without types
-import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { storeSuite } from './store-suite.js';
 
 const ADMIN = 'langgraph-store-admin';

@@ -9,7 +9,7 @@ import { validate } from '@langchain/langgraph-checkpoint-validation';
 import { connect, createAgent, mintToken } from 'edgemem';
 import { EdgememSaver } from 'edgemem/langgraph';
 // @ts-expect-error: a JavaScript helper without types
-import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 
 const ADMIN = 'langgraph-validation-admin';
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-langgraph-remote-'));

@@ -123,9 +123,10 @@ export class AgentStore implements MemoryStore {
   import(_doc: ExportDoc): Promise<void> {
     return Promise.reject(notHere('import (POST /v1/agents/{agent}/import streams it)'));
   }
-  // eslint-disable-next-line require-yield
-  async *exportStream(): AsyncIterable<string> {
-    throw notHere('export (GET /v1/agents/{agent}/export streams it)');
+  /** An iterable whose first step rejects, as a stream that fails would. */
+  exportStream(): AsyncIterable<string> {
+    const fail = () => Promise.reject(notHere('export (GET /v1/agents/{agent}/export streams it)'));
+    return { [Symbol.asyncIterator]: () => ({ next: fail }) };
   }
   importStream(): Promise<ImportProgress> {
     return Promise.reject(notHere('import (POST /v1/agents/{agent}/import streams it)'));

@@ -169,12 +169,9 @@ export function judge(method, a) {
     if (noBody) return undefined;
     const type = a.contentType ?? '';
     try {
-      if (type.includes('ndjson'))
-        a.body
-          .split('\n')
-          .filter(Boolean)
-          .forEach((l) => JSON.parse(l));
-      else if (type.includes('json')) JSON.parse(a.body);
+      if (type.includes('ndjson')) {
+        for (const l of a.body.split('\n').filter(Boolean)) JSON.parse(l);
+      } else if (type.includes('json')) JSON.parse(a.body);
       else return `${a.status} with Content-Type ${JSON.stringify(type)}`;
       return undefined;
     } catch {

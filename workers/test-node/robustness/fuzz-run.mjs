@@ -228,7 +228,8 @@ export async function runFuzz(o) {
     report.requests++;
     const status = 'status' in a ? String(a.status) : 'earlyClose' in a ? 'early-close' : 'none';
     report.statuses[status] = (report.statuses[status] ?? 0) + 1;
-    const per = (report.byOp[req.op] ??= {});
+    report.byOp[req.op] ??= {};
+    const per = report.byOp[req.op];
     per[status] = (per[status] ?? 0) + 1;
     if ('status' in a && a.status >= 500 && a.status !== 507) report.fivexx++;
     const why = judge(req.method, a) ?? (await conforms(req, a, opsById.get(req.op), docRes.body, call));

@@ -97,6 +97,7 @@ export const NASTY_STRINGS = [
   '日本語',
   'العربية',
   '<script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal `${x}` is one of the hostile strings.
   '${x}',
   '{{x}}',
   'AND',
@@ -160,7 +161,7 @@ export const NASTY_NUMBERS = [
   1e300,
   -1e300,
   1e21,
-  123456789.123456789,
+  123456789.12345679, // the nearest double to 123456789.123456789
   Number.EPSILON,
 ];
 

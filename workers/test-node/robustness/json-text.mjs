@@ -99,8 +99,8 @@ class Emit {
  */
 export function describe(text, max = 300) {
   const cut = text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
-  // eslint-disable-next-line no-control-regex
   return cut.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is what this pattern is for.
     /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

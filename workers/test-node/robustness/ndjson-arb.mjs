@@ -61,7 +61,7 @@ export function ndjsonBody(text, good) {
           ),
         );
       case 'crlf':
-        return fc.constant(lines.join('\r\n') + '\r\n');
+        return fc.constant(`${lines.join('\r\n')}\r\n`);
       case 'bom':
         return fc.constant(`\ufeff${text}`);
       case 'blank':

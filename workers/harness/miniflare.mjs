@@ -3,7 +3,8 @@
  * The Worker as a real server for Node tests and benchmarks: `bundleWorker` bundles it with `wrangler deploy
  * --dry-run` (offline, the `workerd` entry of edgemem, the .wasm as a module) and `startWorker` serves that
  * bundle from Miniflare on a free port (cf: false; Durable Objects persisted under `persist` when given).
- * Used by test-node/*.test.mjs and bench/miniflare/latency.mjs.
+ * Used by the Worker's Node tests (test-node/) and, as `edgemem-worker/harness/miniflare`, by the other packages'
+ * tests, the docs tools and the bench.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
