@@ -14,28 +14,52 @@ use crate::store::Store;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A checkpoint payload: JSON or bytes. JSON is carried as its text (checked once where it comes in,
+/// stored and returned verbatim, never parsed into a tree and written again).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckpointData {
-    Json(Value),
+    Json(Box<RawValue>),
     Bytes(Vec<u8>),
 }
 
-impl CheckpointData {
-    pub(crate) fn encode(&self) -> Result<(&'static str, Vec<u8>)> {
-        Ok(match self {
-            CheckpointData::Json(v) => ("json", serde_json::to_vec(v)?),
-            CheckpointData::Bytes(b) => ("bytes", b.clone()),
-        })
+impl PartialEq for CheckpointData {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (CheckpointData::Json(a), CheckpointData::Json(b)) => a.get() == b.get(),
+            (CheckpointData::Bytes(a), CheckpointData::Bytes(b)) => a == b,
+            _ => false,
+        }
     }
+}
+
+impl CheckpointData {
+    /// A JSON payload holding `v` (as serde_json writes it).
+    pub fn json(v: &Value) -> Self {
+        CheckpointData::Json(serde_json::value::to_raw_value(v).unwrap_or_else(|_| null()))
+    }
+    pub(crate) fn encode(&self) -> (&'static str, &[u8]) {
+        match self {
+            CheckpointData::Json(v) => ("json", v.get().as_bytes()),
+            CheckpointData::Bytes(b) => ("bytes", b),
+        }
+    }
+    /// A stored payload (JSON text checked again: a damaged row reads as `null`, not as broken output).
     pub(crate) fn decode(kind: &str, data: Vec<u8>) -> Self {
         match kind {
-            "json" => CheckpointData::Json(serde_json::from_slice(&data).unwrap_or(Value::Null)),
+            "json" => CheckpointData::Json(
+                String::from_utf8(data).ok().and_then(|s| RawValue::from_string(s).ok()).unwrap_or_else(null),
+            ),
             _ => CheckpointData::Bytes(data),
         }
     }
+}
+
+fn null() -> Box<RawValue> {
+    RawValue::from_string("null".to_owned()).expect("null is JSON")
 }
 
 /// One channel's value at one version, stored once per (thread, namespace, channel, version).
@@ -174,7 +198,7 @@ pub(crate) fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
 }
 
 /// A checked, encoded blob ready to store: (channel, version, kind, bytes).
-pub(crate) type EncodedBlob<'a> = (&'a str, &'a str, &'static str, Vec<u8>);
+pub(crate) type EncodedBlob<'a> = (&'a str, &'a str, &'static str, &'a [u8]);
 
 /// Checks and encodes a put's blobs.
 pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<EncodedBlob<'_>>> {
@@ -182,7 +206,7 @@ pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<EncodedBlob<'_>>
     for b in blobs {
         check_id(&b.channel, "blob channel", false)?;
         check_id(&b.version, "blob version", false)?;
-        let (kind, data) = b.data.encode()?;
+        let (kind, data) = b.data.encode();
         out.push((b.channel.as_str(), b.version.as_str(), kind, data));
     }
     Ok(out)
@@ -200,12 +224,7 @@ pub(crate) fn check_versions(versions: &Map<String, Value>) -> Result<()> {
 
 impl Store {
     /// Stores blobs, keeping any (thread, ns, channel, version) already there.
-    pub(crate) fn insert_blobs(
-        &self,
-        thread_id: &str,
-        ns: &str,
-        blobs: &[(&str, &str, &'static str, Vec<u8>)],
-    ) -> Result<()> {
+    pub(crate) fn insert_blobs(&self, thread_id: &str, ns: &str, blobs: &[EncodedBlob<'_>]) -> Result<()> {
         let mut st = self.conn.prepare_cached(
             "INSERT OR IGNORE INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, kind, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
@@ -268,7 +287,7 @@ impl Store {
         }
         check_versions(&c.channel_versions)?;
         let blobs = encode_blobs(&c.blobs)?;
-        let (kind, data) = c.data.encode()?;
+        let (kind, data) = c.data.encode();
         let meta = serde_json::to_string(&c.metadata)?;
         let versions = serde_json::to_string(&c.channel_versions)?;
         let size = data.len() + meta.len() + versions.len() + blobs.iter().map(|b| b.3.len()).sum::<usize>();
@@ -439,7 +458,7 @@ impl Store {
         let mut total = 0;
         for (ch, v) in &writes {
             check_id(ch, "channel", false)?;
-            let (k, b) = v.encode()?;
+            let (k, b) = v.encode();
             total += b.len();
             encoded.push((ch, k, b));
         }

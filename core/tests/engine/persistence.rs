@@ -284,7 +284,7 @@ fn writes_touch_few_pages() {
                 checkpoint_ns: String::new(),
                 checkpoint_id: format!("cp{j:06}"),
                 parent_id: None,
-                data: CheckpointData::Json(json!({"m": "y".repeat(1000)})),
+                data: CheckpointData::json(&json!({"m": "y".repeat(1000)})),
                 metadata: Default::default(),
             })
             .unwrap();
@@ -420,7 +420,7 @@ fn export_import_round_trips() {
         checkpoint_ns: "sub".into(),
         checkpoint_id: "c1".into(),
         parent_id: None,
-        data: CheckpointData::Json(json!({"x": 1})),
+        data: CheckpointData::json(&json!({"x": 1})),
         metadata: Default::default(),
     })
     .unwrap();
@@ -465,7 +465,7 @@ fn import_checks_what_it_is_given() {
             checkpoint_ns: String::new(),
             checkpoint_id: format!("c{i:05}"),
             parent_id: None,
-            data: CheckpointData::Json(json!(i)),
+            data: CheckpointData::json(&json!(i)),
             metadata: Default::default(),
         })
         .unwrap();
