@@ -14,6 +14,7 @@ import {
   toEdgememError,
   wellFormed,
 } from './errors.js';
+import { dataJson, objectWith, takesJsonText } from './json-text.js';
 import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 import type { PageStore } from './page-store.js';
 import { allChanges, allHistory, someCheckpoints } from './paging.js';
@@ -98,6 +99,9 @@ const DEFAULT_EXPORT_CHUNK_BYTES = 4 << 20;
 /** Joins a namespace's segments for `WasmStore.getLive`; no valid segment contains it (a control character). */
 const SEGMENT_SEPARATOR = '\u001f';
 
+/** Checkpoint arguments go to the engine as UTF-8 bytes (one native encode, not the bindings' per-character copy). */
+const utf8 = new TextEncoder();
+
 /**
  * A namespace `getLive` can take joined: a non-empty array of strings, none holding the separator or a lone
  * surrogate (a plain string argument would turn it into U+FFFD and read another memory). Anything else goes
@@ -150,6 +154,8 @@ interface Sub {
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
 export class LocalStore implements MemoryStore, ChunkedTransfer {
+  /** Checkpoint payloads may come as `JsonText` (edgemem/langgraph's saver). */
+  readonly [takesJsonText] = true;
   readonly #pages: PageStore;
   /** `#pages` as the engine calls them. */
   readonly #engine: EnginePages;
@@ -483,21 +489,23 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   async putCheckpoint(c: CheckpointInput): Promise<number> {
     const json = argument('putCheckpoint', () => {
       if (typeof c !== 'object' || c === null) throw invalid('putCheckpoint takes a checkpoint object');
-      return JSON.stringify({
-        thread_id: c.threadId,
-        checkpoint_ns: c.checkpointNs ?? '',
-        checkpoint_id: c.checkpointId,
-        parent_id: c.parentId ?? null,
-        data: conv.dataArg(c.data),
-        metadata: c.metadata ?? {},
-        channel_versions: c.channelVersions ?? {},
-        blobs: (c.blobs ?? []).map((b) => {
-          if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
-          return { channel: b.channel, version: b.version, data: conv.dataArg(b.data) };
-        }),
+      const blobs = (c.blobs ?? []).map((b) => {
+        if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
+        return objectWith({ channel: b.channel, version: b.version }, [`"data":${dataJson(b.data)}`]);
       });
+      return objectWith(
+        {
+          thread_id: c.threadId,
+          checkpoint_ns: c.checkpointNs ?? '',
+          checkpoint_id: c.checkpointId,
+          parent_id: c.parentId ?? null,
+          metadata: c.metadata ?? {},
+          channel_versions: c.channelVersions ?? {},
+        },
+        [`"data":${dataJson(c.data)}`, `"blobs":[${blobs.join(',')}]`],
+      );
     });
-    return this.#call((w) => w.putCheckpoint(json));
+    return this.#call((w) => w.putCheckpoint(utf8.encode(json)));
   }
 
   async getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null> {
@@ -541,18 +549,21 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       if (typeof input !== 'object' || input === null)
         throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
       if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
-      return JSON.stringify({
-        thread_id: input.threadId,
-        checkpoint_ns: input.checkpointNs ?? '',
-        checkpoint_id: input.checkpointId,
-        task_id: input.taskId,
-        writes: input.writes.map((w) => {
-          if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
-          return [w[0], conv.dataArg(w[1])];
-        }),
+      const writes = input.writes.map((w) => {
+        if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
+        return `[${JSON.stringify(w[0]) ?? 'null'},${dataJson(w[1])}]`;
       });
+      return objectWith(
+        {
+          thread_id: input.threadId,
+          checkpoint_ns: input.checkpointNs ?? '',
+          checkpoint_id: input.checkpointId,
+          task_id: input.taskId,
+        },
+        [`"writes":[${writes.join(',')}]`],
+      );
     });
-    this.#call((w) => w.putWrites(json));
+    this.#call((w) => w.putWrites(utf8.encode(json)));
   }
 
   async deleteThread(threadId: string): Promise<number> {
