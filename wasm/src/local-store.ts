@@ -14,7 +14,7 @@ import {
   toEdgememError,
   wellFormed,
 } from './errors.js';
-import { dataJson, objectWith, takesJsonText } from './json-text.js';
+import { takesJsonText, Utf8Json } from './json-text.js';
 import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 import type { PageStore } from './page-store.js';
 import { allChanges, allHistory, someCheckpoints } from './paging.js';
@@ -98,9 +98,6 @@ const DEFAULT_EXPORT_CHUNK_BYTES = 4 << 20;
 
 /** Joins a namespace's segments for `WasmStore.getLive`; no valid segment contains it (a control character). */
 const SEGMENT_SEPARATOR = '\u001f';
-
-/** Checkpoint arguments go to the engine as UTF-8 bytes (one native encode, not the bindings' per-character copy). */
-const utf8 = new TextEncoder();
 
 /**
  * A namespace `getLive` can take joined: a non-empty array of strings, none holding the separator or a lone
@@ -489,23 +486,23 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   async putCheckpoint(c: CheckpointInput): Promise<number> {
     const json = argument('putCheckpoint', () => {
       if (typeof c !== 'object' || c === null) throw invalid('putCheckpoint takes a checkpoint object');
-      const blobs = (c.blobs ?? []).map((b) => {
-        if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
-        return objectWith({ channel: b.channel, version: b.version }, [`"data":${dataJson(b.data)}`]);
+      const out = new Utf8Json().open({
+        thread_id: c.threadId,
+        checkpoint_ns: c.checkpointNs ?? '',
+        checkpoint_id: c.checkpointId,
+        parent_id: c.parentId ?? null,
+        metadata: c.metadata ?? {},
+        channel_versions: c.channelVersions ?? {},
       });
-      return objectWith(
-        {
-          thread_id: c.threadId,
-          checkpoint_ns: c.checkpointNs ?? '',
-          checkpoint_id: c.checkpointId,
-          parent_id: c.parentId ?? null,
-          metadata: c.metadata ?? {},
-          channel_versions: c.channelVersions ?? {},
-        },
-        [`"data":${dataJson(c.data)}`, `"blobs":[${blobs.join(',')}]`],
-      );
+      out.text('"data":').data(c.data).text(',"blobs":[');
+      (c.blobs ?? []).forEach((b, i) => {
+        if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
+        out.text(i > 0 ? ',' : '').open({ channel: b.channel, version: b.version });
+        out.text('"data":').data(b.data).text('}');
+      });
+      return out.text(']}').finish();
     });
-    return this.#call((w) => w.putCheckpoint(utf8.encode(json)));
+    return this.#call((w) => w.putCheckpoint(json));
   }
 
   async getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null> {
@@ -549,21 +546,23 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       if (typeof input !== 'object' || input === null)
         throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
       if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
-      const writes = input.writes.map((w) => {
-        if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
-        return `[${JSON.stringify(w[0]) ?? 'null'},${dataJson(w[1])}]`;
+      const out = new Utf8Json().open({
+        thread_id: input.threadId,
+        checkpoint_ns: input.checkpointNs ?? '',
+        checkpoint_id: input.checkpointId,
+        task_id: input.taskId,
       });
-      return objectWith(
-        {
-          thread_id: input.threadId,
-          checkpoint_ns: input.checkpointNs ?? '',
-          checkpoint_id: input.checkpointId,
-          task_id: input.taskId,
-        },
-        [`"writes":[${writes.join(',')}]`],
-      );
+      out.text('"writes":[');
+      input.writes.forEach((w, i) => {
+        if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
+        out
+          .text(`${i > 0 ? ',' : ''}[${JSON.stringify(w[0]) ?? 'null'},`)
+          .data(w[1])
+          .text(']');
+      });
+      return out.text(']}').finish();
     });
-    this.#call((w) => w.putWrites(utf8.encode(json)));
+    this.#call((w) => w.putWrites(json));
   }
 
   async deleteThread(threadId: string): Promise<number> {
