@@ -41,11 +41,13 @@ impl CheckpointData {
     pub fn json(v: &Value) -> Self {
         CheckpointData::Json(serde_json::value::to_raw_value(v).unwrap_or_else(|_| null()))
     }
-    pub(crate) fn encode(&self) -> (&'static str, &[u8]) {
-        match self {
-            CheckpointData::Json(v) => ("json", v.get().as_bytes()),
+    /// The stored kind and bytes; JSON nested deeper than `MAX_JSON_DEPTH` is refused (as everywhere
+    /// else the engine takes JSON: serde_json parses it with that limit, but only checks text it keeps).
+    pub(crate) fn encode(&self) -> Result<(&'static str, &[u8])> {
+        Ok(match self {
+            CheckpointData::Json(v) => ("json", check_depth(v.get())?.as_bytes()),
             CheckpointData::Bytes(b) => ("bytes", b),
-        }
+        })
     }
     /// A stored payload (JSON text checked again: a damaged row reads as `null`, not as broken output).
     pub(crate) fn decode(kind: &str, data: Vec<u8>) -> Self {
@@ -56,6 +58,37 @@ impl CheckpointData {
             _ => CheckpointData::Bytes(data),
         }
     }
+}
+
+/// serde_json's recursion limit, which every other JSON the engine takes is parsed with.
+const MAX_JSON_DEPTH: usize = 128;
+
+/// `json` (valid JSON) if its arrays and objects nest at most `MAX_JSON_DEPTH` deep. Strings are skipped
+/// quote to quote (a quote after an odd run of backslashes is escaped), by `find`'s fast byte search.
+fn check_depth(json: &str) -> Result<&str> {
+    let b = json.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => loop {
+                let Some(at) = json[i + 1..].find('"') else { return Ok(json) };
+                i += 1 + at;
+                if b[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0 {
+                    break;
+                }
+            },
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return Err(Error::invalid(format!("checkpoint JSON nests deeper than {MAX_JSON_DEPTH} levels")));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(json)
 }
 
 fn null() -> Box<RawValue> {
@@ -206,7 +239,7 @@ pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<EncodedBlob<'_>>
     for b in blobs {
         check_id(&b.channel, "blob channel", false)?;
         check_id(&b.version, "blob version", false)?;
-        let (kind, data) = b.data.encode();
+        let (kind, data) = b.data.encode()?;
         out.push((b.channel.as_str(), b.version.as_str(), kind, data));
     }
     Ok(out)
@@ -287,7 +320,7 @@ impl Store {
         }
         check_versions(&c.channel_versions)?;
         let blobs = encode_blobs(&c.blobs)?;
-        let (kind, data) = c.data.encode();
+        let (kind, data) = c.data.encode()?;
         let meta = serde_json::to_string(&c.metadata)?;
         let versions = serde_json::to_string(&c.channel_versions)?;
         let size = data.len() + meta.len() + versions.len() + blobs.iter().map(|b| b.3.len()).sum::<usize>();
@@ -458,7 +491,7 @@ impl Store {
         let mut total = 0;
         for (ch, v) in &writes {
             check_id(ch, "channel", false)?;
-            let (k, b) = v.encode();
+            let (k, b) = v.encode()?;
             total += b.len();
             encoded.push((ch, k, b));
         }

@@ -397,7 +397,7 @@ impl Store {
         check_versions(&c.channel_versions)?;
         // An export carries each checkpoint with the blobs it names: a blob shared by several is stored once.
         let blobs = encode_blobs(&c.blobs)?;
-        let (kind, data) = c.data.encode();
+        let (kind, data) = c.data.encode()?;
         let meta = serde_json::to_string(&c.metadata)?;
         let versions = serde_json::to_string(&c.channel_versions)?;
         let size = data.len() + meta.len() + versions.len();
@@ -440,7 +440,7 @@ impl Store {
                 w.checkpoint_id
             )));
         }
-        let (kind, value) = w.value.encode();
+        let (kind, value) = w.value.encode()?;
         self.check_checkpoint_bytes(value.len(), "pending write")?;
         let held: i64 = self
             .conn

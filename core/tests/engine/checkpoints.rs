@@ -162,3 +162,34 @@ fn json_payloads_round_trip_verbatim() {
     let bad = r#"{"thread_id":"t","checkpoint_id":"c1","data":{"json":{"a":}}}"#;
     assert!(serde_json::from_str::<CheckpointPut>(bad).is_err());
 }
+
+/// JSON payloads nested deeper than serde_json's limit are refused as every other JSON the engine takes
+/// (it checks their text without parsing it into values); brackets inside strings do not count.
+#[test]
+fn deeply_nested_json_payloads_are_refused() {
+    let mut s = store(0);
+    let raw = |t: String| CheckpointData::Json(serde_json::value::RawValue::from_string(t).unwrap());
+    let nested = |depth: usize| raw(format!("{}{}", "[".repeat(depth), "]".repeat(depth)));
+    for deep in [nested(129), nested(100_000)] {
+        let mut put = cp("t", "c0", None, 0);
+        put.data = deep.clone();
+        assert_eq!(s.put_checkpoint(put).unwrap_err().code, ErrorCode::InvalidArgument);
+        let mut put = cp("t", "c0", None, 0);
+        put.channel_versions = json!({"ch": "1"}).as_object().unwrap().clone();
+        put.blobs = vec![edgemem_core::ChannelBlob { channel: "ch".into(), version: "1".into(), data: deep.clone() }];
+        assert_eq!(s.put_checkpoint(put).unwrap_err().code, ErrorCode::InvalidArgument);
+    }
+    s.put_checkpoint(cp("t", "c0", None, 0)).unwrap();
+    let deep = nested(200);
+    assert_eq!(
+        s.put_writes("t", "", "c0", "task", vec![("ch".into(), deep)]).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
+    // At the limit, and brackets in strings (with escaped quotes and backslashes around them).
+    let mut put = cp("t", "c1", None, 1);
+    put.data = raw(format!(r#"[{}"[[[\"\\", "\\\\[{{"]{}"#, "[".repeat(126), "]".repeat(126)));
+    s.put_checkpoint(put).unwrap();
+    let mut put = cp("t", "c2", None, 2);
+    put.data = raw(format!(r#"{{"s": "{}"}}"#, "[".repeat(500)));
+    s.put_checkpoint(put).unwrap();
+}
