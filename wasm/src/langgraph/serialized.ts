@@ -25,8 +25,8 @@ export function toStored([type, bytes]: [string, Uint8Array]): Serialized {
 
 /**
  * `toStored` for a store that takes `JsonText`: type "json" goes on as the serializer's UTF-8 text, not
- * decoded, parsed here and written again (the engine checks it once). Only for LangGraph's own serializer (exactly it), whose
- * text is `JSON.stringify`'s; any other serializer's output goes the checked way.
+ * decoded, parsed here and written again (the engine checks it once). Only for LangGraph's own serializer
+ * (exactly it), whose text is `JSON.stringify`'s; any other serializer's output goes the checked way.
  */
 export function toStoredText(serde: SerializerProtocol, typed: [string, Uint8Array]): Serialized | JsonText {
   if (typed[0] === 'json' && serde.constructor === JsonPlusSerializer) return new JsonText(typed[1]);
