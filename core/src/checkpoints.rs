@@ -14,28 +14,85 @@ use crate::store::Store;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A checkpoint payload: JSON or bytes. JSON is carried as its text (checked once where it comes in,
+/// stored and returned verbatim, never parsed into a tree and written again).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckpointData {
-    Json(Value),
+    Json(Box<RawValue>),
     Bytes(Vec<u8>),
 }
 
+impl PartialEq for CheckpointData {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (CheckpointData::Json(a), CheckpointData::Json(b)) => a.get() == b.get(),
+            (CheckpointData::Bytes(a), CheckpointData::Bytes(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 impl CheckpointData {
-    pub(crate) fn encode(&self) -> Result<(&'static str, Vec<u8>)> {
+    /// A JSON payload holding `v` (as serde_json writes it).
+    pub fn json(v: &Value) -> Self {
+        CheckpointData::Json(serde_json::value::to_raw_value(v).unwrap_or_else(|_| null()))
+    }
+    /// The stored kind and bytes; JSON nested deeper than `MAX_JSON_DEPTH` is refused (as everywhere
+    /// else the engine takes JSON: serde_json parses it with that limit, but only checks text it keeps).
+    pub(crate) fn encode(&self) -> Result<(&'static str, &[u8])> {
         Ok(match self {
-            CheckpointData::Json(v) => ("json", serde_json::to_vec(v)?),
-            CheckpointData::Bytes(b) => ("bytes", b.clone()),
+            CheckpointData::Json(v) => ("json", check_depth(v.get())?.as_bytes()),
+            CheckpointData::Bytes(b) => ("bytes", b),
         })
     }
+    /// A stored payload (JSON text checked again: a damaged row reads as `null`, not as broken output).
     pub(crate) fn decode(kind: &str, data: Vec<u8>) -> Self {
         match kind {
-            "json" => CheckpointData::Json(serde_json::from_slice(&data).unwrap_or(Value::Null)),
+            "json" => CheckpointData::Json(
+                String::from_utf8(data).ok().and_then(|s| RawValue::from_string(s).ok()).unwrap_or_else(null),
+            ),
             _ => CheckpointData::Bytes(data),
         }
     }
+}
+
+/// serde_json's recursion limit, which every other JSON the engine takes is parsed with.
+const MAX_JSON_DEPTH: usize = 128;
+
+/// `json` (valid JSON) if its arrays and objects nest at most `MAX_JSON_DEPTH` deep. Strings are skipped
+/// quote to quote (a quote after an odd run of backslashes is escaped), by `find`'s fast byte search.
+fn check_depth(json: &str) -> Result<&str> {
+    let b = json.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => loop {
+                let Some(at) = json[i + 1..].find('"') else { return Ok(json) };
+                i += 1 + at;
+                if b[..i].iter().rev().take_while(|&&c| c == b'\\').count() % 2 == 0 {
+                    break;
+                }
+            },
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return Err(Error::invalid(format!("checkpoint JSON nests deeper than {MAX_JSON_DEPTH} levels")));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(json)
+}
+
+fn null() -> Box<RawValue> {
+    RawValue::from_string("null".to_owned()).expect("null is JSON")
 }
 
 /// One channel's value at one version, stored once per (thread, namespace, channel, version).
@@ -174,7 +231,7 @@ pub(crate) fn row_to_checkpoint(r: &Row) -> rusqlite::Result<Checkpoint> {
 }
 
 /// A checked, encoded blob ready to store: (channel, version, kind, bytes).
-pub(crate) type EncodedBlob<'a> = (&'a str, &'a str, &'static str, Vec<u8>);
+pub(crate) type EncodedBlob<'a> = (&'a str, &'a str, &'static str, &'a [u8]);
 
 /// Checks and encodes a put's blobs.
 pub(crate) fn encode_blobs(blobs: &[ChannelBlob]) -> Result<Vec<EncodedBlob<'_>>> {
@@ -200,12 +257,7 @@ pub(crate) fn check_versions(versions: &Map<String, Value>) -> Result<()> {
 
 impl Store {
     /// Stores blobs, keeping any (thread, ns, channel, version) already there.
-    pub(crate) fn insert_blobs(
-        &self,
-        thread_id: &str,
-        ns: &str,
-        blobs: &[(&str, &str, &'static str, Vec<u8>)],
-    ) -> Result<()> {
+    pub(crate) fn insert_blobs(&self, thread_id: &str, ns: &str, blobs: &[EncodedBlob<'_>]) -> Result<()> {
         let mut st = self.conn.prepare_cached(
             "INSERT OR IGNORE INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, kind, data) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;

@@ -177,6 +177,26 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (thread_id, checkpoint_ns, channel, version)
     ) WITHOUT ROWID;
     "#,
+    // v6 — checkpoint blobs in a rowid table with a key index, as the other tables (see v1): in the
+    // WITHOUT ROWID b-tree a blob spilling onto overflow pages is its key's cell, and SQLite reads a
+    // spilled cell's whole record to compare keys, so finding one blob read every large blob on the
+    // search path (a LangGraph step's getTuple spent a third of its time there).
+    r#"
+    CREATE TABLE checkpoint_blobs_v6 (
+        bid           INTEGER PRIMARY KEY,
+        thread_id     TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL,
+        channel       TEXT NOT NULL,
+        version       TEXT NOT NULL,
+        kind          TEXT NOT NULL,
+        data          BLOB NOT NULL
+    );
+    INSERT INTO checkpoint_blobs_v6 (thread_id, checkpoint_ns, channel, version, kind, data)
+        SELECT thread_id, checkpoint_ns, channel, version, kind, data FROM checkpoint_blobs;
+    DROP TABLE checkpoint_blobs;
+    ALTER TABLE checkpoint_blobs_v6 RENAME TO checkpoint_blobs;
+    CREATE UNIQUE INDEX checkpoint_blobs_key ON checkpoint_blobs (thread_id, checkpoint_ns, channel, version);
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -34,6 +34,11 @@ pub fn parse<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T
     serde_json::from_str(json).map_err(|e| invalid(format!("invalid {what}: {e}")))
 }
 
+/// A JSON argument passed as UTF-8 bytes, as text.
+pub fn utf8(bytes: &[u8]) -> Result<&str, JsValue> {
+    std::str::from_utf8(bytes).map_err(|e| invalid(format!("the argument is not UTF-8: {e}")))
+}
+
 /// A seq/version/count about to become a JS number.
 pub fn safe(n: u64) -> Result<f64, JsValue> {
     if n > MAX_SAFE_INTEGER {

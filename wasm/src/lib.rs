@@ -12,7 +12,7 @@ use edgemem_core::{
     AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, Durability, EventFilter, ListQuery, MemoryPut, Metric,
     Retention, ScalarKind, SearchQuery, Storage, Store, StoreConfig,
 };
-use errors::{invalid, parse, safe, seq_arg, to_js};
+use errors::{invalid, parse, safe, seq_arg, to_js, utf8};
 use host_pages::{HostPages, JsPageStore};
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -286,10 +286,10 @@ impl WasmStore {
         self.out(&hits)
     }
 
-    /// `CheckpointPut` JSON -> its seq.
+    /// `CheckpointPut` JSON as UTF-8 bytes (copied in whole, its payloads kept as text) -> its seq.
     #[wasm_bindgen(js_name = putCheckpoint)]
-    pub fn put_checkpoint(&mut self, json: &str) -> Result<f64, JsValue> {
-        let c: CheckpointPut = parse(json, "checkpoint")?;
+    pub fn put_checkpoint(&mut self, json: &[u8]) -> Result<f64, JsValue> {
+        let c: CheckpointPut = parse(utf8(json)?, "checkpoint")?;
         safe(self.s()?.put_checkpoint(c).map_err(to_js)?)
     }
 
@@ -309,10 +309,10 @@ impl WasmStore {
         self.out(&cs)
     }
 
-    /// `{ thread_id, checkpoint_ns?, checkpoint_id, task_id, writes: [[channel, data]] }`.
+    /// `{ thread_id, checkpoint_ns?, checkpoint_id, task_id, writes: [[channel, data]] }` as UTF-8 bytes.
     #[wasm_bindgen(js_name = putWrites)]
-    pub fn put_writes(&mut self, args_json: &str) -> Result<(), JsValue> {
-        let a: PutWritesArgs = parse(args_json, "pending writes")?;
+    pub fn put_writes(&mut self, args_json: &[u8]) -> Result<(), JsValue> {
+        let a: PutWritesArgs = parse(utf8(args_json)?, "pending writes")?;
         self.s()?.put_writes(&a.thread_id, &a.checkpoint_ns, &a.checkpoint_id, &a.task_id, a.writes).map_err(to_js)
     }
 

@@ -14,6 +14,7 @@ import {
   toEdgememError,
   wellFormed,
 } from './errors.js';
+import { takesJsonText, Utf8Json } from './json-text.js';
 import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 import type { PageStore } from './page-store.js';
 import { allChanges, allHistory, someCheckpoints } from './paging.js';
@@ -150,6 +151,8 @@ interface Sub {
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
 export class LocalStore implements MemoryStore, ChunkedTransfer {
+  /** Checkpoint payloads may come as `JsonText` (edgemem/langgraph's saver). */
+  readonly [takesJsonText] = true;
   readonly #pages: PageStore;
   /** `#pages` as the engine calls them. */
   readonly #engine: EnginePages;
@@ -484,19 +487,21 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   async putCheckpoint(c: CheckpointInput): Promise<number> {
     const json = argument('putCheckpoint', () => {
       if (typeof c !== 'object' || c === null) throw invalid('putCheckpoint takes a checkpoint object');
-      return JSON.stringify({
+      const out = new Utf8Json().open({
         thread_id: c.threadId,
         checkpoint_ns: c.checkpointNs ?? '',
         checkpoint_id: c.checkpointId,
         parent_id: c.parentId ?? null,
-        data: conv.dataArg(c.data),
         metadata: c.metadata ?? {},
         channel_versions: c.channelVersions ?? {},
-        blobs: (c.blobs ?? []).map((b) => {
-          if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
-          return { channel: b.channel, version: b.version, data: conv.dataArg(b.data) };
-        }),
       });
+      out.text('"data":').data(c.data).text(',"blobs":[');
+      (c.blobs ?? []).forEach((b, i) => {
+        if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
+        out.text(i > 0 ? ',' : '').open({ channel: b.channel, version: b.version });
+        out.text('"data":').data(b.data).text('}');
+      });
+      return out.text(']}').finish();
     });
     return this.#call((w) => w.putCheckpoint(json));
   }
@@ -542,16 +547,21 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       if (typeof input !== 'object' || input === null)
         throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
       if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
-      return JSON.stringify({
+      const out = new Utf8Json().open({
         thread_id: input.threadId,
         checkpoint_ns: input.checkpointNs ?? '',
         checkpoint_id: input.checkpointId,
         task_id: input.taskId,
-        writes: input.writes.map((w) => {
-          if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
-          return [w[0], conv.dataArg(w[1])];
-        }),
       });
+      out.text('"writes":[');
+      input.writes.forEach((w, i) => {
+        if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
+        out
+          .text(`${i > 0 ? ',' : ''}[${JSON.stringify(w[0]) ?? 'null'},`)
+          .data(w[1])
+          .text(']');
+      });
+      return out.text(']}').finish();
     });
     this.#call((w) => w.putWrites(json));
   }

@@ -11,7 +11,7 @@ use edgemem_core::{
 use serde_json::json;
 
 fn blob(channel: &str, version: &str, value: serde_json::Value) -> ChannelBlob {
-    ChannelBlob { channel: channel.into(), version: version.into(), data: CheckpointData::Json(value) }
+    ChannelBlob { channel: channel.into(), version: version.into(), data: CheckpointData::json(&value) }
 }
 
 fn versions(pairs: &[(&str, &str)]) -> serde_json::Map<String, serde_json::Value> {
@@ -24,7 +24,7 @@ fn put(thread: &str, id: &str, names: &[(&str, &str)], blobs: Vec<ChannelBlob>, 
         checkpoint_ns: String::new(),
         checkpoint_id: id.into(),
         parent_id: None,
-        data: CheckpointData::Json(json!({"id": id})),
+        data: CheckpointData::json(&json!({"id": id})),
         metadata: json!({"source": source}).as_object().unwrap().clone(),
         channel_versions: versions(names),
         blobs,

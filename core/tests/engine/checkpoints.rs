@@ -16,7 +16,7 @@ fn cp(thread: &str, id: &str, parent: Option<&str>, step: i64) -> CheckpointPut 
         checkpoint_ns: String::new(),
         checkpoint_id: id.into(),
         parent_id: parent.map(String::from),
-        data: CheckpointData::Json(json!({"channel_values": {"messages": ["hi", "hi", "hi"]}, "step": step})),
+        data: CheckpointData::json(&json!({"channel_values": {"messages": ["hi", "hi", "hi"]}, "step": step})),
         metadata: json!({"step": step, "source": if step == 0 { "input" } else { "loop" }})
             .as_object()
             .unwrap()
@@ -35,7 +35,7 @@ fn put_get_list_and_writes() {
     assert_eq!(latest.checkpoint_id, "c2");
     assert_eq!(latest.parent_id.as_deref(), Some("c1"));
     let c1 = s.get_checkpoint("t1", "", Some("c1")).unwrap().unwrap();
-    assert_eq!(c1.data, CheckpointData::Json(json!({"channel_values": {"messages": ["hi", "hi", "hi"]}, "step": 1})));
+    assert_eq!(c1.data, CheckpointData::json(&json!({"channel_values": {"messages": ["hi", "hi", "hi"]}, "step": 1})));
     assert!(s.get_checkpoint("t1", "", Some("nope")).unwrap().is_none());
     assert!(s.get_checkpoint("t3", "", None).unwrap().is_none());
 
@@ -64,7 +64,7 @@ fn put_get_list_and_writes() {
         "",
         "c2",
         "task-a",
-        vec![("messages".into(), CheckpointData::Bytes(vec![1, 2, 3])), ("x".into(), CheckpointData::Json(json!(5)))],
+        vec![("messages".into(), CheckpointData::Bytes(vec![1, 2, 3])), ("x".into(), CheckpointData::json(&json!(5)))],
     )
     .unwrap();
     let latest = s.get_checkpoint("t1", "", None).unwrap().unwrap();
@@ -111,7 +111,7 @@ fn retention_last_n_and_bytes() {
 fn pending_writes_follow_langgraphs_rule() {
     let mut s = store(0);
     s.put_checkpoint(cp("t", "c", None, 0)).unwrap();
-    let j = |v: serde_json::Value| CheckpointData::Json(v);
+    let j = |v: serde_json::Value| CheckpointData::json(&v);
     s.put_writes("t", "", "c", "task", vec![("a".into(), j(json!(1))), ("__error__".into(), j(json!("boom")))])
         .unwrap();
     // A retried task: its regular writes stay as first recorded, its special ones are replaced.
@@ -133,4 +133,63 @@ fn pending_writes_follow_langgraphs_rule() {
         got,
         vec![(-3, "__interrupt__", &j(json!("ask"))), (-1, "__error__", &j(json!("again"))), (0, "a", &j(json!(1)))]
     );
+}
+
+/// JSON payloads are kept as the text they came in (checked, never re-serialized): numbers keep their
+/// spelling, whitespace stays, across the checkpoint, its blobs and its pending writes; invalid JSON is
+/// refused where a payload is parsed.
+#[test]
+fn json_payloads_round_trip_verbatim() {
+    let mut s = store(0);
+    let text = r#"{ "n": 1.50, "big": 12345678901234567890, "e": 1E3, "s": "\u00e9" }"#;
+    let raw = || CheckpointData::Json(serde_json::value::RawValue::from_string(text.to_owned()).unwrap());
+    let mut put = cp("t", "c0", None, 0);
+    put.data = raw();
+    put.channel_versions = json!({"ch": "1"}).as_object().unwrap().clone();
+    put.blobs = vec![edgemem_core::ChannelBlob { channel: "ch".into(), version: "1".into(), data: raw() }];
+    s.put_checkpoint(put).unwrap();
+    s.put_writes("t", "", "c0", "task", vec![("ch".into(), raw())]).unwrap();
+    let got = s.get_checkpoint("t", "", None).unwrap().unwrap();
+    for data in [&got.data, &got.blobs[0].data, &got.pending_writes[0].value] {
+        let CheckpointData::Json(v) = data else { panic!("not JSON: {data:?}") };
+        assert_eq!(v.get(), text);
+    }
+    let listed =
+        s.list_checkpoints(&CheckpointListQuery { thread_id: Some("t".into()), ..Default::default() }).unwrap();
+    assert_eq!(listed[0].data, raw());
+    // Serialized, the payload is spliced in as it is.
+    assert!(serde_json::to_string(&got).unwrap().contains(&format!(r#""data":{{"json":{text}}}"#)));
+    let bad = r#"{"thread_id":"t","checkpoint_id":"c1","data":{"json":{"a":}}}"#;
+    assert!(serde_json::from_str::<CheckpointPut>(bad).is_err());
+}
+
+/// JSON payloads nested deeper than serde_json's limit are refused as every other JSON the engine takes
+/// (it checks their text without parsing it into values); brackets inside strings do not count.
+#[test]
+fn deeply_nested_json_payloads_are_refused() {
+    let mut s = store(0);
+    let raw = |t: String| CheckpointData::Json(serde_json::value::RawValue::from_string(t).unwrap());
+    let nested = |depth: usize| raw(format!("{}{}", "[".repeat(depth), "]".repeat(depth)));
+    for deep in [nested(129), nested(100_000)] {
+        let mut put = cp("t", "c0", None, 0);
+        put.data = deep.clone();
+        assert_eq!(s.put_checkpoint(put).unwrap_err().code, ErrorCode::InvalidArgument);
+        let mut put = cp("t", "c0", None, 0);
+        put.channel_versions = json!({"ch": "1"}).as_object().unwrap().clone();
+        put.blobs = vec![edgemem_core::ChannelBlob { channel: "ch".into(), version: "1".into(), data: deep.clone() }];
+        assert_eq!(s.put_checkpoint(put).unwrap_err().code, ErrorCode::InvalidArgument);
+    }
+    s.put_checkpoint(cp("t", "c0", None, 0)).unwrap();
+    let deep = nested(200);
+    assert_eq!(
+        s.put_writes("t", "", "c0", "task", vec![("ch".into(), deep)]).unwrap_err().code,
+        ErrorCode::InvalidArgument
+    );
+    // At the limit, and brackets in strings (with escaped quotes and backslashes around them).
+    let mut put = cp("t", "c1", None, 1);
+    put.data = raw(format!(r#"[{}"[[[\"\\", "\\\\[{{"]{}"#, "[".repeat(126), "]".repeat(126)));
+    s.put_checkpoint(put).unwrap();
+    let mut put = cp("t", "c2", None, 2);
+    put.data = raw(format!(r#"{{"s": "{}"}}"#, "[".repeat(500)));
+    s.put_checkpoint(put).unwrap();
 }

@@ -25,7 +25,7 @@ fn every_change_is_an_event_in_seq_order() {
         checkpoint_ns: String::new(),
         checkpoint_id: "c1".into(),
         parent_id: None,
-        data: CheckpointData::Json(json!({})),
+        data: CheckpointData::json(&json!({})),
         metadata: Default::default(),
     })
     .unwrap();

@@ -132,7 +132,7 @@ fn checkpoint_lists_page_by_size_and_pending_writes_stay_bounded() {
             checkpoint_ns: String::new(),
             checkpoint_id: "c".into(),
             parent_id: None,
-            data: CheckpointData::Json(json!(1)),
+            data: CheckpointData::json(&json!(1)),
             metadata: Default::default(),
         })
         .unwrap();

@@ -284,7 +284,7 @@ fn writes_touch_few_pages() {
                 checkpoint_ns: String::new(),
                 checkpoint_id: format!("cp{j:06}"),
                 parent_id: None,
-                data: CheckpointData::Json(json!({"m": "y".repeat(1000)})),
+                data: CheckpointData::json(&json!({"m": "y".repeat(1000)})),
                 metadata: Default::default(),
             })
             .unwrap();
@@ -405,6 +405,50 @@ fn schema_v1_database_migrates_with_its_data() {
 }
 
 #[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
+fn schema_v5_checkpoint_blobs_migrate_with_their_data() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let (dir, path) = temp_db(10);
+        let mut s = open_file(&path);
+        let blob = |c: &str, v: serde_json::Value| edgemem_core::ChannelBlob {
+            channel: c.into(),
+            version: "1".into(),
+            data: CheckpointData::json(&v),
+        };
+        let big = json!("m".repeat(20_000));
+        s.put_checkpoint(CheckpointPut {
+            channel_versions: json!({"a": "1", "big": "1"}).as_object().unwrap().clone(),
+            blobs: vec![blob("a", json!(1)), blob("big", big.clone())],
+            thread_id: "t".into(),
+            checkpoint_ns: String::new(),
+            checkpoint_id: "c1".into(),
+            parent_id: None,
+            data: CheckpointData::json(&json!({})),
+            metadata: Default::default(),
+        })
+        .unwrap();
+        drop(s);
+        // Turn the blobs back into v5's WITHOUT ROWID table.
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(
+            "CREATE TABLE v5 (thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, channel TEXT NOT NULL,
+               version TEXT NOT NULL, kind TEXT NOT NULL, data BLOB NOT NULL,
+               PRIMARY KEY (thread_id, checkpoint_ns, channel, version)) WITHOUT ROWID;
+             INSERT INTO v5 SELECT thread_id, checkpoint_ns, channel, version, kind, data FROM checkpoint_blobs;
+             DROP TABLE checkpoint_blobs; ALTER TABLE v5 RENAME TO checkpoint_blobs; PRAGMA user_version = 5;",
+        )
+        .unwrap();
+        drop(c);
+        let s = open_file(&path);
+        let got = s.get_checkpoint("t", "", None).unwrap().unwrap();
+        assert_eq!(got.blobs, vec![blob("a", json!(1)), blob("big", big)]);
+        drop(s);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
 fn export_import_round_trips() {
     let mut a = store(DIMS);
     let clock = manual_clock(&mut a, 5_000);
@@ -420,7 +464,7 @@ fn export_import_round_trips() {
         checkpoint_ns: "sub".into(),
         checkpoint_id: "c1".into(),
         parent_id: None,
-        data: CheckpointData::Json(json!({"x": 1})),
+        data: CheckpointData::json(&json!({"x": 1})),
         metadata: Default::default(),
     })
     .unwrap();
@@ -465,7 +509,7 @@ fn import_checks_what_it_is_given() {
             checkpoint_ns: String::new(),
             checkpoint_id: format!("c{i:05}"),
             parent_id: None,
-            data: CheckpointData::Json(json!(i)),
+            data: CheckpointData::json(&json!(i)),
             metadata: Default::default(),
         })
         .unwrap();

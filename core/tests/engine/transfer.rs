@@ -33,7 +33,7 @@ fn filled(n: usize) -> Store {
         checkpoint_ns: String::new(),
         checkpoint_id: "c1".into(),
         parent_id: None,
-        data: CheckpointData::Json(json!({"step": 1})),
+        data: CheckpointData::json(&json!({"step": 1})),
         metadata: Default::default(),
     })
     .unwrap();

@@ -16,8 +16,9 @@ import {
   TASKS,
 } from '@langchain/langgraph-checkpoint';
 import { EdgememError } from '../errors.js';
+import { takesJsonText } from '../json-text.js';
 import type { ChannelBlob, Condition, MemoryStore, Checkpoint as StoredCheckpoint } from '../types.js';
-import { fromStored, type Serialized, toStored } from './serialized.js';
+import { fromStored, type Serialized, toStored, toStoredText } from './serialized.js';
 
 /** Checkpoints a `list` page asks the store for (the store also cuts pages at about 4 MiB). */
 const LIST_PAGE = 100;
@@ -100,14 +101,14 @@ export class EdgememSaver extends BaseCheckpointSaver {
     const blobs: ChannelBlob[] = [];
     for (const [channel, version] of Object.entries(newVersions)) {
       if (!Object.hasOwn(values, channel)) continue;
-      blobs.push({ channel, version: String(version), data: toStored(await this.serde.dumpsTyped(values[channel])) });
+      blobs.push({ channel, version: String(version), data: await this.#dump(values[channel]) });
     }
     await this.store.putCheckpoint({
       threadId,
       checkpointNs,
       checkpointId: checkpoint.id,
       parentId: (config.configurable?.checkpoint_id as string | undefined) ?? null,
-      data: toStored(await this.serde.dumpsTyped(skeleton)),
+      data: await this.#dump(skeleton),
       metadata: jsonObject(toStored(await this.serde.dumpsTyped(metadata)), 'metadata'),
       channelVersions: Object.fromEntries(Object.entries(skeleton.channel_versions).map(([c, v]) => [c, String(v)])),
       blobs,
@@ -124,7 +125,7 @@ export class EdgememSaver extends BaseCheckpointSaver {
     // The store applies LangGraph's rule: a task's regular writes are kept as first stored, the special
     // channels' (error, interrupt, resume, scheduled) take WRITES_IDX_MAP's index and replace.
     const pairs: [string, Serialized][] = [];
-    for (const [channel, value] of writes) pairs.push([channel, toStored(await this.serde.dumpsTyped(value))]);
+    for (const [channel, value] of writes) pairs.push([channel, await this.#dump(value)]);
     await this.store.putWrites({
       threadId,
       checkpointNs: (config.configurable?.checkpoint_ns as string | undefined) ?? '',
@@ -146,6 +147,17 @@ export class EdgememSaver extends BaseCheckpointSaver {
    */
   override getNextVersion(current: number | undefined): number {
     return Math.floor(current ?? 0) + 1 + Math.floor(Math.random() * 2 ** 20) / 2 ** 21;
+  }
+
+  /**
+   * A value as a store payload: JSON text handed on as it is to a store that takes it (an in-process
+   * one: `JsonText`, typed as the data it stands for), else the parsed JSON or the bytes.
+   */
+  async #dump(value: unknown): Promise<Serialized> {
+    const typed = await this.serde.dumpsTyped(value);
+    if ((this.store as { [takesJsonText]?: boolean })[takesJsonText] === true)
+      return toStoredText(this.serde, typed) as Serialized;
+    return toStored(typed);
   }
 
   async #tuple(stored: StoredCheckpoint): Promise<CheckpointTuple> {

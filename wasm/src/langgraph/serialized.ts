@@ -1,6 +1,7 @@
 /** A LangGraph serializer's `[type, bytes]` as an edgemem checkpoint payload, and back: the store's two kinds are its two types. */
 import { JsonPlusSerializer, type SerializerProtocol } from '@langchain/langgraph-checkpoint';
 import { EdgememError } from '../errors.js';
+import { JsonText } from '../json-text.js';
 import type { CheckpointData, JsonValue } from '../types.js';
 
 /** What a serialized value is stored as: JSON (type "json") or bytes (type "bytes"). */
@@ -20,6 +21,16 @@ export function toStored([type, bytes]: [string, Uint8Array]): Serialized {
     'INVALID_ARGUMENT',
     `edgemem/langgraph stores the serializer types "json" and "bytes", not ${JSON.stringify(type)}`,
   );
+}
+
+/**
+ * `toStored` for a store that takes `JsonText`: type "json" goes on as the serializer's UTF-8 text, not
+ * decoded, parsed here and written again (the engine checks it once). Only for LangGraph's own serializer
+ * (exactly it), whose text is `JSON.stringify`'s; any other serializer's output goes the checked way.
+ */
+export function toStoredText(serde: SerializerProtocol, typed: [string, Uint8Array]): Serialized | JsonText {
+  if (typed[0] === 'json' && serde.constructor === JsonPlusSerializer) return new JsonText(typed[1]);
+  return toStored(typed);
 }
 
 /**

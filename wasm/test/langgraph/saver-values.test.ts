@@ -8,6 +8,7 @@ import {
   type BaseCheckpointSaver,
   type Checkpoint,
   emptyCheckpoint,
+  JsonPlusSerializer,
   MemorySaver,
   uuid6,
 } from '@langchain/langgraph-checkpoint';
@@ -71,5 +72,17 @@ it('EdgememSaver returns the values MemorySaver returns', async () => {
   expect((ours.values?.message as unknown[] | undefined)?.[0]).toBeInstanceOf(HumanMessage);
   expect(Object.getPrototypeOf(theirs.values?.proto)).toEqual({ polluted: true }); // LangGraph's reviver sets it
   expect(Object.getPrototypeOf(ours.values?.proto)).toEqual(Object.getPrototypeOf(theirs.values?.proto));
+  await store.close();
+});
+
+it("with a serializer other than LangGraph's own (its JSON parsed and checked here), the same values", async () => {
+  class OwnSerializer extends JsonPlusSerializer {}
+  const store = await openStore({});
+  const ours = await roundTrip(new EdgememSaver(store, new OwnSerializer()));
+  const theirs = await roundTrip(new MemorySaver());
+  expect(ours.values).toEqual(theirs.values);
+  expect(ours.listed).toEqual(theirs.listed);
+  expect(ours.metadata).toEqual(theirs.metadata);
+  expect(ours.writes).toEqual(theirs.writes);
   await store.close();
 });
