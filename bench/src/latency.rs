@@ -151,7 +151,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
             checkpoint_ns: String::new(),
             checkpoint_id: format!("cp-{it:08}"),
             parent_id: (it >= 16).then(|| format!("cp-{:08}", it - 16)),
-            data: CheckpointData::Json(cp_payload.clone()),
+            data: CheckpointData::json(&cp_payload),
             metadata: json!({"step": it, "source": "loop"}).as_object().cloned().unwrap_or_default(),
         };
         let mut tmp = Vec::new();
