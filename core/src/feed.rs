@@ -64,9 +64,11 @@ impl<'de> Deserialize<'de> for EventKind {
 /// One change. Memory events carry namespace/key/version; checkpoint events carry the thread
 /// id in `channel` and the checkpoint id in `key`; notify carries channel and payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Event {
     pub seq: u64,
     pub ts: i64,
+    #[cfg_attr(test, ts(type = "EventKind"))]
     pub kind: EventKind,
     pub namespace: Option<Vec<String>>,
     pub key: Option<String>,
@@ -79,8 +81,10 @@ pub struct Event {
 /// to memory events (put / delete / expire / evict); `channels` only to notify events. An
 /// empty list means "all".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct EventFilter {
     #[serde(default)]
+    #[cfg_attr(test, ts(type = "EventKind[]"))]
     pub kinds: Vec<EventKind>,
     /// Namespace prefixes (memory events only).
     #[serde(default)]
@@ -354,6 +358,7 @@ fn unknown_kind(kind: &str) -> rusqlite::Error {
 
 /// A page of the change feed (see `Store::changes_page`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ChangesPage {
     pub events: Vec<Event>,
     /// The page ended at its limit or its size: more events may follow its last one.

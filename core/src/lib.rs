@@ -31,6 +31,8 @@ mod search;
 mod stats;
 mod store;
 mod time_index;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod ts_bindings;
 mod types;
 mod vector_index;
 mod vfs;
@@ -45,7 +47,7 @@ pub use app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use checkpoints::{
     ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite,
 };
-pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, Sync};
+pub use config::{Caps, Metric, Retention, ScalarKind, Storage, StoreConfig, StoreOptions, Sync};
 pub use error::{Error, ErrorCode, Result};
 pub use export::{ExportDoc, ExportedVersion};
 pub use export_stream::{

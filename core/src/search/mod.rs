@@ -53,6 +53,7 @@ const RESCORE_EXTRA: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum SearchMode {
     Vector,
     Lexical,
@@ -60,6 +61,8 @@ pub enum SearchMode {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct SearchQuery {
     /// Default: hybrid when both `text` and `vector` are given, else whichever is.
     #[serde(default)]
@@ -89,6 +92,8 @@ pub struct SearchQuery {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SearchHit {
     pub namespace: Vec<String>,
     pub key: String,
