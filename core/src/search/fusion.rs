@@ -21,6 +21,7 @@ pub enum FusionMethod {
     ZScore,
 }
 
+/// Hybrid fusion settings (absent fields: the defaults below).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]

@@ -102,12 +102,14 @@ pub struct SearchHit {
     pub metadata: Map<String, Value>,
     pub version: u64,
     pub seq: u64,
+    /// When the memory was first written and last changed (ms since the epoch), as of the search.
     pub created_at: i64,
     pub updated_at: i64,
     /// The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
     pub score: f64,
-    /// In hybrid mode with feedback, the lexical score includes the expansion words' share, so a
-    /// memory can have a lexical rank without holding any word of the question.
+    /// Each list's rank (from 1) and score of the hit, null when it is not in that list. In hybrid mode with
+    /// feedback, the lexical score includes the expansion words' share, so a memory can have a lexical rank
+    /// without holding any word of the question.
     pub vector_rank: Option<u32>,
     pub vector_score: Option<f64>,
     pub lexical_rank: Option<u32>,

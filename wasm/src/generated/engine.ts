@@ -155,6 +155,9 @@ limit?: number,
  */
 offset: number, };
 
+/**
+ * Hybrid fusion settings (absent fields: the defaults below).
+ */
 export type FusionParams = { method: FusionMethod, 
 /**
  * Weight of the vector list; the lexical list gets `1 - vector_weight`.
@@ -204,14 +207,19 @@ valueFilter: Array<Condition>,
  */
 offset: number, asOf?: AsOf, fusion?: FusionParams, };
 
-export type SearchHit = { namespace: Array<string>, key: string, value: JsonValue, text: string | null, metadata: { [key in string]: JsonValue }, version: number, seq: number, createdAt: number, updatedAt: number, 
+export type SearchHit = { namespace: Array<string>, key: string, value: JsonValue, text: string | null, metadata: { [key in string]: JsonValue }, version: number, seq: number, 
+/**
+ * When the memory was first written and last changed (ms since the epoch), as of the search.
+ */
+createdAt: number, updatedAt: number, 
 /**
  * The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
  */
 score: number, 
 /**
- * In hybrid mode with feedback, the lexical score includes the expansion words' share, so a
- * memory can have a lexical rank without holding any word of the question.
+ * Each list's rank (from 1) and score of the hit, null when it is not in that list. In hybrid mode with
+ * feedback, the lexical score includes the expansion words' share, so a memory can have a lexical rank
+ * without holding any word of the question.
  */
 vectorRank: number | null, vectorScore: number | null, lexicalRank: number | null, lexicalScore: number | null, };
 
