@@ -2,7 +2,7 @@
 //!
 //! Arguments and results cross as JSON strings in the engine's own serde shapes (camelCase, as the TypeScript
 //! API; memories and checkpoints, which are also export lines, snake_case; wasm/src/generated/engine.ts
-//! declares them; a GET without options passes its namespace and key as plain strings, `getLive`), vectors as
+//! declares most of them; a GET without options passes its namespace and key as plain strings, `getLive`), vectors as
 //! `Float32Array`, pages as `Uint8Array`; engine errors are thrown as `{ edgemem, code, message }` objects
 //! (`errors.rs`). The idiomatic API users import is the TypeScript layer in `wasm/src/*.ts`.
 
@@ -111,6 +111,7 @@ struct KeyArgs {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct CheckpointGetArgs {
     thread_id: String,
     #[serde(default)]
@@ -120,6 +121,7 @@ struct CheckpointGetArgs {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct PutWritesArgs {
     thread_id: String,
     #[serde(default)]
@@ -258,7 +260,7 @@ impl WasmStore {
         safe(self.s()?.put_checkpoint(c).map_err(to_js)?)
     }
 
-    /// `{ thread_id, checkpoint_ns?, checkpoint_id? }` -> `Checkpoint` JSON or `null` (latest when no id).
+    /// `{ threadId, checkpointNs?, checkpointId? }` -> `Checkpoint` JSON or `null` (latest when no id).
     #[wasm_bindgen(js_name = getCheckpoint)]
     pub fn get_checkpoint(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: CheckpointGetArgs = parse(args_json, "checkpoint arguments")?;
@@ -274,7 +276,7 @@ impl WasmStore {
         self.out(&cs)
     }
 
-    /// `{ thread_id, checkpoint_ns?, checkpoint_id, task_id, writes: [[channel, data]] }`.
+    /// `{ threadId, checkpointNs?, checkpointId, taskId, writes: [[channel, data]] }`.
     #[wasm_bindgen(js_name = putWrites)]
     pub fn put_writes(&mut self, args_json: &str) -> Result<(), JsValue> {
         let a: PutWritesArgs = parse(args_json, "pending writes")?;

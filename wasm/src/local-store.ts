@@ -447,13 +447,12 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     const json = argument('putCheckpoint', () => {
       if (typeof c !== 'object' || c === null) throw invalid('putCheckpoint takes a checkpoint object');
       return JSON.stringify({
-        thread_id: c.threadId,
-        checkpoint_ns: c.checkpointNs ?? '',
-        checkpoint_id: c.checkpointId,
-        parent_id: c.parentId ?? null,
+        ...c,
+        checkpointNs: c.checkpointNs ?? '',
+        parentId: c.parentId ?? null,
         data: conv.dataArg(c.data),
         metadata: c.metadata ?? {},
-        channel_versions: c.channelVersions ?? {},
+        channelVersions: c.channelVersions ?? {},
         blobs: (c.blobs ?? []).map((b) => {
           if (typeof b !== 'object' || b === null) throw invalid('each blob must be { channel, version, data }');
           return { channel: b.channel, version: b.version, data: conv.dataArg(b.data) };
@@ -466,11 +465,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   async getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null> {
     const args = argument('getCheckpoint', () => {
       const o = opts(options, 'getCheckpoint options');
-      return JSON.stringify({
-        thread_id: threadId,
-        checkpoint_ns: o.checkpointNs ?? '',
-        checkpoint_id: o.checkpointId,
-      });
+      return JSON.stringify({ ...o, threadId, checkpointNs: o.checkpointNs ?? '' });
     });
     const c = JSON.parse(this.#call((w) => w.getCheckpoint(args)));
     return c === null ? null : conv.toCheckpoint(c);
@@ -485,18 +480,16 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     const q = argument('listCheckpoints', () => {
       if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
       return JSON.stringify({
-        thread_id: options.threadId,
-        checkpoint_ns: options.checkpointNs,
-        before: options.before,
+        ...options,
         limit: options.limit === undefined ? undefined : checkPositive(options.limit, 'limit'),
         filter: options.filter ?? [],
       });
     });
     const page = JSON.parse(this.#call((w) => w.listCheckpoints(q))) as {
       checkpoints: unknown[];
-      next_before: string | null;
+      nextBefore: string | null;
     };
-    return { checkpoints: page.checkpoints.map(conv.toCheckpoint), nextBefore: page.next_before };
+    return { checkpoints: page.checkpoints.map(conv.toCheckpoint), nextBefore: page.nextBefore };
   }
 
   async putWrites(input: PutWritesInput): Promise<void> {
@@ -505,10 +498,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
       if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
       return JSON.stringify({
-        thread_id: input.threadId,
-        checkpoint_ns: input.checkpointNs ?? '',
-        checkpoint_id: input.checkpointId,
-        task_id: input.taskId,
+        ...input,
+        checkpointNs: input.checkpointNs ?? '',
         writes: input.writes.map((w) => {
           if (!Array.isArray(w) || w.length !== 2) throw invalid('each write must be a [channel, value] pair');
           return [w[0], conv.dataArg(w[1])];
