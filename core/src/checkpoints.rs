@@ -104,6 +104,7 @@ pub struct ChannelBlob {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CheckpointPut {
     pub thread_id: String,
     #[serde(default)]
@@ -150,6 +151,7 @@ pub struct Checkpoint {
 
 /// A page of a thread's checkpoints, newest first (see `Store::list_checkpoints_page`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CheckpointPage {
     pub checkpoints: Vec<Checkpoint>,
     /// Pass as `before` for the next page; None when this page ends the list.
@@ -157,6 +159,7 @@ pub struct CheckpointPage {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct CheckpointListQuery {
     /// None = every thread.
     #[serde(default)]

@@ -2,6 +2,7 @@
 //! Defaults are what a typical agent wants; every field is documented with its unit.
 
 use crate::page_store::PageStore;
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 
 /// Where a store keeps its SQLite database.
@@ -40,6 +41,9 @@ pub enum Metric {
 }
 
 impl Metric {
+    /// Every metric (`as_str` names them; `parse` also takes a few aliases).
+    pub const ALL: &'static [Metric] = &[Metric::Cosine, Metric::InnerProduct, Metric::L2];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Metric::Cosine => "cosine",
@@ -66,6 +70,9 @@ pub enum ScalarKind {
 }
 
 impl ScalarKind {
+    /// Every scalar kind.
+    pub const ALL: &'static [ScalarKind] = &[ScalarKind::F32, ScalarKind::F16, ScalarKind::I8];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ScalarKind::F32 => "f32",
@@ -100,8 +107,10 @@ pub struct Caps {
     pub max_memories: u64,
 }
 
-/// What history and the change feed keep; 0 means keep everything.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What history and the change feed keep; 0 means keep everything. Absent fields take the defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Retention {
     /// Past versions kept per key (the live version is not counted).
     pub history_versions: u64,
@@ -128,6 +137,39 @@ impl Default for Retention {
             checkpoints_max_bytes: 0,
         }
     }
+}
+
+/// The settings a host passes as JSON to open a store (the npm package's `openStore` options): the
+/// serialisable part of `StoreConfig`, absent fields taking its defaults. The host applies them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct StoreOptions {
+    /// Embedding dimensions (0: no vectors). An existing store keeps its own; a different one is DIMENSION_MISMATCH.
+    pub dims: usize,
+    #[cfg_attr(test, ts(type = "Metric", optional))]
+    pub metric: Option<String>,
+    /// How the vector index stores vectors (SQLite always keeps the f32 originals).
+    #[cfg_attr(test, ts(type = "ScalarKind", optional))]
+    pub scalar: Option<String>,
+    /// Caps on live unpinned memories (0: none); least recently used ones are evicted.
+    pub max_bytes: u64,
+    pub max_memories: u64,
+    /// The engine's heap budget in bytes (0: none): a write that would index vectors past it is refused with
+    /// QUOTA_EXCEEDED before the host runs out of memory (`stats()` shows `heapBytes` and `projectedPeakBytes`).
+    pub memory_budget: u64,
+    pub retention: Option<Retention>,
+    /// SQLite synchronous=FULL instead of NORMAL.
+    pub sync_full: bool,
+    /// The vector index is snapshotted after this many vector changes (default 5,000).
+    pub index_snapshot_every: Option<u64>,
+    /// Largest memory (value + text + metadata) in bytes (default 1 MiB); larger is PAYLOAD_TOO_LARGE.
+    pub max_memory_bytes: Option<usize>,
+    /// Largest checkpoint payload in bytes (default 8 MiB).
+    pub max_checkpoint_bytes: Option<usize>,
+    /// Only with a page store: the host commits each call atomically (a Durable Object).
+    #[cfg_attr(test, ts(skip))]
+    pub atomic: bool,
 }
 
 /// Everything needed to open a store.

@@ -3,45 +3,47 @@
 
 use std::fmt;
 
-/// Stable error codes. New codes may be added; existing ones never change meaning.
-#[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ErrorCode {
-    InvalidArgument,
-    NotFound,
-    Conflict,
-    DimensionMismatch,
-    QuotaExceeded,
-    PayloadTooLarge,
-    ResumeGap,
-    HistoryPruned,
-    /// Used by the HTTP layer (missing or invalid token); never raised by the engine itself.
-    Unauthorized,
-    /// Used by the HTTP layer (token not valid for this agent or scope); never raised by the engine.
-    Forbidden,
-    /// Used by hosts that embed text (an embedder failed or answered badly); never raised by the engine.
-    EmbeddingFailed,
-    Internal,
+/// Declares `ErrorCode` from one list of (variant, wire name): the enum, `as_str` and `ALL` (which the
+/// generated TypeScript's `ERROR_CODES` is made from). A new code is one line here.
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
+        /// Stable error codes. New codes may be added; existing ones never change meaning.
+        #[non_exhaustive]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
+
+            /// The wire form, e.g. `INVALID_ARGUMENT`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$variant => $name,)*
+                }
+            }
+        }
+    };
 }
 
-impl ErrorCode {
-    /// The wire form, e.g. `INVALID_ARGUMENT`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
-            ErrorCode::NotFound => "NOT_FOUND",
-            ErrorCode::Conflict => "CONFLICT",
-            ErrorCode::DimensionMismatch => "DIMENSION_MISMATCH",
-            ErrorCode::QuotaExceeded => "QUOTA_EXCEEDED",
-            ErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
-            ErrorCode::ResumeGap => "RESUME_GAP",
-            ErrorCode::HistoryPruned => "HISTORY_PRUNED",
-            ErrorCode::Unauthorized => "UNAUTHORIZED",
-            ErrorCode::Forbidden => "FORBIDDEN",
-            ErrorCode::EmbeddingFailed => "EMBEDDING_FAILED",
-            ErrorCode::Internal => "INTERNAL",
-        }
-    }
+error_codes! {
+    InvalidArgument = "INVALID_ARGUMENT",
+    NotFound = "NOT_FOUND",
+    Conflict = "CONFLICT",
+    DimensionMismatch = "DIMENSION_MISMATCH",
+    QuotaExceeded = "QUOTA_EXCEEDED",
+    PayloadTooLarge = "PAYLOAD_TOO_LARGE",
+    ResumeGap = "RESUME_GAP",
+    HistoryPruned = "HISTORY_PRUNED",
+    /// Used by the HTTP layer (missing or invalid token); never raised by the engine itself.
+    Unauthorized = "UNAUTHORIZED",
+    /// Used by the HTTP layer (token not valid for this agent or scope); never raised by the engine.
+    Forbidden = "FORBIDDEN",
+    /// Used by hosts that embed text (an embedder failed or answered badly); never raised by the engine.
+    EmbeddingFailed = "EMBEDDING_FAILED",
+    Internal = "INTERNAL",
 }
 
 /// An engine error: `code` for programs, `message` for people. For RESUME_GAP, `oldest_seq`

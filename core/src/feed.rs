@@ -12,47 +12,64 @@ use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EventKind {
-    Put,
-    Delete,
-    Expire,
-    Evict,
-    Checkpoint,
-    Notify,
+/// Declares `EventKind` from one list of (variant, wire name): the enum, `as_str` (what serde, the
+/// stored `kind` column and the generated TypeScript use) and `ALL`. A new kind is one line here.
+macro_rules! event_kinds {
+    ($($variant:ident = $name:literal,)*) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum EventKind {
+            $($variant,)*
+        }
+
+        impl EventKind {
+            /// Every kind, in declaration order.
+            pub const ALL: &'static [EventKind] = &[$(EventKind::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(EventKind::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+event_kinds! {
+    Put = "put",
+    Delete = "delete",
+    Expire = "expire",
+    Evict = "evict",
+    Checkpoint = "checkpoint",
+    Notify = "notify",
 }
 
 impl EventKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::Put => "put",
-            EventKind::Delete => "delete",
-            EventKind::Expire => "expire",
-            EventKind::Evict => "evict",
-            EventKind::Checkpoint => "checkpoint",
-            EventKind::Notify => "notify",
-        }
-    }
     pub fn parse(s: &str) -> Option<Self> {
-        Some(match s {
-            "put" => EventKind::Put,
-            "delete" => EventKind::Delete,
-            "expire" => EventKind::Expire,
-            "evict" => EventKind::Evict,
-            "checkpoint" => EventKind::Checkpoint,
-            "notify" => EventKind::Notify,
-            _ => return None,
-        })
+        Self::ALL.iter().copied().find(|k| k.as_str() == s)
+    }
+}
+
+impl Serialize for EventKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for EventKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let name = std::borrow::Cow::<str>::deserialize(d)?;
+        EventKind::parse(&name).ok_or_else(|| serde::de::Error::custom(format!("unknown event kind {name:?}")))
     }
 }
 
 /// One change. Memory events carry namespace/key/version; checkpoint events carry the thread
 /// id in `channel` and the checkpoint id in `key`; notify carries channel and payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Event {
     pub seq: u64,
     pub ts: i64,
+    #[cfg_attr(test, ts(type = "EventKind"))]
     pub kind: EventKind,
     pub namespace: Option<Vec<String>>,
     pub key: Option<String>,
@@ -65,8 +82,10 @@ pub struct Event {
 /// to memory events (put / delete / expire / evict); `channels` only to notify events. An
 /// empty list means "all".
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct EventFilter {
     #[serde(default)]
+    #[cfg_attr(test, ts(type = "EventKind[]"))]
     pub kinds: Vec<EventKind>,
     /// Namespace prefixes (memory events only).
     #[serde(default)]
@@ -302,7 +321,7 @@ fn row_to_event(r: &rusqlite::Row) -> rusqlite::Result<Event> {
     Ok(Event {
         seq: r.get::<_, i64>(0)? as u64,
         ts: r.get(1)?,
-        kind: EventKind::parse(&kind).unwrap_or(EventKind::Notify),
+        kind: EventKind::parse(&kind).ok_or_else(|| unknown_kind(&kind))?,
         namespace: ns.as_deref().map(namespace::decode),
         key: r.get(4)?,
         version: r.get::<_, Option<i64>>(5)?.map(|v| v as u64),
@@ -311,10 +330,53 @@ fn row_to_event(r: &rusqlite::Row) -> rusqlite::Result<Event> {
     })
 }
 
+/// A stored event of a kind this engine does not know (a newer engine wrote it, or the row was damaged):
+/// an error, never mistaken for another kind.
+fn unknown_kind(kind: &str) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(
+        2,
+        rusqlite::types::Type::Text,
+        format!("unknown event kind {kind:?} in the change feed").into(),
+    )
+}
+
 /// A page of the change feed (see `Store::changes_page`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ChangesPage {
     pub events: Vec<Event>,
     /// The page ended at its limit or its size: more events may follow its last one.
     pub more: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EventKind;
+    use crate::{ErrorCode, EventFilter, Store, StoreConfig};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn every_kind_round_trips_through_its_name_and_serde() {
+        for &k in EventKind::ALL {
+            assert_eq!(EventKind::parse(k.as_str()), Some(k));
+            let json = serde_json::to_string(&k).unwrap();
+            assert_eq!(json, format!("\"{}\"", k.as_str()));
+            assert_eq!(serde_json::from_str::<EventKind>(&json).unwrap(), k);
+        }
+        assert_eq!(EventKind::parse("Notify"), None);
+        let err = serde_json::from_str::<EventKind>("\"bogus\"").unwrap_err();
+        assert!(err.to_string().contains("unknown event kind"), "{err}");
+    }
+
+    /// A stored kind this engine does not know is an error, not a notify event.
+    #[test]
+    fn an_unknown_stored_kind_is_an_error() {
+        let mut s = Store::open(StoreConfig::memory(0)).unwrap();
+        let seq = s.notify("chan", serde_json::json!(1)).unwrap();
+        s.conn.execute("UPDATE events SET kind = 'renamed' WHERE seq = ?1", [seq as i64]).unwrap();
+        let err = s.changes(0, &EventFilter::default(), 10).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Internal);
+        assert!(err.message.contains("unknown event kind \"renamed\""), "{}", err.message);
+    }
 }

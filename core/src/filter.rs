@@ -8,6 +8,7 @@ use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum FilterOp {
     Eq,
     Ne,
@@ -22,6 +23,7 @@ pub enum FilterOp {
 
 /// `metadata[field] <op> value` (or `value[field]` for a value filter). For `In` / `Nin`, `value` is an array.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Condition {
     pub field: String,
     pub op: FilterOp,

@@ -45,6 +45,7 @@ pub(crate) struct ImportState {
 
 /// What an import chunk achieved.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ImportProgress {
     /// The `end` line came: the store now holds the whole export.
     pub done: bool,

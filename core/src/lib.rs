@@ -35,6 +35,8 @@ mod search;
 mod stats;
 mod store;
 mod time_index;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod ts_bindings;
 mod types;
 mod usage;
 mod vector_index;
@@ -50,7 +52,7 @@ pub use app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use checkpoints::{
     ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite,
 };
-pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Storage, StoreConfig};
+pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Storage, StoreConfig, StoreOptions};
 pub use error::{Error, ErrorCode, Result};
 pub use export::{ExportDoc, ExportedVersion};
 pub use export_stream::{

@@ -542,6 +542,8 @@ pub const HISTORY_PAGE_MAX: usize = 1000;
 
 /// A page of a key's history (see `Store::history_page`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct HistoryPage {
     pub versions: Vec<Memory>,
     /// Pass as `after_seq` for the next page; None when this page ends the history.

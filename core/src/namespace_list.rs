@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 pub const WILDCARD: &str = "*";
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct NamespaceQuery {
     /// Namespaces that start with these segments (`*` matches any one).
     #[serde(default)]

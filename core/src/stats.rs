@@ -5,6 +5,8 @@ use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Stats {
     pub seq: u64,
     pub memories: u64,
@@ -31,6 +33,7 @@ pub struct Stats {
     pub db_bytes: u64,
     pub history_floor: u64,
     /// The earliest `expires_at` (ms) of a live memory, expired or not: when a host should next `sweep()`.
+    #[serde(rename = "nextExpiryAt")]
     pub next_expiry_ms: Option<i64>,
     pub dims: u64,
     pub metric: String,

@@ -7,13 +7,16 @@ use serde_json::{Map, Value};
 /// which maps to the last seq committed at or before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum AsOf {
     Seq(u64),
     Time(i64),
 }
 
-/// One memory as stored: identified by (namespace, key).
+/// One memory as stored: identified by (namespace, key). Its fields are snake_case: it is also a line of
+/// the export format, which stays as it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Memory {
     pub namespace: Vec<String>,
     pub key: String,
@@ -38,6 +41,8 @@ pub struct Memory {
 
 /// A write of one memory.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct MemoryPut {
     pub namespace: Vec<String>,
     pub key: String,
@@ -96,6 +101,7 @@ impl MemoryPut {
 
 /// What a successful write tells the caller.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct WriteAck {
     pub seq: u64,
     pub version: u64,
@@ -105,6 +111,8 @@ pub struct WriteAck {
 
 /// Listing memories under a namespace prefix, in (namespace, key) order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct ListQuery {
     pub prefix: Vec<String>,
     /// Metadata conditions.
@@ -129,6 +137,8 @@ pub struct ListQuery {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ListPage {
     pub items: Vec<Memory>,
     pub next_cursor: Option<String>,

@@ -1,4 +1,8 @@
-/** Conversions between the public (camelCase) types and the engine's JSON shapes (snake_case), with seq checks. */
+/**
+ * Conversions between the public types and the engine's JSON shapes (generated/engine.ts), with seq checks. The
+ * engine speaks camelCase, so options pass through as they are; what is left: vectors (Float32Array), memories and
+ * checkpoints (snake_case, as in the export format), write acks and events.
+ */
 
 import { checkSafe, invalid, safeOut } from './errors.js';
 import type {
@@ -14,8 +18,6 @@ import type {
   MemoryInput,
   Namespace,
   PendingWrite,
-  SearchHit,
-  Stats,
   WriteAck,
 } from './types.js';
 
@@ -45,14 +47,11 @@ export function f32(v: Float32Array | number[] | undefined, what: string): Float
 export function putArg(m: MemoryInput): Raw {
   if (typeof m !== 'object' || m === null) throw invalid('a memory must be an object');
   return {
-    namespace: m.namespace,
-    key: m.key,
-    value: m.value,
-    text: m.text,
-    metadata: m.metadata,
+    ...m,
+    embedding: undefined,
     pinned: m.pinned ?? false,
-    ttl_ms: optSafe(m.ttlMs, 'ttlMs'),
-    if_version: optSafe(m.ifVersion, 'ifVersion'),
+    ttlMs: optSafe(m.ttlMs, 'ttlMs'),
+    ifVersion: optSafe(m.ifVersion, 'ifVersion'),
   };
 }
 
@@ -83,36 +82,15 @@ export function toMemory(m: Raw): Memory {
   return out;
 }
 
-export function toHit(h: Raw): SearchHit {
-  return {
-    namespace: h.namespace,
-    key: h.key,
-    value: h.value,
-    text: h.text,
-    metadata: h.metadata,
-    version: safeOut(h.version, 'version'),
-    seq: safeOut(h.seq, 'seq'),
-    createdAt: h.created_at,
-    updatedAt: h.updated_at,
-    score: h.score,
-    vectorRank: h.vector_rank,
-    vectorScore: h.vector_score,
-    lexicalRank: h.lexical_rank,
-    lexicalScore: h.lexical_score,
-  };
-}
-
+/** Fusion settings, range-checked; absent ones take the engine's defaults. */
 export function fusionArg(f: FusionOptions | undefined): Raw {
   if (f === undefined) return undefined;
   return {
-    method: f.method ?? 'relative',
-    vector_weight: f.vectorWeight ?? 0.5,
-    rrf_k: f.rrfK ?? 60,
-    pool: checkSafe(f.pool ?? 100, 'fusion.pool'),
-    // Absent: the engine's defaults.
-    feedback_docs: inRange(f.feedbackDocs, 0, 20, true, 'fusion.feedbackDocs'),
-    feedback_terms: inRange(f.feedbackTerms, 0, 50, true, 'fusion.feedbackTerms'),
-    feedback_weight: inRange(f.feedbackWeight, 0, 1, false, 'fusion.feedbackWeight'),
+    ...f,
+    pool: optSafe(f.pool, 'fusion.pool'),
+    feedbackDocs: inRange(f.feedbackDocs, 0, 20, true, 'fusion.feedbackDocs'),
+    feedbackTerms: inRange(f.feedbackTerms, 0, 50, true, 'fusion.feedbackTerms'),
+    feedbackWeight: inRange(f.feedbackWeight, 0, 1, false, 'fusion.feedbackWeight'),
   };
 }
 
@@ -190,32 +168,4 @@ export function checkExportSeqs(doc: Raw): void {
   }
   for (const [i, c] of list(doc.commits).entries()) num(list(c)[0], `doc.commits[${i}][0]`);
   for (const [i, c] of list(doc.checkpoints).entries()) num(c?.seq, `doc.checkpoints[${i}].seq`);
-}
-
-export function toStats(s: Raw): Stats {
-  return {
-    seq: safeOut(s.seq, 'seq'),
-    memories: s.memories,
-    bytes: s.bytes,
-    pinnedMemories: s.pinned_memories,
-    pinnedBytes: s.pinned_bytes,
-    maxBytes: s.max_bytes,
-    maxMemories: s.max_memories,
-    versions: s.versions,
-    events: s.events,
-    oldestEventSeq: s.oldest_event_seq,
-    checkpoints: s.checkpoints,
-    indexVectors: s.index_vectors,
-    indexPending: s.index_pending,
-    indexBytes: s.index_bytes,
-    heapBytes: s.heap_bytes,
-    memoryBudget: s.memory_budget,
-    projectedPeakBytes: s.projected_peak_bytes,
-    dbBytes: s.db_bytes,
-    historyFloor: s.history_floor,
-    nextExpiryAt: s.next_expiry_ms ?? null,
-    dims: s.dims,
-    metric: s.metric,
-    scalar: s.scalar,
-  };
 }

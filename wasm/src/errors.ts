@@ -1,24 +1,12 @@
 /** `EdgememError`: the one error type of the package, with the engine's stable `code`. */
 
-export const ERROR_CODES = [
-  'INVALID_ARGUMENT',
-  'NOT_FOUND',
-  'CONFLICT',
-  'DIMENSION_MISMATCH',
-  'QUOTA_EXCEEDED',
-  'PAYLOAD_TOO_LARGE',
-  'RESUME_GAP',
-  'HISTORY_PRUNED',
-  /** Remote stores only (missing or invalid token); the engine never raises it. */
-  'UNAUTHORIZED',
-  /** Remote stores only (token not valid for this agent or scope); the engine never raises it. */
-  'FORBIDDEN',
-  /** Stores with an embedder: it failed or answered badly (nothing was written); the engine never raises it. */
-  'EMBEDDING_FAILED',
-  'INTERNAL',
-] as const;
+import { ERROR_CODES, type ErrorCode } from './generated/engine.js';
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+/**
+ * Every code, generated from the engine's list (core/src/error.rs). UNAUTHORIZED and FORBIDDEN come from remote
+ * stores only, EMBEDDING_FAILED from stores with an embedder; the engine never raises them.
+ */
+export { ERROR_CODES, type ErrorCode };
 
 export class EdgememError extends Error {
   readonly code: ErrorCode;

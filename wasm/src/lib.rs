@@ -1,7 +1,8 @@
 //! edgemem-wasm: a thin wasm-bindgen adapter over edgemem-core — conversions and errors only.
 //!
-//! Arguments and results cross as JSON strings in the engine's own serde shapes (snake_case; a GET without
-//! options passes its namespace and key as plain strings, `getLive`), vectors as
+//! Arguments and results cross as JSON strings in the engine's own serde shapes (camelCase, as the TypeScript
+//! API; memories and checkpoints, which are also export lines, snake_case; wasm/src/generated/engine.ts
+//! declares most of them; a GET without options passes its namespace and key as plain strings, `getLive`), vectors as
 //! `Float32Array`, pages as `Uint8Array`; engine errors are thrown as `{ edgemem, code, message }` objects
 //! (`errors.rs`). The idiomatic API users import is the TypeScript layer in `wasm/src/*.ts`.
 
@@ -10,7 +11,7 @@ mod host_pages;
 
 use edgemem_core::{
     AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, Durability, EventFilter, ListQuery, MemoryPut, Metric,
-    Retention, ScalarKind, SearchQuery, Storage, Store, StoreConfig,
+    ScalarKind, SearchQuery, Storage, Store, StoreConfig, StoreOptions,
 };
 use errors::{invalid, parse, safe, seq_arg, to_js, utf8};
 use host_pages::{HostPages, JsPageStore};
@@ -52,37 +53,7 @@ pub fn last_cxx_error() -> Option<String> {
     None
 }
 
-/// `openStore` options the TypeScript layer forwards (engine defaults for anything absent).
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct OpenConfig {
-    dims: usize,
-    metric: Option<String>,
-    scalar: Option<String>,
-    max_bytes: u64,
-    max_memories: u64,
-    retention: Option<RetentionConfig>,
-    sync_full: bool,
-    index_snapshot_every: Option<u64>,
-    max_memory_bytes: Option<usize>,
-    max_checkpoint_bytes: Option<usize>,
-    /// Only with a page store: the host commits each call atomically (a Durable Object).
-    atomic: bool,
-    memory_budget: u64,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RetentionConfig {
-    history_versions: Option<u64>,
-    history_max_age_ms: Option<u64>,
-    events_max: Option<u64>,
-    events_max_age_ms: Option<u64>,
-    checkpoints_per_thread: Option<u64>,
-    checkpoints_max_bytes: Option<u64>,
-}
-
-fn store_config(c: OpenConfig, pages: Option<JsPageStore>) -> Result<StoreConfig, JsValue> {
+fn store_config(c: StoreOptions, pages: Option<JsPageStore>) -> Result<StoreConfig, JsValue> {
     let mut cfg = StoreConfig::memory(c.dims);
     if let Some(m) = c.metric {
         cfg.metric = Metric::parse(&m).ok_or_else(|| invalid(format!("unknown metric {m:?}")))?;
@@ -94,15 +65,7 @@ fn store_config(c: OpenConfig, pages: Option<JsPageStore>) -> Result<StoreConfig
     cfg.caps.max_memories = c.max_memories;
     cfg.memory_budget = c.memory_budget;
     if let Some(r) = c.retention {
-        let d = Retention::default();
-        cfg.retention = Retention {
-            history_versions: r.history_versions.unwrap_or(d.history_versions),
-            history_max_age_ms: r.history_max_age_ms.unwrap_or(d.history_max_age_ms),
-            events_max: r.events_max.unwrap_or(d.events_max),
-            events_max_age_ms: r.events_max_age_ms.unwrap_or(d.events_max_age_ms),
-            checkpoints_per_thread: r.checkpoints_per_thread.unwrap_or(d.checkpoints_per_thread),
-            checkpoints_max_bytes: r.checkpoints_max_bytes.unwrap_or(d.checkpoints_max_bytes),
-        };
+        cfg.retention = r;
     }
     if c.sync_full {
         cfg.sync = Durability::Full;
@@ -123,6 +86,7 @@ fn store_config(c: OpenConfig, pages: Option<JsPageStore>) -> Result<StoreConfig
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct HistoryArgs {
     namespace: Vec<String>,
     key: String,
@@ -133,6 +97,7 @@ struct HistoryArgs {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct KeyArgs {
     namespace: Vec<String>,
     key: String,
@@ -146,6 +111,7 @@ struct KeyArgs {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct CheckpointGetArgs {
     thread_id: String,
     #[serde(default)]
@@ -155,6 +121,7 @@ struct CheckpointGetArgs {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct PutWritesArgs {
     thread_id: String,
     #[serde(default)]
@@ -228,7 +195,7 @@ impl WasmStore {
         self.out(&acks)
     }
 
-    /// `{ namespace, key, as_of? }` -> `Memory` JSON or `null`.
+    /// `{ namespace, key, asOf?, includeEmbedding? }` -> `Memory` JSON or `null`.
     /// The engine writes the JSON itself (`Store::get_json`): the stored value is not parsed and re-serialised.
     pub fn get(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: KeyArgs = parse(args_json, "get arguments")?;
@@ -246,7 +213,7 @@ impl WasmStore {
         self.s()?.get_json(&ns, key, None, false).map_err(to_js)
     }
 
-    /// `{ namespace, key, if_version? }` -> the delete's seq.
+    /// `{ namespace, key, ifVersion? }` -> the delete's seq.
     pub fn delete(&mut self, args_json: &str) -> Result<f64, JsValue> {
         let a: KeyArgs = parse(args_json, "delete arguments")?;
         let seq = self.s()?.delete(&a.namespace, &a.key, a.if_version).map_err(to_js)?;
@@ -268,7 +235,7 @@ impl WasmStore {
         self.out(&names)
     }
 
-    /// `{ namespace, key, after_seq?, limit? }` -> `HistoryPage` JSON (versions oldest first).
+    /// `{ namespace, key, afterSeq?, limit? }` -> `HistoryPage` JSON (versions oldest first).
     pub fn history(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: HistoryArgs = parse(args_json, "history arguments")?;
         let limit = a.limit.unwrap_or(edgemem_core::HISTORY_PAGE_MAX);
@@ -293,7 +260,7 @@ impl WasmStore {
         safe(self.s()?.put_checkpoint(c).map_err(to_js)?)
     }
 
-    /// `{ thread_id, checkpoint_ns?, checkpoint_id? }` -> `Checkpoint` JSON or `null` (latest when no id).
+    /// `{ threadId, checkpointNs?, checkpointId? }` -> `Checkpoint` JSON or `null` (latest when no id).
     #[wasm_bindgen(js_name = getCheckpoint)]
     pub fn get_checkpoint(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: CheckpointGetArgs = parse(args_json, "checkpoint arguments")?;
@@ -309,7 +276,7 @@ impl WasmStore {
         self.out(&cs)
     }
 
-    /// `{ thread_id, checkpoint_ns?, checkpoint_id, task_id, writes: [[channel, data]] }` as UTF-8 bytes.
+    /// `{ threadId, checkpointNs?, checkpointId, taskId, writes: [[channel, data]] }` as UTF-8 bytes.
     #[wasm_bindgen(js_name = putWrites)]
     pub fn put_writes(&mut self, args_json: &[u8]) -> Result<(), JsValue> {
         let a: PutWritesArgs = parse(utf8(args_json)?, "pending writes")?;

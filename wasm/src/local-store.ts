@@ -15,6 +15,7 @@ import {
   wellFormed,
 } from './errors.js';
 import { takesJsonText, Utf8Json } from './json-text.js';
+import type * as engine from './generated/engine.js';
 import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 import type { PageStore } from './page-store.js';
 import { allChanges, allHistory, someCheckpoints } from './paging.js';
@@ -54,34 +55,9 @@ import type {
   WriteAck,
 } from './types.js';
 
-/** Engine settings of a store (everything optional: engine defaults). */
-export interface StoreSettings {
-  /** Embedding dimensions (0: no vectors). An existing store keeps its own; a different one is DIMENSION_MISMATCH. */
-  dims?: number;
-  metric?: 'cosine' | 'ip' | 'l2';
-  scalar?: 'f32' | 'f16' | 'i8';
-  /** Caps on live unpinned memories (0: none); least recently used ones are evicted. */
-  maxBytes?: number;
-  maxMemories?: number;
-  /**
-   * The engine's heap budget in bytes (0: none): a write that would index vectors past it is refused with
-   * QUOTA_EXCEEDED before the host runs out of memory (stats() shows `heapBytes` and `projectedPeakBytes`).
-   */
-  memoryBudget?: number;
-  retention?: {
-    historyVersions?: number;
-    historyMaxAgeMs?: number;
-    eventsMax?: number;
-    eventsMaxAgeMs?: number;
-    checkpointsPerThread?: number;
-    checkpointsMaxBytes?: number;
-  };
-  /** SQLite synchronous=FULL instead of NORMAL. */
-  syncFull?: boolean;
-  indexSnapshotEvery?: number;
-  /** Largest memory (value + text + metadata) in bytes; larger is PAYLOAD_TOO_LARGE. */
-  maxMemoryBytes?: number;
-  maxCheckpointBytes?: number;
+/** Engine settings of a store (everything optional: the engine's defaults, e.g. `RETENTION_DEFAULTS`). */
+export interface StoreSettings extends Partial<Omit<engine.StoreOptions, 'retention'>> {
+  retention?: Partial<engine.Retention>;
   /**
    * Once writes pause for this many ms, the store indexes what they buffered (new text into the full-text
    * index, new vectors into the HNSW graph), so neither the write that would fill the buffer nor a search
@@ -112,30 +88,18 @@ function isPlainNamespace(namespace: unknown): namespace is string[] {
   return true;
 }
 
+/** The engine's `StoreOptions` JSON: the settings as they are (numbers checked), without the TypeScript-only ones. */
 function engineConfig(s: StoreSettings, atomic: boolean): string {
-  const n = (v: number | undefined, what: string) => conv.optSafe(v, what);
-  const r = s.retention;
-  return JSON.stringify({
-    dims: n(s.dims, 'dims') ?? 0,
-    metric: s.metric,
-    scalar: s.scalar,
-    max_bytes: n(s.maxBytes, 'maxBytes') ?? 0,
-    max_memories: n(s.maxMemories, 'maxMemories') ?? 0,
-    memory_budget: n(s.memoryBudget, 'memoryBudget') ?? 0,
-    retention: r && {
-      history_versions: n(r.historyVersions, 'retention.historyVersions'),
-      history_max_age_ms: n(r.historyMaxAgeMs, 'retention.historyMaxAgeMs'),
-      events_max: n(r.eventsMax, 'retention.eventsMax'),
-      events_max_age_ms: n(r.eventsMaxAgeMs, 'retention.eventsMaxAgeMs'),
-      checkpoints_per_thread: n(r.checkpointsPerThread, 'retention.checkpointsPerThread'),
-      checkpoints_max_bytes: n(r.checkpointsMaxBytes, 'retention.checkpointsMaxBytes'),
-    },
-    sync_full: s.syncFull ?? false,
-    index_snapshot_every: n(s.indexSnapshotEvery, 'indexSnapshotEvery'),
-    max_memory_bytes: n(s.maxMemoryBytes, 'maxMemoryBytes'),
-    max_checkpoint_bytes: n(s.maxCheckpointBytes, 'maxCheckpointBytes'),
-    atomic,
-  });
+  const { idleFlushMs: _, ...settings } = s;
+  checkNumbers(settings, '');
+  if (typeof settings.retention === 'object' && settings.retention !== null)
+    checkNumbers(settings.retention, 'retention.');
+  return JSON.stringify({ ...settings, atomic });
+}
+
+/** Every number among `o`'s own fields is a safe integer, else INVALID_ARGUMENT naming it. */
+function checkNumbers(o: object, path: string): void {
+  for (const [name, v] of Object.entries(o)) if (typeof v === 'number') checkSafe(v, path + name);
 }
 
 interface Sub {
@@ -386,8 +350,8 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       return JSON.stringify({
         namespace,
         key,
-        as_of: conv.asOfArg(o.asOf),
-        include_embedding: o.includeEmbedding === true,
+        asOf: conv.asOfArg(o.asOf),
+        includeEmbedding: o.includeEmbedding === true,
       });
     });
     const m = JSON.parse(this.#call((w) => w.get(args)));
@@ -397,7 +361,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   async delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number> {
     const args = argument('delete', () => {
       const o = opts(options, 'delete options');
-      return JSON.stringify({ namespace, key, if_version: conv.optSafe(o.ifVersion, 'ifVersion') });
+      return JSON.stringify({ namespace, key, ifVersion: conv.optSafe(o.ifVersion, 'ifVersion') });
     });
     const seq = this.#call((w) => w.delete(args));
     this.#wrote();
@@ -408,27 +372,29 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     const q = argument('list', () => {
       const o = opts(options, 'list options');
       return JSON.stringify({
+        ...o,
         prefix: o.prefix ?? [],
         limit: o.limit === undefined ? undefined : checkPositive(o.limit, 'limit'),
         cursor: o.cursor ?? undefined,
-        as_of: conv.asOfArg(o.asOf),
-        include_embeddings: o.includeEmbeddings === true,
+        asOf: conv.asOfArg(o.asOf),
+        includeEmbeddings: o.includeEmbeddings === true,
         filter: o.filter ?? [],
-        value_filter: o.valueFilter ?? [],
+        valueFilter: o.valueFilter ?? [],
         offset: conv.optSafe(o.offset, 'offset'),
       });
     });
     const page = JSON.parse(this.#call((w) => w.list(q)));
-    return { items: (page.items as unknown[]).map(conv.toMemory), nextCursor: page.next_cursor };
+    return { items: (page.items as unknown[]).map(conv.toMemory), nextCursor: page.nextCursor };
   }
 
   async listNamespaces(options?: ListNamespacesOptions): Promise<Namespace[]> {
     const q = argument('listNamespaces', () => {
       const o = opts(options, 'listNamespaces options');
       return JSON.stringify({
+        ...o,
         prefix: o.prefix ?? [],
         suffix: o.suffix ?? [],
-        max_depth: conv.optSafe(o.maxDepth, 'maxDepth'),
+        maxDepth: conv.optSafe(o.maxDepth, 'maxDepth'),
         limit: conv.optSafe(o.limit, 'limit'),
         offset: conv.optSafe(o.offset, 'offset'),
       });
@@ -446,17 +412,14 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       JSON.stringify({
         namespace,
         key,
-        after_seq: o.afterSeq === undefined ? undefined : checkSafe(o.afterSeq, 'afterSeq'),
+        afterSeq: o.afterSeq === undefined ? undefined : checkSafe(o.afterSeq, 'afterSeq'),
         limit: o.limit === undefined ? undefined : checkPositive(o.limit, 'limit'),
       }),
     );
-    const page = JSON.parse(this.#call((w) => w.history(args))) as {
-      versions: unknown[];
-      next_after_seq: number | null;
-    };
+    const page = JSON.parse(this.#call((w) => w.history(args))) as engine.HistoryPage;
     return {
       versions: page.versions.map(conv.toMemory),
-      nextAfterSeq: page.next_after_seq === null ? null : safeOut(page.next_after_seq, 'nextAfterSeq'),
+      nextAfterSeq: page.nextAfterSeq === null ? null : safeOut(page.nextAfterSeq, 'nextAfterSeq'),
     };
   }
 
@@ -465,14 +428,14 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       if (typeof query !== 'object' || query === null) throw invalid('search takes a query object');
       let vector = conv.f32(query.vector, 'vector');
       const q: Record<string, unknown> = {
-        mode: query.mode,
-        text: query.text,
+        ...query,
+        vector: undefined,
         k: conv.optSafe(query.k, 'k'),
         namespace: query.namespace ?? [],
         filter: query.filter ?? [],
-        value_filter: query.valueFilter ?? [],
+        valueFilter: query.valueFilter ?? [],
         offset: conv.optSafe(query.offset, 'offset'),
-        as_of: conv.asOfArg(query.asOf),
+        asOf: conv.asOfArg(query.asOf),
         fusion: conv.fusionArg(query.fusion),
       };
       if (vector && vector.length === 0) {
@@ -481,19 +444,19 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
       }
       return [JSON.stringify(q), vector] as const;
     });
-    return (JSON.parse(this.#call((w) => w.search(json, vector))) as unknown[]).map(conv.toHit);
+    return JSON.parse(this.#call((w) => w.search(json, vector))) as SearchHit[];
   }
 
   async putCheckpoint(c: CheckpointInput): Promise<number> {
     const json = argument('putCheckpoint', () => {
       if (typeof c !== 'object' || c === null) throw invalid('putCheckpoint takes a checkpoint object');
       const out = new Utf8Json().open({
-        thread_id: c.threadId,
-        checkpoint_ns: c.checkpointNs ?? '',
-        checkpoint_id: c.checkpointId,
-        parent_id: c.parentId ?? null,
+        threadId: c.threadId,
+        checkpointNs: c.checkpointNs ?? '',
+        checkpointId: c.checkpointId,
+        parentId: c.parentId ?? null,
         metadata: c.metadata ?? {},
-        channel_versions: c.channelVersions ?? {},
+        channelVersions: c.channelVersions ?? {},
       });
       out.text('"data":').data(c.data).text(',"blobs":[');
       (c.blobs ?? []).forEach((b, i) => {
@@ -509,11 +472,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   async getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null> {
     const args = argument('getCheckpoint', () => {
       const o = opts(options, 'getCheckpoint options');
-      return JSON.stringify({
-        thread_id: threadId,
-        checkpoint_ns: o.checkpointNs ?? '',
-        checkpoint_id: o.checkpointId,
-      });
+      return JSON.stringify({ ...o, threadId, checkpointNs: o.checkpointNs ?? '' });
     });
     const c = JSON.parse(this.#call((w) => w.getCheckpoint(args)));
     return c === null ? null : conv.toCheckpoint(c);
@@ -528,18 +487,16 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     const q = argument('listCheckpoints', () => {
       if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
       return JSON.stringify({
-        thread_id: options.threadId,
-        checkpoint_ns: options.checkpointNs,
-        before: options.before,
+        ...options,
         limit: options.limit === undefined ? undefined : checkPositive(options.limit, 'limit'),
         filter: options.filter ?? [],
       });
     });
     const page = JSON.parse(this.#call((w) => w.listCheckpoints(q))) as {
       checkpoints: unknown[];
-      next_before: string | null;
+      nextBefore: string | null;
     };
-    return { checkpoints: page.checkpoints.map(conv.toCheckpoint), nextBefore: page.next_before };
+    return { checkpoints: page.checkpoints.map(conv.toCheckpoint), nextBefore: page.nextBefore };
   }
 
   async putWrites(input: PutWritesInput): Promise<void> {
@@ -548,10 +505,10 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
         throw invalid('putWrites takes { threadId, checkpointId, taskId, writes }');
       if (!Array.isArray(input.writes)) throw invalid('writes must be an array of [channel, value] pairs');
       const out = new Utf8Json().open({
-        thread_id: input.threadId,
-        checkpoint_ns: input.checkpointNs ?? '',
-        checkpoint_id: input.checkpointId,
-        task_id: input.taskId,
+        threadId: input.threadId,
+        checkpointNs: input.checkpointNs ?? '',
+        checkpointId: input.checkpointId,
+        taskId: input.taskId,
       });
       out.text('"writes":[');
       input.writes.forEach((w, i) => {
@@ -620,7 +577,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
   }
 
   async stats(): Promise<Stats> {
-    return conv.toStats(JSON.parse(this.#call((w) => w.stats())));
+    return JSON.parse(this.#call((w) => w.stats())) as Stats;
   }
 
   async seq(): Promise<number> {

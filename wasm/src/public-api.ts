@@ -3,6 +3,16 @@
 export type { Embedder, EmbedderOption, EmbedFunction, EmbedKind } from './embedder.js';
 export type { ReembedOptions, ReembedProgress, TextMemoryStore } from './embedding-store.js';
 export { EdgememError, ERROR_CODES, type ErrorCode } from './errors.js';
+export {
+  EVENT_KINDS,
+  FILTER_OPS,
+  FUSION_DEFAULTS,
+  FUSION_METHODS,
+  METRICS,
+  RETENTION_DEFAULTS,
+  SCALAR_KINDS,
+  SEARCH_MODES,
+} from './generated/engine.js';
 export type { StoreSettings } from './local-store.js';
 export { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 export type { OpenOptions, OpenTextOptions, StorageOption } from './open-store.js';

@@ -1,7 +1,27 @@
-/** The `MemoryStore` interface every edgemem store implements (in-process wasm today, the remote client later), and its data types. */
+/**
+ * The `MemoryStore` interface every edgemem store implements (in-process wasm, the remote client), and its data
+ * types. The engine's own shapes, enums and defaults come from `generated/engine.ts` (generated from the Rust
+ * types); the interfaces here are the ones whose TypeScript form differs (Float32Array vectors, camelCase memories),
+ * checked against the engine's in `engine-shapes.ts`.
+ */
+
+import type * as engine from './generated/engine.js';
+import type { EventKind, ImportProgress, SearchHit, SearchMode, Stats } from './generated/engine.js';
+
+export type {
+  EventKind,
+  FilterOp,
+  FusionMethod,
+  ImportProgress,
+  Metric,
+  ScalarKind,
+  SearchHit,
+  SearchMode,
+  Stats,
+} from './generated/engine.js';
 
 /** Any JSON value: what memories, metadata, notify payloads and JSON checkpoints hold. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue = engine.JsonValue;
 export type JsonObject = { [key: string]: JsonValue };
 
 /** A namespace path, outermost first, e.g. `["user", "42"]`. */
@@ -106,32 +126,17 @@ export interface ListPage {
   nextCursor: string | null;
 }
 
-export type FilterOp = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'nin';
-
 /** `metadata[field] <op> value` (`value[field]` in a value filter); for `in` and `nin` (not in; a missing field matches), `value` is an array. */
-export interface Condition {
-  field: string;
-  op: FilterOp;
-  value: JsonValue;
-}
+export type Condition = engine.Condition;
 
-export type SearchMode = 'vector' | 'lexical' | 'hybrid';
-
-export interface FusionOptions {
-  method?: 'rrf' | 'relative';
-  vectorWeight?: number;
-  rrfK?: number;
-  pool?: number;
-  /**
-   * Pseudo-relevance feedback (hybrid search): the first ranking's top `feedbackDocs` memories
-   * (0..=20, default 5; 0 turns feedback off) supply up to `feedbackTerms` expansion words
-   * (0..=50, default 10), each adding `feedbackWeight` (0..=1, default 0.3) × its BM25 weight to
-   * the first pass's candidates that hold it; then the lists are fused again.
-   */
-  feedbackDocs?: number;
-  feedbackTerms?: number;
-  feedbackWeight?: number;
-}
+/**
+ * Hybrid fusion settings; absent ones take the engine's (`FUSION_DEFAULTS`). `method`: `relative` (default),
+ * `rrf` (weighted reciprocal rank) or `z_score` (as relative, each signal standardised). Pseudo-relevance
+ * feedback: the first ranking's top `feedbackDocs` memories (0..=20; 0 turns feedback off) supply up to
+ * `feedbackTerms` expansion words (0..=50), each adding `feedbackWeight` (0..=1) × its BM25 weight to the first
+ * pass's candidates that hold it; then the lists are fused again.
+ */
+export type FusionOptions = Partial<engine.FusionParams>;
 
 export interface SearchQuery {
   /** Default: hybrid when both `text` and `vector` are given, else whichever is. */
@@ -149,25 +154,6 @@ export interface SearchQuery {
   offset?: number;
   asOf?: AsOf;
   fusion?: FusionOptions;
-}
-
-export interface SearchHit {
-  namespace: Namespace;
-  key: string;
-  value: JsonValue;
-  text: string | null;
-  metadata: JsonObject;
-  version: number;
-  seq: number;
-  /** When the memory was first written and last changed (ms since the epoch), as of the search. */
-  createdAt: number;
-  updatedAt: number;
-  /** The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid). */
-  score: number;
-  vectorRank: number | null;
-  vectorScore: number | null;
-  lexicalRank: number | null;
-  lexicalScore: number | null;
 }
 
 /** Checkpoint payloads: JSON, or opaque bytes (e.g. a serializer's output). */
@@ -266,8 +252,6 @@ export interface PutWritesInput {
   writes: [string, CheckpointData][];
 }
 
-export type EventKind = 'put' | 'delete' | 'expire' | 'evict' | 'checkpoint' | 'notify';
-
 /**
  * One change. Memory events carry namespace/key/version; checkpoint events carry the thread id in
  * `channel` and the checkpoint id in `key`; notify events carry channel and payload.
@@ -284,13 +268,7 @@ export interface ChangeEvent {
 }
 
 /** Which events a consumer wants; absent or empty lists mean "all". */
-export interface EventFilter {
-  kinds?: EventKind[];
-  /** Namespace prefixes (memory events only). */
-  namespaces?: Namespace[];
-  /** Notify channels (notify events only). */
-  channels?: string[];
-}
+export type EventFilter = Partial<engine.EventFilter>;
 
 export interface ChangesOptions {
   filter?: EventFilter;
@@ -307,36 +285,6 @@ export interface ChangesPage {
 
 export interface Subscription {
   unsubscribe(): Promise<void>;
-}
-
-export interface Stats {
-  seq: number;
-  memories: number;
-  bytes: number;
-  pinnedMemories: number;
-  pinnedBytes: number;
-  maxBytes: number;
-  maxMemories: number;
-  versions: number;
-  events: number;
-  oldestEventSeq: number | null;
-  checkpoints: number;
-  indexVectors: number;
-  indexPending: number;
-  indexBytes: number;
-  /** The engine's heap in bytes: its wasm linear memory (natively: SQLite's allocations plus the index). */
-  heapBytes: number;
-  /** The store's memory budget in bytes (0: none), and the peak heap its check projects for the store now. */
-  memoryBudget: number;
-  projectedPeakBytes: number;
-  dbBytes: number;
-  historyFloor: number;
-  /** The earliest expiry (ms since the epoch) of a live memory, or null: when to `sweep()` next. */
-  nextExpiryAt: number | null;
-  dims: number;
-  metric: string;
-  /** How the vector index stores vectors: 'f32', 'f16' or 'i8'. */
-  scalar: string;
 }
 
 /**
@@ -360,16 +308,6 @@ export type NdjsonSource =
   | ReadableStream<Uint8Array | string>
   | AsyncIterable<string | Uint8Array>
   | Iterable<string | Uint8Array>;
-
-/** How far a streamed import got (counts of each kind of line imported). */
-export interface ImportProgress {
-  /** The export's `end` line came: the store holds all of it. */
-  done: boolean;
-  versions: number;
-  commits: number;
-  checkpoints: number;
-  writes: number;
-}
 
 export interface ExportStreamOptions {
   /** About how much NDJSON text each yielded chunk holds (default 4 MiB; whole lines). */

@@ -265,6 +265,36 @@ export function contractSuite(name, factory) {
       );
     });
 
+    it('fuses hybrid rankings by each fusion method, z-scores included', async () => {
+      const s = await fresh({ dims: 2 });
+      const items = [
+        { key: 'a', text: 'red apple pie', embedding: [1, 0] },
+        { key: 'b', text: 'apple juice', embedding: [0.8, 0.6] },
+        { key: 'c', text: 'green pear', embedding: [0.6, 0.8] },
+        { key: 'd', text: 'apple tree by the pear tree', embedding: [0, 1] },
+      ];
+      await s.putBatch(items.map((m) => ({ ...m, namespace: ['z'], value: m.key })));
+      const q = { text: 'apple', vector: [1, 0], k: 4, fusion: { feedbackDocs: 0 } };
+      const scores = async (/** @type {any} */ method) =>
+        (await s.search({ ...q, fusion: { ...q.fusion, method } })).map((h) => h.score);
+      // Relative fusion scales each signal to [0, 1]; z-scores centre each on its mean, so over all the
+      // candidates the fused scores sum to 0 and some are negative.
+      const relative = await scores('relative');
+      assert.ok(
+        relative.every((x) => x >= 0 && x <= 1),
+        `relative: ${relative}`,
+      );
+      const z = await scores('z_score');
+      assert.equal(z.length, 4);
+      assert.ok(Math.abs(z.reduce((a, b) => a + b, 0)) < 1e-9, `z_score: ${z}`);
+      assert.ok(
+        z.some((x) => x < 0),
+        `z_score: ${z}`,
+      );
+      assert.deepEqual(await scores(undefined), relative, 'relative is the default');
+      await rejectsWith(s.search({ ...q, fusion: { method: /** @type {any} */ ('zscore') } }), 'INVALID_ARGUMENT');
+    });
+
     it('expands hybrid questions with feedback words unless told not to', async () => {
       const s = await fresh({ dims: 4 });
       const texts = [

@@ -22,6 +22,7 @@ import {
   type ImportProgress,
   type MemoryStore,
   openStore,
+  RETENTION_DEFAULTS,
 } from 'edgemem';
 import { callStore, outcome, type Outcome as RpcOutcome, type StoreArgs, type StoreResult } from 'edgemem/rpc';
 import { agentEmbedder, checkEmbedder } from './agent-embedder.js';
@@ -55,8 +56,6 @@ export interface AgentState {
   seq: number;
 }
 
-/** The engine's default event age limit (core/src/config.rs): 7 days. */
-const DEFAULT_EVENTS_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 /** How often an idle agent with age-limited events or history is woken to apply the limit. */
 const IDLE_RETENTION_MS = 3600 * 1000;
 
@@ -335,7 +334,8 @@ export class AgentMemory extends DurableObject<Env> {
     if (stats.nextExpiryAt !== null) when.push(Math.max(stats.nextExpiryAt + 1, now + 1_000));
     const { retention } = mergedSettings(this.env, readAgentSettings(this.ctx.storage));
     const ageLimited =
-      (retention?.eventsMaxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS) > 0 || (retention?.historyMaxAgeMs ?? 0) > 0;
+      (retention?.eventsMaxAgeMs ?? RETENTION_DEFAULTS.eventsMaxAgeMs) > 0 ||
+      (retention?.historyMaxAgeMs ?? RETENTION_DEFAULTS.historyMaxAgeMs) > 0;
     if (ageLimited && (stats.events > 0 || stats.versions > stats.memories))
       when.push(now + Math.max(delay, IDLE_RETENTION_MS));
     if (when.length) {

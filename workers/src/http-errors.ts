@@ -5,23 +5,12 @@
  * store cannot take); RESUME_GAP and HISTORY_PRUNED are 410 Gone (the data asked for was retained once);
  * EMBEDDING_FAILED is 502 Bad Gateway (the agent's embedder — an endpoint or Workers AI — failed; nothing written).
  */
+import { ERROR_CODES } from 'edgemem';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-export const API_ERROR_CODES = [
-  'INVALID_ARGUMENT',
-  'NOT_FOUND',
-  'CONFLICT',
-  'DIMENSION_MISMATCH',
-  'QUOTA_EXCEEDED',
-  'PAYLOAD_TOO_LARGE',
-  'RESUME_GAP',
-  'HISTORY_PRUNED',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'EMBEDDING_FAILED',
-  'INTERNAL',
-] as const;
+/** The engine's codes (generated from core/src/error.rs): the same in Rust, in the package and over HTTP. */
+export const API_ERROR_CODES = ERROR_CODES;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 

@@ -6,6 +6,7 @@
  * segments joined by `/` (`ns=user/42`; empty: the root) — so the HTTP API does not take `/` inside a segment.
  */
 import { z } from '@hono/zod-openapi';
+import { EVENT_KINDS, FILTER_OPS, FUSION_METHODS, METRICS, SCALAR_KINDS, SEARCH_MODES } from 'edgemem';
 import { LIMITS } from './limits.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -136,14 +137,14 @@ export const Memory = z
 
 export const Condition = z.object({
   field: z.string().min(1).max(LIMITS.idChars),
-  op: z.enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin']),
+  op: z.enum(FILTER_OPS),
   value: Json,
 });
 export const Filter = z.array(Condition).max(LIMITS.filterConditions);
 
 export const SearchBody = z
   .object({
-    mode: z.enum(['vector', 'lexical', 'hybrid']).optional(),
+    mode: z.enum(SEARCH_MODES).optional(),
     text: z.string().max(LIMITS.searchTextChars).optional(),
     vector: Vector.optional(),
     k: z.number().int().min(1).max(LIMITS.k).optional(),
@@ -160,7 +161,7 @@ export const SearchBody = z
     asOf: AsOf.optional(),
     fusion: z
       .object({
-        method: z.enum(['rrf', 'relative']).optional(),
+        method: z.enum(FUSION_METHODS).optional(),
         vectorWeight: z.number().min(0).max(1).optional(),
         rrfK: z.number().min(1).max(1000).optional(),
         pool: z.number().int().min(1).max(4000).optional(),
@@ -252,7 +253,7 @@ export const Checkpoint = z
   })
   .openapi('Checkpoint');
 
-export const EventKind = z.enum(['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify']);
+export const EventKind = z.enum(EVENT_KINDS);
 
 export const ChangeEvent = z
   .object({
@@ -314,8 +315,8 @@ export const ErrorBody = z
   })
   .openapi('Error');
 
-const Metric = z.enum(['cosine', 'ip', 'l2']);
-const Scalar = z.enum(['f32', 'f16', 'i8']);
+const Metric = z.enum(METRICS);
+const Scalar = z.enum(SCALAR_KINDS);
 const RetentionFields = {
   historyVersions: uint().optional().openapi({ description: 'versions kept per key' }),
   historyMaxAgeMs: uint().optional(),

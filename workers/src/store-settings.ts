@@ -1,5 +1,5 @@
 /** The engine settings of every agent's store, from the Worker's variables (env.ts) and the limits. */
-import type { StoreSettings } from 'edgemem';
+import { SCALAR_KINDS, type ScalarKind, type StoreSettings } from 'edgemem';
 import { type Env, intVar } from './env.js';
 import { LIMITS } from './limits.js';
 
@@ -44,7 +44,8 @@ export function defaultScalar(metric: StoreSettings['metric']): NonNullable<Stor
   return (metric ?? 'cosine') === 'cosine' ? 'i8' : 'f32';
 }
 
-function scalarVar(raw: string): NonNullable<StoreSettings['scalar']> {
-  if (raw === 'f32' || raw === 'f16' || raw === 'i8') return raw;
-  throw new Error(`variable EDGEMEM_SCALAR must be f32, f16 or i8, got ${JSON.stringify(raw)}`);
+function scalarVar(raw: string): ScalarKind {
+  const kind = SCALAR_KINDS.find((k) => k === raw);
+  if (kind) return kind;
+  throw new Error(`variable EDGEMEM_SCALAR must be one of ${SCALAR_KINDS.join(', ')}, got ${JSON.stringify(raw)}`);
 }

@@ -1,4 +1,5 @@
 /** `POST /search`: modes, filters, k, AS OF. */
+import { FUSION_METHODS } from 'edgemem';
 import { describe, expect, it } from 'vitest';
 import { agentId, api, expectError } from './helpers';
 
@@ -85,6 +86,24 @@ describe('search', () => {
     for (const fusion of [{ feedbackDocs: 21 }, { feedbackTerms: -1 }, { feedbackWeight: 2 }]) {
       expectError(await api('POST', `/v1/agents/${a}/search`, { body: { ...base, fusion } }), 400, 'INVALID_ARGUMENT');
     }
+  });
+
+  it('fuses by every fusion method the engine has, z-scores included', async () => {
+    const a = agentId();
+    await seed(a);
+    const base = { text: 'green tea', vector: [1, 0, 0, 0], k: 3, fusion: { feedbackDocs: 0 } };
+    const search = (method: string) =>
+      api('POST', `/v1/agents/${a}/search`, { body: { ...base, fusion: { ...base.fusion, method } } });
+    for (const method of FUSION_METHODS) {
+      const r = await search(method);
+      expect(r.status, method).toBe(200);
+      expect(r.body.hits[0].key, method).toBe('tea');
+    }
+    // z-scores centre each signal on its mean: over all the candidates the fused scores sum to 0.
+    const z = (await search('z_score')).body.hits.map((h: any) => h.score as number);
+    expect(z.some((x: number) => x < 0)).toBe(true);
+    expect(Math.abs(z.reduce((x: number, y: number) => x + y, 0))).toBeLessThan(1e-9);
+    expectError(await search('zscore'), 400, 'INVALID_ARGUMENT');
   });
 
   it('rejects a query vector of the wrong length and a k out of range', async () => {

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum FusionMethod {
     /// Weighted reciprocal rank fusion.
     Rrf,
@@ -20,8 +21,10 @@ pub enum FusionMethod {
     ZScore,
 }
 
+/// Hybrid fusion settings (absent fields: the defaults below).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct FusionParams {
     pub method: FusionMethod,
     /// Weight of the vector list; the lexical list gets `1 - vector_weight`.

@@ -54,6 +54,7 @@ const RESCORE_EXTRA: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum SearchMode {
     Vector,
     Lexical,
@@ -61,6 +62,8 @@ pub enum SearchMode {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct SearchQuery {
     /// Default: hybrid when both `text` and `vector` are given, else whichever is.
     #[serde(default)]
@@ -90,6 +93,8 @@ pub struct SearchQuery {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SearchHit {
     pub namespace: Vec<String>,
     pub key: String,
@@ -98,12 +103,14 @@ pub struct SearchHit {
     pub metadata: Map<String, Value>,
     pub version: u64,
     pub seq: u64,
+    /// When the memory was first written and last changed (ms since the epoch), as of the search.
     pub created_at: i64,
     pub updated_at: i64,
     /// The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
     pub score: f64,
-    /// In hybrid mode with feedback, the lexical score includes the expansion words' share, so a
-    /// memory can have a lexical rank without holding any word of the question.
+    /// Each list's rank (from 1) and score of the hit, null when it is not in that list. In hybrid mode with
+    /// feedback, the lexical score includes the expansion words' share, so a memory can have a lexical rank
+    /// without holding any word of the question.
     pub vector_rank: Option<u32>,
     pub vector_score: Option<f64>,
     pub lexical_rank: Option<u32>,

@@ -2,6 +2,7 @@
 
 import { type Command, Option } from 'commander';
 import { invalid } from '../errors.js';
+import { SEARCH_MODES } from '../generated/engine.js';
 import type { AsOf, Namespace, SearchMode, SearchQuery } from '../types.js';
 import { asOfOption, parseCount, parseNamespace, parseVector } from './args.js';
 import { ns, printTable, show } from './output.js';
@@ -22,11 +23,9 @@ export function searchCommand(program: Command): void {
       .description('search memories: lexical (text), vector (--vector) or hybrid (both)')
       .argument('[text]', 'the query text')
       .addOption(
-        new Option('--mode <mode>', 'default: hybrid with text and --vector, else whichever is given').choices([
-          'lexical',
-          'vector',
-          'hybrid',
-        ]),
+        new Option('--mode <mode>', 'default: hybrid with text and --vector, else whichever is given').choices(
+          SEARCH_MODES,
+        ),
       )
       .option('--k <n>', 'hits wanted (default 10)', parseCount)
       .option('--vector <json>', "the query vector, a JSON array of the store's dims numbers", parseVector)

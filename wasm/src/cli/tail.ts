@@ -8,12 +8,13 @@
 
 import type { Command } from 'commander';
 import type { EdgememError } from '../errors.js';
+import { EVENT_KINDS } from '../generated/engine.js';
 import type { ChangeEvent, EventFilter, EventKind, MemoryStore, Namespace } from '../types.js';
 import { listOf, parseCount, parseNamespace } from './args.js';
 import { ns, time, toJson } from './output.js';
 import { openTarget, type TargetOptions, targetOptions } from './target.js';
 
-const KINDS: readonly EventKind[] = ['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify'];
+const KINDS: readonly EventKind[] = EVENT_KINDS;
 
 interface TailOptions extends TargetOptions {
   since?: number;

@@ -8,6 +8,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod/v3';
 import { EdgememError } from '../errors.js';
+import { EVENT_KINDS } from '../generated/engine.js';
 import type { AsOf, JsonObject, JsonValue, MemoryStore, Namespace } from '../types.js';
 import { registerTool } from './register.js';
 import { jsonResult } from './results.js';
@@ -37,7 +38,7 @@ const asOfSchema = z
   })
   .describe('Search the memories as they were at a past point: give seq or time, not both');
 
-const eventKinds = z.enum(['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify']);
+const eventKinds = z.enum(EVENT_KINDS);
 
 /** Registers remember, recall, forget, history and changes on `server`, over `store`. */
 export function registerMemoryTools(server: McpServer, store: MemoryStore, options: MemoryToolsOptions = {}): void {

@@ -1,0 +1,129 @@
+//! The TypeScript of the engine's JSON shapes, generated from the Rust types: `wasm/src/generated/engine.ts`,
+//! which the npm package and the Worker import. The test fails when the committed file is stale;
+//! `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings` rewrites it.
+// wasm-test: native-only (it reads and writes a file of the repository)
+
+use crate::config::{Metric, Retention, ScalarKind, StoreOptions};
+use crate::error::ErrorCode;
+use crate::feed::{ChangesPage, Event, EventFilter, EventKind};
+use crate::filter::{Condition, FilterOp};
+use crate::import_stream::ImportProgress;
+use crate::memories::HistoryPage;
+use crate::namespace_list::NamespaceQuery;
+use crate::search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery};
+use crate::stats::Stats;
+use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
+use ts_rs::{Config, TS};
+
+const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../wasm/src/generated/engine.ts");
+
+/// `export const NAME = [...] as const;` and its union type `TYPE`.
+fn names(out: &mut String, doc: &str, name: &str, ty: &str, values: impl IntoIterator<Item = &'static str>) {
+    let list: Vec<String> = values.into_iter().map(|v| format!("'{v}'")).collect();
+    out.push_str(&format!(
+        "/** {doc} */\nexport const {name} = [{}] as const;\nexport type {ty} = (typeof {name})[number];\n\n",
+        list.join(", ")
+    ));
+}
+
+/// The values of a serde enum of unit variants, read from the union ts-rs declares for it.
+fn union_values<T: TS>(cfg: &Config) -> Vec<&'static str> {
+    let inline = T::inline(cfg);
+    inline
+        .split(" | ")
+        .map(|v| {
+            let v = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')).unwrap_or_else(|| panic!("{inline}"));
+            &*Box::leak(v.to_string().into_boxed_str())
+        })
+        .collect()
+}
+
+fn decl<T: TS>(out: &mut String, cfg: &Config) {
+    if let Some(docs) = T::docs() {
+        out.push_str(&docs);
+    }
+    out.push_str("export ");
+    out.push_str(&T::decl(cfg));
+    out.push_str("\n\n");
+}
+
+fn generate() -> String {
+    let cfg = Config::new().with_large_int("number");
+    let mut out = String::from(
+        "// Generated from the engine's Rust types by core/src/ts_bindings.rs; do not edit. Regenerate with\n\
+         // `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings` (the test fails while it is stale).\n\n",
+    );
+    names(
+        &mut out,
+        "Every error code (core/src/error.rs).",
+        "ERROR_CODES",
+        "ErrorCode",
+        ErrorCode::ALL.iter().map(|c| c.as_str()),
+    );
+    names(
+        &mut out,
+        "Every kind of change-feed event (core/src/feed.rs).",
+        "EVENT_KINDS",
+        "EventKind",
+        EventKind::ALL.iter().map(|k| k.as_str()),
+    );
+    names(&mut out, "Vector metrics.", "METRICS", "Metric", Metric::ALL.iter().map(|m| m.as_str()));
+    names(
+        &mut out,
+        "How the vector index stores vectors.",
+        "SCALAR_KINDS",
+        "ScalarKind",
+        ScalarKind::ALL.iter().map(|s| s.as_str()),
+    );
+    names(&mut out, "Search modes.", "SEARCH_MODES", "SearchMode", union_values::<SearchMode>(&cfg));
+    names(&mut out, "Hybrid fusion methods.", "FUSION_METHODS", "FusionMethod", union_values::<FusionMethod>(&cfg));
+    names(&mut out, "Filter operators.", "FILTER_OPS", "FilterOp", union_values::<FilterOp>(&cfg));
+    out.push_str(&format!(
+        "/** The engine's fusion settings when a search names none. */\nexport const FUSION_DEFAULTS: FusionParams = {};\n\n",
+        serde_json::to_string(&FusionParams::default()).unwrap()
+    ));
+    out.push_str(&format!(
+        "/** The engine's retention when a store names none. */\nexport const RETENTION_DEFAULTS: Retention = {};\n\n",
+        serde_json::to_string(&Retention::default()).unwrap()
+    ));
+    out.push_str(
+        "export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };\n\n",
+    );
+    decl::<AsOf>(&mut out, &cfg);
+    decl::<Condition>(&mut out, &cfg);
+    decl::<MemoryPut>(&mut out, &cfg);
+    decl::<Memory>(&mut out, &cfg);
+    decl::<WriteAck>(&mut out, &cfg);
+    decl::<ListQuery>(&mut out, &cfg);
+    decl::<ListPage>(&mut out, &cfg);
+    decl::<HistoryPage>(&mut out, &cfg);
+    decl::<NamespaceQuery>(&mut out, &cfg);
+    decl::<FusionParams>(&mut out, &cfg);
+    decl::<SearchQuery>(&mut out, &cfg);
+    decl::<SearchHit>(&mut out, &cfg);
+    decl::<Event>(&mut out, &cfg);
+    decl::<EventFilter>(&mut out, &cfg);
+    decl::<ChangesPage>(&mut out, &cfg);
+    decl::<Stats>(&mut out, &cfg);
+    decl::<ImportProgress>(&mut out, &cfg);
+    decl::<Retention>(&mut out, &cfg);
+    decl::<StoreOptions>(&mut out, &cfg);
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+#[test]
+fn the_committed_typescript_is_generated_from_these_types() {
+    let fresh = generate();
+    if std::env::var_os("EDGEMEM_WRITE_TS").is_some() {
+        std::fs::create_dir_all(std::path::Path::new(PATH).parent().unwrap()).unwrap();
+        std::fs::write(PATH, &fresh).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(PATH).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "wasm/src/generated/engine.ts is stale: run `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings`"
+    );
+}
