@@ -14,8 +14,8 @@ import {
   toEdgememError,
   wellFormed,
 } from './errors.js';
-import { takesJsonText, Utf8Json } from './json-text.js';
 import type * as engine from './generated/engine.js';
+import { takesJsonText, Utf8Json } from './json-text.js';
 import { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
 import type { PageStore } from './page-store.js';
 import { allChanges, allHistory, someCheckpoints } from './paging.js';
