@@ -243,6 +243,25 @@ export function jobs({ data, root }) {
         ],
       ],
     },
+    // The plain DO again at 100k (quick: 20k), side by side with edgemem's Worker, interleaved, both bulk-loaded.
+    {
+      id: 'peer_plain_do_100k',
+      suites: ['latency'],
+      env: MINIFLARE_ENV,
+      cmd: (quick) => [
+        node,
+        [
+          `${root}/bench/peers/miniflare/paired.mjs`,
+          '--data',
+          data,
+          '--json',
+          '--n',
+          quick ? '20000' : '100000',
+          '--iters',
+          quick ? '100' : '300',
+        ],
+      ],
+    },
     {
       id: 'peer_plain_do_recall',
       suites: ['recall'],
