@@ -24,6 +24,12 @@ export const PAGE_TABLE = 'edgemem_pages';
 
 export type PageLayout = 'table' | 'kv';
 
+const READ = `SELECT data FROM ${PAGE_TABLE} WHERE id = ?`;
+const WRITE = `INSERT INTO ${PAGE_TABLE} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`;
+const DELETE = `DELETE FROM ${PAGE_TABLE} WHERE id = ?`;
+/** The engine's page size (core/src/vfs.rs CHUNK): full pages are written through one reused buffer. */
+const PAGE_BYTES = 8192;
+
 /** The table id of a page key: chunk n of the database file at n, its size at -1; undefined for other keys. */
 function tableId(key: string): number | undefined {
   if (!key.startsWith('db/')) return undefined;
@@ -62,6 +68,11 @@ export function deletePages(storage: DurableObjectStorage): void {
 export class DurableObjectPageStore implements PageStore {
   readonly #storage: DurableObjectStorage;
   readonly #table: boolean;
+  /**
+   * A page being written, copied out of wasm memory: `sql.exec` copies a bound blob into SQLite before it returns
+   * (the statement runs to completion), so one buffer serves every write instead of an 8 KiB allocation each.
+   */
+  readonly #scratch = new Uint8Array(PAGE_BYTES);
 
   constructor(storage: DurableObjectStorage, layout: PageLayout = pageLayout(storage)) {
     this.#storage = storage;
@@ -69,7 +80,7 @@ export class DurableObjectPageStore implements PageStore {
   }
 
   #row(id: number): ArrayBuffer | undefined {
-    for (const [data] of this.#storage.sql.exec(`SELECT data FROM ${PAGE_TABLE} WHERE id = ?`, id).raw()) {
+    for (const [data] of this.#storage.sql.exec(READ, id).raw()) {
       return data as ArrayBuffer;
     }
     return undefined;
@@ -87,15 +98,18 @@ export class DurableObjectPageStore implements PageStore {
   }
 
   put(key: string, bytes: Uint8Array): void {
-    // `bytes` views wasm memory only during this call; the copy is what is stored (an exact-length value, not a
+    // `bytes` views wasm memory only during this call; a copy of exactly its bytes is what is stored (never a
     // view of the whole wasm memory).
     const id = this.#table ? tableId(key) : undefined;
     if (id !== undefined) {
-      this.#storage.sql.exec(
-        `INSERT INTO ${PAGE_TABLE} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`,
-        id,
-        bytes.slice().buffer,
-      );
+      let data: ArrayBuffer;
+      if (bytes.length === PAGE_BYTES) {
+        this.#scratch.set(bytes);
+        data = this.#scratch.buffer;
+      } else {
+        data = bytes.slice().buffer;
+      }
+      this.#storage.sql.exec(WRITE, id, data);
       return;
     }
     this.#storage.kv.put(PAGE_PREFIX + key, bytes.slice());
@@ -103,7 +117,7 @@ export class DurableObjectPageStore implements PageStore {
 
   delete(key: string): void {
     const id = this.#table ? tableId(key) : undefined;
-    if (id !== undefined) this.#storage.sql.exec(`DELETE FROM ${PAGE_TABLE} WHERE id = ?`, id);
+    if (id !== undefined) this.#storage.sql.exec(DELETE, id);
     else this.#storage.kv.delete(PAGE_PREFIX + key);
   }
 
