@@ -4,7 +4,8 @@
  * (the native latency run feeds both `latency` and `temporal`; the Miniflare latency run feeds `latency` and
  * `cold_start`). Peers (bench/peers/) run beside the edgemem host they are compared with. Full parameters keep
  * the whole run within ~12 minutes on a 2-core machine, quick ones within ~3 — plus the robustness suite (~7 min
- * full, measured 396 s on the 2-core VM; ~40 s quick).
+ * full, measured 396 s on the 2-core VM; ~40 s quick) and the plain DO side by side at 100k (~6 min full, most of
+ * it loading 100k memories into both; measured 380 s on the 2-core VM under load; ~1 min quick).
  */
 
 export const SUITES = [
