@@ -76,7 +76,7 @@ function recall(peerOut, ours) {
   };
 }
 
-/** The side-by-side run (paired.mjs): per op both sides' latency (ms), CPU ms per request, and the ratios. */
+/** The side-by-side run (paired.mjs): per op both sides' latency (ms), CPU ms and bytes written per request, ratios. */
 function paired(out) {
   if (!out) return null;
   return {
@@ -100,6 +100,8 @@ function paired(out) {
             ratio_p99: ratio(e.p99, p.p99),
             cpu_ms: out.ops[op].plain_do.cpu_ms,
             edgemem_cpu_ms: out.ops[op].edgemem.cpu_ms,
+            written_bytes: out.ops[op].plain_do.written_bytes ?? null,
+            edgemem_written_bytes: out.ops[op].edgemem.written_bytes ?? null,
           },
         ];
       }),

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
  * loaded alike with the latency corpus through `POST /import` — one keeping its pages in the object's page table
  * (`table`, what new stores do), one in the synchronous KV (`kv`, stores made before) —, then:
  * - end to end over HTTP, interleaved: the floor (`GET /v1/health`), PUT, GET, CHECKPOINT PUT, hybrid SEARCH through
- *   `connect()` on each agent, with the workerd process's CPU time per request (/proc), and a bare commit of 0, 1,
+ *   `connect()` on each agent, with the workerd process's CPU time and bytes written per request (/proc), and a bare commit of 0, 1,
  *   4 or 13 pages of 8 KiB (one KV transaction in the object, answered once durable) — what a commit's size costs;
  * - inside the object (no RPC): the store calls alone per agent, ms per call, and on the `kv` agent the pages each
  *   reads and writes and the time in KV;
@@ -24,7 +24,7 @@ import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
 import { offlineEnv, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { edgememExport, postStream } from './bulk-load.mjs';
-import { cpuMs, workerdPids } from './workerd-cpu.mjs';
+import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -185,6 +185,7 @@ try {
   const health = `${url}/v1/health`;
   const e2e = { floor: [], commit_0: [], commit_1: [], commit_4: [], commit_13: [] };
   const cpu = {};
+  const written = {};
   const viaClient = {
     put: (s, [, [m]]) => s.put(m),
     get: (s, [, [ns, key]]) => s.get(ns, key),
@@ -195,6 +196,7 @@ try {
     for (const op of Object.keys(viaClient)) {
       e2e[`${op}_${layout}`] = [];
       cpu[`${op}_${layout}`] = 0;
+      written[`${op}_${layout}`] = 0;
     }
   const warm = Math.max(10, Math.floor(iters / 10));
   for (let it = 0; it < iters + warm; it++) {
@@ -205,23 +207,36 @@ try {
       const c = calls[op]();
       for (const layout of it % 2 === 0 ? ['table', 'kv'] : ['kv', 'table']) {
         const c0 = cpuMs(pid);
+        const w0 = writtenBytes(pid);
         const t = performance.now();
         await viaClient[op](stores[layout], c);
         if (it >= warm) {
           e2e[`${op}_${layout}`].push(performance.now() - t);
           cpu[`${op}_${layout}`] += cpuMs(pid) - c0;
+          written[`${op}_${layout}`] += writtenBytes(pid) - w0;
         }
       }
     }
     for (const pages of [0, 1, 4, 13]) {
+      const w0 = writtenBytes(pid);
       const t = performance.now();
       await (await fetch(`${url}/probe/commit?pages=${pages}&agent=commits`)).arrayBuffer();
-      if (it >= warm) e2e[`commit_${pages}`].push(performance.now() - t);
+      if (it >= warm) {
+        e2e[`commit_${pages}`].push(performance.now() - t);
+        written[`commit_${pages}`] = (written[`commit_${pages}`] ?? 0) + writtenBytes(pid) - w0;
+      }
     }
   }
   for (const s of Object.values(stores)) await s.close();
   const endToEnd = Object.fromEntries(
-    Object.entries(e2e).map(([k, v]) => [k, { ...summarize(v), cpu_ms: k in cpu && pid ? cpu[k] / iters : null }]),
+    Object.entries(e2e).map(([k, v]) => [
+      k,
+      {
+        ...summarize(v),
+        cpu_ms: k in cpu && pid ? cpu[k] / iters : null,
+        written_bytes: k in written && pid ? written[k] / iters : null,
+      },
+    ]),
   );
 
   const result = {
@@ -242,9 +257,11 @@ try {
       console.log(
         `load (${layout} layout): import ${(l.import / 1000).toFixed(1)} s, maintain ${(l.maintain / 1000).toFixed(1)} s`,
       );
-    console.log('end to end (HTTP, interleaved): p50 / p99 ms, workerd CPU ms per request');
-    for (const [k, v] of Object.entries(endToEnd))
-      console.log(`  ${k.padEnd(22)} ${ms(v.p50_us / 1000)} ${ms(v.p99_us / 1000)} ${ms(v.cpu_ms)}`);
+    console.log('end to end (HTTP, interleaved): p50 / p99 ms, workerd CPU ms and KiB written per request');
+    for (const [k, v] of Object.entries(endToEnd)) {
+      const kib = v.written_bytes == null ? '–' : (v.written_bytes / 1024).toFixed(1);
+      console.log(`  ${k.padEnd(22)} ${ms(v.p50_us / 1000)} ${ms(v.p99_us / 1000)} ${ms(v.cpu_ms)} ${kib.padStart(8)}`);
+    }
     for (const layout of Object.keys(LAYOUTS)) {
       console.log(`inside the object (${layout} layout), mean per call (no RPC):`);
       for (const [k, v] of Object.entries(inside[layout])) {

@@ -89,6 +89,7 @@ function countKv(kv: DurableObjectStorage['kv']): void {
 }
 
 export class AgentMemory extends Base {
+  #commits = 0;
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     countKv(ctx.storage.kv);
@@ -126,7 +127,7 @@ export class AgentMemory extends Base {
 
   /** One transaction writing `pages` 8 KiB values (its response waits for the commit to be durable). */
   commitPages(pages: number): number {
-    const page = new Uint8Array(8192).fill(2);
+    const page = new Uint8Array(8192).fill(this.#commits++ & 0xff); // new bytes each time: nothing can elide the write
     if (pages > 0) {
       this.ctx.storage.transactionSync(() => {
         for (let p = 0; p < pages; p++) this.ctx.storage.kv.put(`probe:${p}`, page.slice());

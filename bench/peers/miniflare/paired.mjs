@@ -15,7 +15,8 @@
  * refuses past ~60k 384-d vectors. The machine's floor is measured in the same run: the trivial fetch above, and
  * fsync (a 4 KiB write + fdatasync in the persist dir, 200 times) — what one durable commit costs at least.
  * Beside the latencies, each side's workerd CPU time per request (`cpu_ms`: user + system, from /proc, over the
- * timed iterations): the cost of the work itself, which a loaded machine does not inflate the way it does latency.
+ * timed iterations): the cost of the work itself, which a loaded machine does not inflate the way it does latency;
+ * and the bytes it wrote per request (/proc `wchar`: the Durable Object's WAL and database writes).
  *
  *   node bench/peers/miniflare/paired.mjs [--data DIR] [--n 100000] [--iters 300] [--json]
  */
@@ -29,7 +30,7 @@ import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { edgememExport, plainImport, postStream } from './bulk-load.mjs';
 import { PEER_TOKEN, startPeer } from './peer-worker.mjs';
-import { cpuMs, workerdPids } from './workerd-cpu.mjs';
+import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -197,6 +198,7 @@ try {
     log(`measuring ${op}…`);
     const samples = { edgemem: [], plain_do: [] };
     const cpu = { edgemem: 0, plain_do: 0 };
+    const written = { edgemem: 0, plain_do: 0 };
     for (let it = 0; it < iters + warm; it++) {
       t = performance.now();
       await (await fetch(health)).arrayBuffer();
@@ -204,15 +206,21 @@ try {
       const input = inputs[op](it);
       for (const side of it % 2 === 0 ? ['edgemem', 'plain_do'] : ['plain_do', 'edgemem']) {
         const c0 = cpuMs(pids[side]);
+        const w0 = writtenBytes(pids[side]);
         t = performance.now();
         await sides[side][op](input);
         if (it >= warm) {
           samples[side].push(performance.now() - t);
           cpu[side] += cpuMs(pids[side]) - c0;
+          written[side] += writtenBytes(pids[side]) - w0;
         }
       }
     }
-    const side = (name) => ({ ...summarize(samples[name]), cpu_ms: pids[name] ? cpu[name] / iters : null });
+    const side = (name) => ({
+      ...summarize(samples[name]),
+      cpu_ms: pids[name] ? cpu[name] / iters : null,
+      written_bytes: pids[name] ? written[name] / iters : null,
+    });
     ops[op] = { edgemem: side('edgemem'), plain_do: side('plain_do') };
   }
   const stats = await store.stats();
@@ -247,13 +255,13 @@ try {
       `floor: trivial fetch p50 ${ms(f.p50_us)} p99 ${ms(f.p99_us)} ms; fsync 4 KiB p50 ${ms(fs.p50_us)} p99 ${ms(fs.p99_us)} ms`,
     );
     console.log(
-      `${'op'.padEnd(16)} ${'edgemem p50 / p99'.padStart(20)} ${'plain DO p50 / p99'.padStart(20)}  ratio p50 / p99   CPU ms edgemem / plain DO`,
+      `${'op'.padEnd(16)} ${'edgemem p50 / p99'.padStart(20)} ${'plain DO p50 / p99'.padStart(20)}  ratio p50 / p99   CPU ms edgemem / plain DO   KiB written`,
     );
     for (const [op, v] of Object.entries(ops)) {
       const e = v.edgemem;
       const p = v.plain_do;
       console.log(
-        `${op.padEnd(16)} ${ms(e.p50_us)} / ${ms(e.p99_us)}     ${ms(p.p50_us)} / ${ms(p.p99_us)}     ${(e.p50_us / p.p50_us).toFixed(2)} / ${(e.p99_us / p.p99_us).toFixed(2)}        ${e.cpu_ms?.toFixed(2)} / ${p.cpu_ms?.toFixed(2)}`,
+        `${op.padEnd(16)} ${ms(e.p50_us)} / ${ms(e.p99_us)}     ${ms(p.p50_us)} / ${ms(p.p99_us)}     ${(e.p50_us / p.p50_us).toFixed(2)} / ${(e.p99_us / p.p99_us).toFixed(2)}        ${e.cpu_ms?.toFixed(2)} / ${p.cpu_ms?.toFixed(2)}   ${(e.written_bytes / 1024).toFixed(0)} / ${(p.written_bytes / 1024).toFixed(0)}`,
       );
     }
   }

@@ -50,3 +50,14 @@ export function cpuMs(pid) {
     return null;
   }
 }
+
+/** Bytes `pid` has written through write/pwrite calls so far (/proc/<pid>/io `wchar`: the DO's WAL and database
+ * writes, its logs), or null. */
+export function writtenBytes(pid) {
+  if (pid == null) return null;
+  try {
+    return Number(/^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1]);
+  } catch {
+    return null;
+  }
+}
