@@ -349,7 +349,7 @@ export class PlainMemory extends DurableObject {
     const rows = list.map((m) => this.memoryIn(checkNamespace(m?.namespace), m?.key, m));
     const now = Date.now();
     const written = this.ctx.storage.transactionSync(() => rows.map((row) => this.writeMemory(row, now)));
-    written.forEach(([id], i) => this.setVector(id, rows[i].vector));
+    for (const [i, [id]] of written.entries()) this.setVector(id, rows[i].vector);
     return Response.json({ acks: written.map(([, version]) => ({ version, evicted: [] })) });
   }
 
@@ -426,7 +426,8 @@ export class PlainMemory extends DurableObject {
       const rrfK = q.fusion?.rrfK ?? RRF_K;
       const pool = q.fusion?.pool ?? Math.max(k, MIN_POOL);
       const fused = new Map();
-      this.vectorTop(vector, pool).forEach(([id], i) => fused.set(id, [id, 1 / (rrfK + i + 1), i + 1, null]));
+      for (const [i, [id]] of this.vectorTop(vector, pool).entries())
+        fused.set(id, [id, 1 / (rrfK + i + 1), i + 1, null]);
       this.lexicalTop(q.text, pool).forEach(([id], i) => {
         const e = fused.get(id);
         if (e) {
