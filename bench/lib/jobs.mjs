@@ -4,7 +4,8 @@
  * (the native latency run feeds both `latency` and `temporal`; the Miniflare latency run feeds `latency` and
  * `cold_start`). Peers (bench/peers/) run beside the edgemem host they are compared with. Full parameters keep
  * the whole run within ~12 minutes on a 2-core machine, quick ones within ~3 — plus the robustness suite (~7 min
- * full, measured 396 s on the 2-core VM; ~40 s quick).
+ * full, measured 396 s on the 2-core VM; ~40 s quick) and the plain DO side by side at 100k (~6 min full, most of
+ * it loading 100k memories into both; measured 380 s on the 2-core VM under load; ~1 min quick).
  */
 
 export const SUITES = [
@@ -240,6 +241,25 @@ export function jobs({ data, root }) {
           quick ? '100' : '500',
           '--cold',
           quick ? '1' : '3',
+        ],
+      ],
+    },
+    // The plain DO again at 100k (quick: 20k), side by side with edgemem's Worker, interleaved, both bulk-loaded.
+    {
+      id: 'peer_plain_do_100k',
+      suites: ['latency'],
+      env: MINIFLARE_ENV,
+      cmd: (quick) => [
+        node,
+        [
+          `${root}/bench/peers/miniflare/paired.mjs`,
+          '--data',
+          data,
+          '--json',
+          '--n',
+          quick ? '20000' : '100000',
+          '--iters',
+          quick ? '100' : '300',
         ],
       ],
     },

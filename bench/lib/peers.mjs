@@ -4,7 +4,8 @@
  * against edgemem's Worker (`latency.miniflare`), both measured in the same run — and its LoCoMo recall beside
  * edgemem's. Ratios are edgemem / peer: below 1 edgemem is faster, above 1 the peer is.
  * Keys: peers.{sqlite_vec,orama,plain_do}.{put,get,checkpoint_put,search}.{p50,p99,ratio_p50,ratio_p99},
- * peers.{name}.recall.{r1,r5,r10} (hybrid, categories 1–4, e5 vectors).
+ * peers.{name}.recall.{r1,r5,r10} (hybrid, categories 1–4, e5 vectors); peers.plain_do_100k: the plain DO and
+ * edgemem's Worker side by side at 100k memories (bench/peers/miniflare/paired.mjs), with the run's floor.
  */
 import { usToMs } from './stats.mjs';
 
@@ -75,6 +76,43 @@ function recall(peerOut, ours) {
   };
 }
 
+/** The side-by-side run (paired.mjs): per op both sides' latency (ms), CPU ms and bytes written per request, ratios. */
+function paired(out) {
+  if (!out) return null;
+  return {
+    label: PEERS.plain_do.label,
+    memories: out.memories,
+    ...Object.fromEntries(
+      PEER_OPS.map((op) => {
+        const e = usToMs(out.ops?.[op]?.edgemem);
+        const p = usToMs(out.ops?.[op]?.plain_do);
+        if (!e || !p) return [op, null];
+        return [
+          op,
+          {
+            p50: p.p50,
+            p95: p.p95,
+            p99: p.p99,
+            n: p.n,
+            edgemem_p50: e.p50,
+            edgemem_p99: e.p99,
+            ratio_p50: ratio(e.p50, p.p50),
+            ratio_p99: ratio(e.p99, p.p99),
+            cpu_ms: out.ops[op].plain_do.cpu_ms,
+            edgemem_cpu_ms: out.ops[op].edgemem.cpu_ms,
+            written_bytes: out.ops[op].plain_do.written_bytes ?? null,
+            edgemem_written_bytes: out.ops[op].edgemem.written_bytes ?? null,
+          },
+        ];
+      }),
+    ),
+    floor: { trivial_fetch: usToMs(out.floor), fsync_4k: usToMs(out.fsync) },
+    load_ms: out.load_ms,
+    edgemem_store: out.edgemem_store,
+    config: out.config,
+  };
+}
+
 /**
  * @param {Record<string, any>} out job id → parsed JSON
  * @param {{ latency: any, recall: any }} ours the assembled edgemem sections (null when not selected)
@@ -82,7 +120,7 @@ function recall(peerOut, ours) {
  */
 export function peers(out, ours, suites) {
   if (!suites.has('latency') && !suites.has('recall')) return null;
-  return Object.fromEntries(
+  const each = Object.fromEntries(
     Object.entries(PEERS).map(([name, p]) => {
       const lat = suites.has('latency') ? out[p.latency] : null;
       const rec = suites.has('recall') ? out[p.recall] : null;
@@ -100,4 +138,5 @@ export function peers(out, ours, suites) {
       ];
     }),
   );
+  return { ...each, plain_do_100k: suites.has('latency') ? paired(out.peer_plain_do_100k) : null };
 }

@@ -54,6 +54,8 @@ export function peersMarkdown(r) {
         '',
       );
   }
+  const big = p.plain_do_100k;
+  if (big) out.push(pairedMarkdown(big));
   const rec = Object.entries(PEERS).filter(([name]) => p[name]?.recall);
   if (rec.length) {
     const f = (x) => (x == null ? '–' : x.toFixed(3));
@@ -85,6 +87,36 @@ export function peersMarkdown(r) {
     );
   }
   return out.join('\n');
+}
+
+/** The side-by-side run at 100k (peers.plain_do_100k): latency, ratio and CPU per request, and the run's floor. */
+function pairedMarkdown(b) {
+  const rows = PEER_OPS.filter((op) => b[op]).map((op) => {
+    const v = b[op];
+    const cpu = (x) => (x == null ? '–' : `${x.toFixed(2)} ms`);
+    const kib = (x) => (x == null ? '–' : `${(x / 1024).toFixed(0)} KiB`);
+    return [
+      OP_LABELS[op],
+      `${fmtMs(v.p50)} / ${fmtMs(v.p99)}`,
+      `${fmtMs(v.edgemem_p50)} / ${fmtMs(v.edgemem_p99)}`,
+      `${v.ratio_p50?.toFixed(2) ?? '–'} / ${v.ratio_p99?.toFixed(2) ?? '–'}`,
+      `${cpu(v.cpu_ms)} / ${cpu(v.edgemem_cpu_ms)}`,
+      `${kib(v.written_bytes)} / ${kib(v.edgemem_written_bytes)}`,
+    ];
+  });
+  const f = b.floor;
+  const mem = (b.memories / 1000).toFixed(0);
+  return [
+    `Plain Durable Object at ${mem}k memories, side by side with edgemem's Worker (bench/peers/miniflare/paired.mjs: both bulk-loaded, requests interleaved one by one; CPU = the workerd process's user + system time per request; written = the bytes it wrote per request, WAL and database):`,
+    '',
+    table(
+      ['op', 'plain DO p50 / p99', 'edgemem p50 / p99', 'ratio p50 / p99', 'CPU plain DO / edgemem', 'written'],
+      rows,
+    ),
+    '',
+    `Floor in the same run: trivial fetch (no Durable Object) ${fmtMs(f.trivial_fetch?.p50)} / ${fmtMs(f.trivial_fetch?.p99)}; fsync of 4 KiB ${fmtMs(f.fsync_4k?.p50)} / ${fmtMs(f.fsync_4k?.p99)} (p50 / p99).`,
+    '',
+  ].join('\n');
 }
 
 /** Ratio edgemem / peer per op (p50 bar, p99 bar) on a log axis from ×1/100 to ×100, 1 in the middle. */

@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * The engine's database as a Durable Object holds it: the object's SQLite file (under `wrangler dev --persist-to`)
- * keeps the engine's 8 KiB pages in its KV table `_cf_KV` under `p:db/<n>` and the file length under `p:db/size`
- * (workers/src/do-page-store.ts), each value V8-serialized. `engineDbFromDo` rebuilds the engine's SQLite file from
+ * keeps the engine's 8 KiB pages in its table `edgemem_pages` (chunk n at id n, the file length at id -1, raw
+ * bytes) or, for stores created before that table, in its KV table `_cf_KV` under `p:db/<n>` and `p:db/size`, each
+ * value V8-serialized (workers/src/do-page-store.ts). `engineDbFromDo` rebuilds the engine's SQLite file from
  * them — reading the object's file in a copy with its WAL, so SQLite recovers the copy as workerd would — for
  * SQLite's integrity check (sqlite-check.mjs).
  */
@@ -40,26 +41,35 @@ export function engineDbFromDo(doFile, out) {
     for (const s of ['-wal', '-shm']) if (existsSync(doFile + s)) copyFileSync(doFile + s, copy + s);
     const tables = execFileSync(
       'sqlite3',
-      [copy, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = '_cf_KV'"],
+      [copy, "SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('_cf_KV', 'edgemem_pages')"],
       { encoding: 'utf8' },
-    ).trim();
-    if (!tables) return false; // an object that never used its KV
-    const json = execFileSync(
-      'sqlite3',
-      ['-json', copy, "SELECT key, hex(value) AS v FROM _cf_KV WHERE key LIKE 'p:db/%'"],
-      { encoding: 'utf8', maxBuffer: 1 << 30 },
-    ).trim();
-    const rows = /** @type {{ key: string, v: string }[]} */ (json ? JSON.parse(json) : []);
-    const size = rows.find((r) => r.key === 'p:db/size');
-    if (!size) return false;
-    const bytes = /** @param {string} hex */ (hex) => /** @type {Uint8Array} */ (deserialize(Buffer.from(hex, 'hex')));
-    const len = Number(Buffer.from(bytes(size.v)).readBigUInt64LE(0));
+    )
+      .trim()
+      .split('\n');
+    /** @param {string} sql */
+    const query = (sql) => {
+      const json = execFileSync('sqlite3', ['-json', copy, sql], { encoding: 'utf8', maxBuffer: 1 << 30 }).trim();
+      return /** @type {{ key: string, v: string }[]} */ (json ? JSON.parse(json) : []);
+    };
+    /** chunk index (-1: the length) → its bytes */
+    const chunks = new Map();
+    if (tables.includes('edgemem_pages')) {
+      for (const r of query('SELECT CAST(id AS TEXT) AS key, hex(data) AS v FROM edgemem_pages'))
+        chunks.set(Number(r.key), Buffer.from(r.v, 'hex'));
+    } else if (tables.includes('_cf_KV')) {
+      const bytes = /** @param {string} hex */ (hex) => Buffer.from(deserialize(Buffer.from(hex, 'hex')));
+      for (const r of query("SELECT key, hex(value) AS v FROM _cf_KV WHERE key LIKE 'p:db/%'")) {
+        const n = r.key.slice('p:db/'.length);
+        chunks.set(n === 'size' ? -1 : Number(n), bytes(r.v));
+      }
+    }
+    const size = chunks.get(-1);
+    if (!size) return false; // an object that holds no engine database
+    const len = Number(size.readBigUInt64LE(0));
     const file = Buffer.alloc(len);
-    for (const r of rows) {
-      const n = r.key.slice('p:db/'.length);
-      if (n === 'size') continue;
-      const at = Number(n) * PAGE;
-      if (at < len) Buffer.from(bytes(r.v)).copy(file, at, 0, Math.min(PAGE, len - at));
+    for (const [n, chunk] of chunks) {
+      const at = n * PAGE;
+      if (n >= 0 && at < len) chunk.copy(file, at, 0, Math.min(PAGE, len - at));
     }
     writeFileSync(out, file);
     return true;

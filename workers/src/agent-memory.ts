@@ -2,8 +2,9 @@
  * `AgentMemory`: the Durable Object (SQLite-backed class) holding one agent's store. The Worker calls it
  * over RPC (`call`) for the HTTP API and forwards WebSocket upgrades to its `fetch`.
  *
- * - Storage: the engine's pages live in the object's synchronous KV (do-page-store.ts); every store call
- *   runs inside `transactionSync`, so a trap or exception rolls back everything that call wrote.
+ * - Storage: the engine's pages live in a table of the object's SQLite (older stores: its synchronous KV;
+ *   do-page-store.ts); every store call runs inside `transactionSync`, so a trap or exception rolls back
+ *   everything that call wrote.
  * - Cold start is lazy: the store opens on the first call that needs it and stays open in this instance
  *   (opening reads only the pages it touches; the vector index loads its snapshot and replays what follows).
  * - After a trap the package re-creates the wasm instance and the store reopens from the pages before its
@@ -35,7 +36,7 @@ import {
   shapeConflicts,
   writeAgentSettings,
 } from './agent-settings.js';
-import { DurableObjectPageStore } from './do-page-store.js';
+import { DurableObjectPageStore, deletePages, hasPages } from './do-page-store.js';
 import type { Env } from './env.js';
 import { ApiError, toWire, type WireError } from './http-errors.js';
 import { LIMITS } from './limits.js';
@@ -58,9 +59,6 @@ export interface AgentState {
 
 /** How often an idle agent with age-limited events or history is woken to apply the limit. */
 const IDLE_RETENTION_MS = 3600 * 1000;
-
-/** Keys of the engine's pages in the KV (do-page-store.ts). */
-const PAGE_PREFIX = 'p:';
 
 /**
  * The store methods the Worker may call. Whole-store and unbounded reads are not among them (`export`,
@@ -130,7 +128,7 @@ export class AgentMemory extends DurableObject<Env> {
       const own = readAgentSettings(this.ctx.storage);
       const settings = mergedSettings(this.env, own);
       // An existing store keeps the dims (and metric, scalar) it was created with.
-      if (this.#hasPages()) settings.dims = 0;
+      if (hasPages(this.ctx.storage)) settings.dims = 0;
       // With an embedder, puts and searches without vectors are embedded here, before the write transaction;
       // the store records it (a store made by another is INVALID_ARGUMENT).
       const embedder = own?.embedder && agentEmbedder(this.env, own.embedder);
@@ -148,11 +146,6 @@ export class AgentMemory extends DurableObject<Env> {
       throw e;
     });
     return this.#store;
-  }
-
-  #hasPages(): boolean {
-    for (const _ of this.ctx.storage.kv.list({ prefix: PAGE_PREFIX, limit: 1 })) return true;
-    return false;
   }
 
   async #state(store: MemoryStore): Promise<AgentState> {
@@ -224,9 +217,7 @@ export class AgentMemory extends DurableObject<Env> {
     this.#feed.forget();
     const wipe = () => {
       if (!empty) return;
-      this.ctx.storage.transactionSync(() => {
-        for (const [key] of this.ctx.storage.kv.list({ prefix: PAGE_PREFIX })) this.ctx.storage.kv.delete(key);
-      });
+      this.ctx.storage.transactionSync(() => deletePages(this.ctx.storage));
     };
     wipe();
     writeAgentSettings(this.ctx.storage, own);

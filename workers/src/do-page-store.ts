@@ -1,36 +1,124 @@
 /**
- * The engine's page store on a SQLite-backed Durable Object's synchronous KV (`ctx.storage.kv`), opened
- * with `atomic: true`: every store call runs inside `ctx.storage.transactionSync`, so its page writes
- * commit together or — on a trap or exception — not at all. Only the pages a call touches are written
- * (8 KiB each), never the whole database. `sync()` is a no-op: the DO commits at the end of the
- * transaction and its output gate holds responses until that is durable.
+ * The engine's page store in a SQLite-backed Durable Object, opened with `atomic: true`: every store call runs
+ * inside `ctx.storage.transactionSync`, so its page writes commit together or — on a trap or exception — not at
+ * all. Only the pages a call touches are written (8 KiB each), never the whole database. `sync()` is a no-op: the
+ * DO commits at the end of the transaction and its output gate holds responses until that is durable.
+ *
+ * Where the pages live (`PageLayout`):
+ * - `table` (every store created now): the database file's chunks in a table of the object's own SQLite,
+ *   `edgemem_pages (id INTEGER PRIMARY KEY, data BLOB)`, chunk n at id n and the file's size at id -1. Measured
+ *   in workerd (Miniflare), 3,000 reads and writes of 8 KiB pages over 1,500 keys, repeated: a read by integer
+ *   key costs a third of a `kv.get` (median; 2-7x less), a write about two thirds of a `kv.put`. The KV is a
+ *   text-keyed table that keeps ~1 KB of each value in its b-tree cells (a deep tree for 8 KiB values) and
+ *   deserialises a value on every read.
+ * - `kv` (stores created before): every key in the synchronous KV (`ctx.storage.kv`) under `p:`. A store keeps
+ *   the layout it was created with.
+ * Any key the table does not map (none the engine writes today) goes to the KV under `p:` in both layouts.
  */
 import type { PageStore } from 'edgemem';
 
-/** Keys of the engine's pages are prefixed, so the KV can hold other things beside them. */
-const PREFIX = 'p:';
+/** Keys of the engine's pages in the KV are prefixed, so the KV can hold other things beside them. */
+export const PAGE_PREFIX = 'p:';
+/** The table holding the pages of a `table` store. */
+export const PAGE_TABLE = 'edgemem_pages';
+
+export type PageLayout = 'table' | 'kv';
+
+const READ = `SELECT data FROM ${PAGE_TABLE} WHERE id = ?`;
+const WRITE = `INSERT INTO ${PAGE_TABLE} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`;
+const DELETE = `DELETE FROM ${PAGE_TABLE} WHERE id = ?`;
+/** The engine's page size (core/src/vfs.rs CHUNK): full pages are written through one reused buffer. */
+const PAGE_BYTES = 8192;
+
+/** The table id of a page key: chunk n of the database file at n, its size at -1; undefined for other keys. */
+function tableId(key: string): number | undefined {
+  if (!key.startsWith('db/')) return undefined;
+  const rest = key.slice(3);
+  if (rest === 'size') return -1;
+  const n = Number(rest);
+  return Number.isSafeInteger(n) && n >= 0 && String(n) === rest ? n : undefined;
+}
+
+/**
+ * The layout of the store in `storage`: `kv` when its KV holds the first chunk of a database (a store created
+ * before the table), else `table` (the table is created when missing).
+ */
+export function pageLayout(storage: DurableObjectStorage): PageLayout {
+  if (storage.kv.get(`${PAGE_PREFIX}db/0`) !== undefined) return 'kv';
+  storage.sql.exec(`CREATE TABLE IF NOT EXISTS ${PAGE_TABLE} (id INTEGER PRIMARY KEY, data BLOB NOT NULL)`);
+  return 'table';
+}
+
+/** Whether `storage` holds any engine page, in either layout. */
+export function hasPages(storage: DurableObjectStorage): boolean {
+  for (const _ of storage.kv.list({ prefix: PAGE_PREFIX, limit: 1 })) return true;
+  try {
+    return storage.sql.exec(`SELECT 1 FROM ${PAGE_TABLE} LIMIT 1`).toArray().length > 0;
+  } catch {
+    return false; // no table: a store never opened here, or one of the `kv` layout
+  }
+}
+
+/** Deletes every engine page from `storage` (call inside a transaction). */
+export function deletePages(storage: DurableObjectStorage): void {
+  for (const [key] of storage.kv.list({ prefix: PAGE_PREFIX })) storage.kv.delete(key);
+  storage.sql.exec(`DROP TABLE IF EXISTS ${PAGE_TABLE}`);
+}
 
 export class DurableObjectPageStore implements PageStore {
   readonly #storage: DurableObjectStorage;
+  readonly #table: boolean;
+  /**
+   * A page being written, copied out of wasm memory: `sql.exec` copies a bound blob into SQLite before it returns
+   * (the statement runs to completion), so one buffer serves every write instead of an 8 KiB allocation each.
+   */
+  readonly #scratch = new Uint8Array(PAGE_BYTES);
 
-  constructor(storage: DurableObjectStorage) {
+  constructor(storage: DurableObjectStorage, layout: PageLayout = pageLayout(storage)) {
     this.#storage = storage;
+    this.#table = layout === 'table';
+  }
+
+  #row(id: number): ArrayBuffer | undefined {
+    for (const [data] of this.#storage.sql.exec(READ, id).raw()) {
+      return data as ArrayBuffer;
+    }
+    return undefined;
   }
 
   get(key: string): Uint8Array | undefined {
-    const v = this.#storage.kv.get<Uint8Array | ArrayBuffer>(PREFIX + key);
+    const id = this.#table ? tableId(key) : undefined;
+    if (id !== undefined) {
+      const data = this.#row(id);
+      return data === undefined ? undefined : new Uint8Array(data);
+    }
+    const v = this.#storage.kv.get<Uint8Array | ArrayBuffer>(PAGE_PREFIX + key);
     if (v === undefined || v === null) return undefined;
     return v instanceof Uint8Array ? v : new Uint8Array(v);
   }
 
   put(key: string, bytes: Uint8Array): void {
-    // `bytes` views wasm memory only during this call; the KV serialises it right away, and the copy
-    // keeps the stored value an exact-length Uint8Array rather than a view of the whole wasm memory.
-    this.#storage.kv.put(PREFIX + key, bytes.slice());
+    // `bytes` views wasm memory only during this call; a copy of exactly its bytes is what is stored (never a
+    // view of the whole wasm memory).
+    const id = this.#table ? tableId(key) : undefined;
+    if (id !== undefined) {
+      let data: ArrayBuffer;
+      if (bytes.length === PAGE_BYTES) {
+        this.#scratch.set(bytes);
+        data = this.#scratch.buffer;
+      } else {
+        data = bytes.slice().buffer;
+      }
+      this.#storage.sql.exec(WRITE, id, data);
+      return;
+    }
+    this.#storage.kv.put(PAGE_PREFIX + key, bytes.slice());
   }
 
   delete(key: string): void {
-    this.#storage.kv.delete(PREFIX + key);
+    const id = this.#table ? tableId(key) : undefined;
+    if (id !== undefined) this.#storage.sql.exec(DELETE, id);
+    else this.#storage.kv.delete(PAGE_PREFIX + key);
   }
 
   sync(): void {}

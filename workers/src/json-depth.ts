@@ -15,8 +15,19 @@ const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 
+/** How many `[` and `{` characters `text` holds, counting no further than `limit` (indexOf: native and fast). */
+function openersUpTo(text: string, limit: number): number {
+  let n = 0;
+  for (const c of ['[', '{']) {
+    for (let i = text.indexOf(c); i !== -1 && n <= limit; i = text.indexOf(c, i + 1)) n++;
+  }
+  return n;
+}
+
 /** Whether `text` opens more than `max` arrays/objects inside one another (strings are skipped). */
 export function nestedDeeperThan(text: string, max: number): boolean {
+  // Text with at most `max` brackets cannot nest deeper (most bodies: a few objects and an embedding array).
+  if (openersUpTo(text, max) <= max) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

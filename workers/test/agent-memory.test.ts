@@ -1,13 +1,27 @@
-/** The Durable Object itself: trap recovery, the maintenance alarm, page-level writes to its synchronous KV. */
+/** The Durable Object itself: trap recovery, the maintenance alarm, page-level writes to its storage. */
 
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { EdgememError } from 'edgemem';
+import { EdgememError, openStore } from 'edgemem';
 import { forceTrap, trapAfterPageWrites, trapCount } from 'edgemem/testing';
 import { describe, expect, it } from 'vitest';
+import { DurableObjectPageStore, PAGE_PREFIX, PAGE_TABLE } from '../src/do-page-store';
 import { agentId, api, expectError } from './helpers';
 
 const stubOf = (a: string) => env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(a));
+
+/** Every engine page the object holds (its table, else its KV: do-page-store.ts), key → bytes as text. */
+function pagesIn(state: DurableObjectState): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of state.storage.kv.list<Uint8Array>({ prefix: PAGE_PREFIX })) out.set(k, Array.from(v).join(','));
+  try {
+    for (const [id, data] of state.storage.sql.exec(`SELECT id, data FROM ${PAGE_TABLE}`).raw())
+      out.set(`table:${id}`, Array.from(new Uint8Array(data as ArrayBuffer)).join(','));
+  } catch {
+    // no table
+  }
+  return out;
+}
 
 describe('AgentMemory', () => {
   it('after a wasm trap it reopens from storage and keeps every acknowledged write', async () => {
@@ -42,14 +56,7 @@ describe('AgentMemory', () => {
     const a = agentId('trapw');
     for (let i = 0; i < 5; i++)
       await api('PUT', `/v1/agents/${a}/memories/k${i}?ns=t`, { body: { value: i, text: `memory ${i}` } });
-    const pages = () =>
-      runInDurableObject(
-        stubOf(a),
-        async (_i, state) =>
-          new Map(
-            [...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')]),
-          ),
-      );
+    const pages = () => runInDurableObject(stubOf(a), async (_i, state) => pagesIn(state));
     const before = await pages();
     const traps = trapCount();
     await runInDurableObject(stubOf(a), async () => trapAfterPageWrites(2)); // the 2nd page write of the next call
@@ -69,15 +76,55 @@ describe('AgentMemory', () => {
     const a = agentId('tx');
     await api('PUT', `/v1/agents/${a}/memories/k?ns=t`, { body: { value: 1 } });
     await runInDurableObject(stubOf(a), async (_i, state) => {
-      const keys = () => [...state.storage.kv.list()].map(([k]) => k).sort();
-      const before = keys();
+      const before = pagesIn(state);
+      expect(before.size).toBeGreaterThan(0);
+      const pages = new DurableObjectPageStore(state.storage);
       expect(() =>
-        state.storage.transactionSync(() => {
-          state.storage.kv.put('p:db/999999', new Uint8Array(8));
+        pages.transaction(() => {
+          pages.put('db/999999', new Uint8Array(8192).fill(7));
+          pages.put('db/0', new Uint8Array(8192));
+          pages.put('other', new Uint8Array(8));
           throw new Error('boom');
         }),
       ).toThrow('boom');
-      expect(keys()).toEqual(before);
+      expect(pagesIn(state)).toEqual(before);
+    });
+  });
+
+  it('new stores keep their pages in a table; a store made in the KV keeps that layout', async () => {
+    const fresh = agentId('layout');
+    await api('PUT', `/v1/agents/${fresh}/memories/k?ns=t`, { body: { value: 1, text: 'in the table' } });
+    await runInDurableObject(stubOf(fresh), async (_i, state) => {
+      const keys = [...pagesIn(state).keys()];
+      expect(keys.filter((k) => k.startsWith('table:')).length).toBeGreaterThan(1);
+      expect(keys).toContain('table:-1'); // the file's length
+      expect(keys.filter((k) => k.startsWith(PAGE_PREFIX))).toEqual([]);
+    });
+
+    const old = agentId('layoutkv');
+    await runInDurableObject(stubOf(old), async (_i, state) => {
+      const store = await openStore({
+        dims: 4,
+        storage: { pages: new DurableObjectPageStore(state.storage, 'kv'), atomic: true },
+        idleFlushMs: 0,
+      });
+      await store.put({
+        namespace: ['t'],
+        key: 'before',
+        value: 'kv',
+        text: 'made in the KV',
+        embedding: [1, 0, 0, 0],
+      });
+      await store.close();
+    });
+    expect((await api('GET', `/v1/agents/${old}/memories/before?ns=t`)).body.value).toBe('kv');
+    expect((await api('PUT', `/v1/agents/${old}/memories/after?ns=t`, { body: { value: 2 } })).status).toBe(200);
+    const hits = await api('POST', `/v1/agents/${old}/search`, { body: { vector: [1, 0, 0, 0], k: 2 } });
+    expect(hits.body.hits.map((h: { key: string }) => h.key)).toContain('before');
+    await runInDurableObject(stubOf(old), async (_i, state) => {
+      const keys = [...pagesIn(state).keys()];
+      expect(keys).toContain('p:db/0');
+      expect(keys.filter((k) => k.startsWith('table:'))).toEqual([]);
     });
   });
 
@@ -90,14 +137,7 @@ describe('AgentMemory', () => {
       text: `text ${i}`,
     }));
     await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } });
-    const snapshot = () =>
-      runInDurableObject(
-        stubOf(a),
-        async (_i, state) =>
-          new Map(
-            [...state.storage.kv.list<Uint8Array>({ prefix: 'p:' })].map(([k, v]) => [k, Array.from(v).join(',')]),
-          ),
-      );
+    const snapshot = () => runInDurableObject(stubOf(a), async (_i, state) => pagesIn(state));
     const before = await snapshot();
     await api('PUT', `/v1/agents/${a}/memories/one?ns=p`, { body: { value: 1 } });
     const after = await snapshot();

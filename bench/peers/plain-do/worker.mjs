@@ -11,6 +11,8 @@
  *   GET  /v1/agents/{agent}/memories/{key}?ns=a/b      → { namespace, key, value, text, version, updatedAt } | 404
  *   DELETE /v1/agents/{agent}/memories/{key}?ns=a/b    → { deleted }
  *   POST /v1/agents/{agent}/memories/batch             { memories: [{ namespace: [..], key, value, text?, embedding? }] } (≤ 100)
+ *   POST /v1/agents/{agent}/import                     NDJSON, one batch memory a line (≤ 5,000 lines), one
+ *                                                        transaction: the bulk load of the 100k comparison
  *   POST /v1/agents/{agent}/checkpoints                { threadId, checkpointNs?, checkpointId, parentId?, data, metadata? }
  *   GET  /v1/agents/{agent}/checkpoints/{threadId}     the latest checkpoint (or ?checkpointId=)
  *   POST /v1/agents/{agent}/search                     { text?, vector?, k?, mode?: vector|lexical|hybrid,
@@ -59,6 +61,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { fts5OrQuery as matchQuery } from '../terms.mjs';
 
 const MAX_BATCH = 100;
+const MAX_IMPORT = 5000;
 const MAX_K = 100;
 const RRF_K = 60;
 const MIN_POOL = 32;
@@ -168,6 +171,8 @@ export class PlainMemory extends DurableObject {
         if (method === 'PUT') return this.put(nsFromQuery(url), key, await body(request));
         if (method === 'GET') return this.get(nsFromQuery(url), key);
         if (method === 'DELETE') return this.delete(nsFromQuery(url), key);
+      } else if (route === 'import' && parts.length === 5 && method === 'POST') {
+        return this.importLines(await request.text());
       } else if (route === 'search' && parts.length === 5 && method === 'POST') {
         return this.search(await body(request));
       } else if (route === 'checkpoints') {
@@ -348,6 +353,25 @@ export class PlainMemory extends DurableObject {
     return Response.json({ acks: written.map(([, version]) => ({ version, evicted: [] })) });
   }
 
+  /** A bulk load: NDJSON lines of batch memories, written in one transaction (the lines parsed first). */
+  importLines(ndjson) {
+    const lines = ndjson.split('\n').filter((l) => l.trim() !== '');
+    if (lines.length === 0 || lines.length > MAX_IMPORT) throw invalid(`import takes 1-${MAX_IMPORT} NDJSON lines`);
+    const rows = lines.map((line) => {
+      let m;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        throw invalid('every import line must be JSON');
+      }
+      return this.memoryIn(checkNamespace(m?.namespace), m?.key, m);
+    });
+    const now = Date.now();
+    const written = this.ctx.storage.transactionSync(() => rows.map((row) => this.writeMemory(row, now)));
+    for (const [i, [id]] of written.entries()) this.setVector(id, rows[i].vector);
+    return Response.json({ imported: written.length });
+  }
+
   get(namespace, key) {
     const row = this.sql
       .exec('SELECT value, text, version, updated_at FROM memories WHERE namespace = ? AND key = ?', namespace, key)
@@ -501,7 +525,7 @@ export default {
     try {
       const url = new URL(request.url);
       if (url.pathname === '/v1/health') return Response.json({ ok: true });
-      const m = /^\/v1\/agents\/([^/]+)\/(?:memories|search|checkpoints)(?:\/|$)/.exec(url.pathname);
+      const m = /^\/v1\/agents\/([^/]+)\/(?:memories|search|checkpoints|import)(?:\/|$)/.exec(url.pathname);
       if (!m) throw new HttpError(404, 'NOT_FOUND', `no route ${request.method} ${url.pathname}`);
       const agent = decodeURIComponent(m[1]);
       if (!AGENT_ID.test(agent)) throw invalid('agent ids are 1-128 characters of A-Z a-z 0-9 . _ : -');

@@ -18,7 +18,7 @@ import {
   uintQuery,
   WriteAck,
 } from '../schemas.js';
-import { memoryOut } from '../wire.js';
+import { memoryOut, vectorIn } from '../wire.js';
 import {
   type App,
   asOfQuery,
@@ -157,7 +157,7 @@ export function registerMemoryRoutes(app: App): void {
     const { agent, key } = c.req.valid('param');
     const body = c.req.valid('json');
     const namespace = splitNamespace(c.req.valid('query').ns);
-    const memory = defined({ ...body, namespace, key }) as MemoryInput;
+    const memory = defined({ ...body, embedding: vectorIn(body.embedding), namespace, key }) as MemoryInput;
     return c.json(await callAgent(c.env, agent, 'put', memory), 200);
   });
 
@@ -212,7 +212,7 @@ export function registerMemoryRoutes(app: App): void {
       c.env,
       agent,
       'putBatch',
-      memories.map((m) => defined(m) as MemoryInput),
+      memories.map((m) => defined({ ...m, embedding: vectorIn(m.embedding) }) as MemoryInput),
     );
     return c.json({ acks }, 200);
   });

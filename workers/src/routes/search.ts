@@ -5,6 +5,7 @@ import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
 import { AgentParams, SearchBody, SearchHit } from '../schemas.js';
+import { vectorIn } from '../wire.js';
 import { type App, defined, EMBEDDING_ERRORS, ERRORS, GONE, jsonBody, limitBody, ok, WRITE_ERRORS } from './common.js';
 
 const search = createRoute({
@@ -26,7 +27,8 @@ const search = createRoute({
 export function registerSearchRoutes(app: App): void {
   app.openapi(search, async (c) => {
     const { agent } = c.req.valid('param');
-    const query = defined(c.req.valid('json')) as SearchQuery;
+    const body = c.req.valid('json');
+    const query = defined({ ...body, vector: vectorIn(body.vector) }) as SearchQuery;
     return c.json({ hits: await callAgent(c.env, agent, 'search', query) }, 200);
   });
 }

@@ -1,0 +1,81 @@
+// Bulk loads for the large comparison (paired.mjs): the corpus's memories as edgemem's NDJSON export (streamed into
+// the Worker's `POST /import`) and as the plain DO's import lines (`POST /import`, a few thousand a request).
+
+import { request } from 'node:http';
+
+/** Six decimals: shorter JSON, below f32 precision anyway (bench/miniflare/size.mjs rounds the same way). */
+const rounded = (v) => `[${Array.from(v, (x) => Math.round(x * 1e6) / 1e6).join(',')}]`;
+
+/**
+ * The n memories `memory(i)` ({ namespace, key, value, text, embedding }) as the lines of an edgemem export
+ * (format edgemem-export/2: header, one live version each, the commit log, end), in chunks of ~`chunkLines`.
+ */
+export function* edgememExport({ n, dims, memory, chunkLines = 500 }) {
+  const ts = Date.now() - n; // one commit per memory, 1 ms apart, never in the future
+  yield `${JSON.stringify({ kind: 'header', format: 'edgemem-export/2', dims, metric: 'cosine', seq: n })}\n`;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    const m = memory(i);
+    const at = ts + i;
+    out +=
+      `{"kind":"version","memory":{"namespace":${JSON.stringify(m.namespace)},"key":${JSON.stringify(m.key)},` +
+      `"value":${JSON.stringify(m.value)},"text":${JSON.stringify(m.text)},"embedding":${rounded(m.embedding)},` +
+      `"metadata":{},"pinned":false,"expires_at":null,"created_at":${at},"updated_at":${at},"version":1,` +
+      `"seq":${i + 1},"size":0},"seq_to":null,"ended_at":null,"end_kind":null}\n`;
+    if ((i + 1) % chunkLines === 0) {
+      yield out;
+      out = '';
+    }
+  }
+  if (out) yield out;
+  for (let s = 0; s < n; s += 1000) {
+    const items = [];
+    for (let i = s; i < Math.min(n, s + 1000); i++) items.push([i + 1, ts + i]);
+    yield `${JSON.stringify({ kind: 'commits', items })}\n`;
+  }
+  yield `${JSON.stringify({ kind: 'end', history_floor: 0, versions: n, commits: n, checkpoints: 0, writes: 0 })}\n`;
+}
+
+/** The n memories as the plain DO's import requests: NDJSON bodies of `perRequest` lines. */
+export function* plainImport({ n, memory, perRequest = 2000 }) {
+  for (let s = 0; s < n; s += perRequest) {
+    let body = '';
+    for (let i = s; i < Math.min(n, s + perRequest); i++) {
+      const m = memory(i);
+      body +=
+        `{"namespace":${JSON.stringify(m.namespace)},"key":${JSON.stringify(m.key)},"value":${JSON.stringify(m.value)},` +
+        `"text":${JSON.stringify(m.text)},"embedding":${rounded(m.embedding)}}\n`;
+    }
+    yield body;
+  }
+}
+
+/**
+ * POSTs the strings of `gen` as one chunked body on a connection of its own (node:http, no keep-alive: workerd
+ * resets a connection after a streamed request body, which would fail the next request sent on it); resolves to
+ * { status, text }.
+ */
+export function postStream(url, headers, gen) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => {
+        text += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    const pump = () => {
+      for (let next = gen.next(); !next.done; next = gen.next()) {
+        if (!req.write(next.value)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      req.end();
+    };
+    pump();
+  });
+}
