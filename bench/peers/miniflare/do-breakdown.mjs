@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { offlineEnv, startWorker } from 'edgemem-worker/harness/miniflare';
 import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
-import { offlineEnv, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { edgememExport, postStream } from './bulk-load.mjs';
 import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';
@@ -42,7 +42,7 @@ const workers = fileURLToPath(new URL('../../../workers/', import.meta.url));
 const entry = fileURLToPath(new URL('./do-probe-worker.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'do-breakdown-'));
 
-/** The Worker's wrangler config with the probe entry as `main`, bundled like miniflare-worker.mjs does. */
+/** The Worker's wrangler config with the probe entry as `main`, bundled like edgemem-worker/harness/miniflare does. */
 function bundleProbe(outDir) {
   const config = readFileSync(join(workers, 'wrangler.jsonc'), 'utf8').replace(
     /"main":\s*"[^"]*"/,

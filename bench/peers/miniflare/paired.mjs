@@ -25,8 +25,8 @@ import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
-import { bundleWorker, startWorker } from '../../../workers/test-node/miniflare-worker.mjs';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { edgememExport, plainImport, postStream } from './bulk-load.mjs';
 import { PEER_TOKEN, startPeer } from './peer-worker.mjs';
