@@ -16,6 +16,8 @@ mod filter;
 mod graph_builder;
 mod history;
 mod import_stream;
+mod index_snapshot;
+mod index_stream;
 mod lexical_buffer;
 mod memdb;
 mod memories;

@@ -224,30 +224,31 @@ impl VectorIndex {
         })
     }
 
-    /// Restores a snapshot written by `save`; checks its header against the store's settings.
-    pub fn load(bytes: &[u8], dims: usize, metric: Metric, scalar: ScalarKind) -> Result<Self> {
+    /// Restores a snapshot written by `save` from `read` (see [`crate::index_stream::load`]); checks it
+    /// against the store's dimensions.
+    pub fn load(read: impl FnMut(&mut [u8]) -> bool, dims: usize, metric: Metric, scalar: ScalarKind) -> Result<Self> {
         let me = Self::new(dims, metric, scalar)?;
-        // A USearch dense file starts with a 64-byte header; anything shorter is not ours.
-        if bytes.len() < 64 {
-            return Err(Error::internal("index snapshot is truncated"));
-        }
-        let meta = Index::metadata_from_buffer(bytes).map_err(cxx)?;
-        if meta.dimensions as usize != dims {
+        crate::index_stream::load(&me.index, read).map_err(cxx)?;
+        if me.index.dimensions() != dims {
             return Err(Error::internal("index snapshot has other dimensions"));
         }
-        me.index.load_from_buffer(bytes).map_err(cxx)?;
         me.index.change_expansion_search(64);
         // Loading sizes the thread contexts to the machine; the builder needs its own beside the owner's.
         me.index.reserve_capacity_and_threads(me.index.capacity().max(1024), THREADS).map_err(cxx)?;
         Ok(me)
     }
 
-    /// Flushes pending vectors, then serialises the graph.
-    pub fn save(&mut self) -> Result<Vec<u8>> {
+    /// Puts pending vectors in the graph, then returns how many bytes `save` writes.
+    pub fn snapshot_len(&mut self) -> Result<usize> {
         self.flush()?;
-        let mut buf = vec![0u8; self.index.serialized_length()];
-        self.index.save_to_buffer(&mut buf).map_err(cxx)?;
-        Ok(buf)
+        Ok(self.index.serialized_length())
+    }
+
+    /// Serialises the graph through `write` in pieces (after `snapshot_len`, which flushes; see
+    /// [`crate::index_stream::save`]).
+    pub fn save(&mut self, write: impl FnMut(&[u8]) -> bool) -> Result<()> {
+        self.flush()?;
+        crate::index_stream::save(&self.index, write).map_err(cxx)
     }
 
     /// Live vectors: in the graph, in a batch being built, or pending.
