@@ -93,19 +93,31 @@ impl Drop for Blob {
     }
 }
 
-/// Replaces the snapshot with `idx` (pending vectors flushed first), covering `seq`: a zeroblob row of
-/// the serialised length, written in place piece by piece. Call inside a savepoint: on an error the
-/// row is half written.
+/// Replaces the snapshot with `idx` (pending vectors flushed first), covering `seq`.
+///
+/// The old snapshot is deleted first, in a transaction of its own when none is open: SQLite journals a
+/// page that a transaction frees and then reuses, but not a page that was already free when it began, so
+/// rewriting the row in one transaction copied the whole old snapshot into the rollback journal — which a
+/// host that commits atomically (a Durable Object) keeps in wasm memory. Between the two a crash leaves no
+/// snapshot: the next open rebuilds the index from SQLite, as it does for any unusable snapshot.
 pub(crate) fn write(conn: &Connection, seq: u64, idx: &mut VectorIndex) -> Result<()> {
     let len = idx.snapshot_len()?;
-    with_small_cache(conn, || write_row(conn, seq, idx, len))
+    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
+    conn.execute_batch("SAVEPOINT index_snapshot")?;
+    match with_small_cache(conn, || write_row(conn, seq, idx, len)) {
+        Ok(()) => Ok(conn.execute_batch("RELEASE index_snapshot")?),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
+            Err(e)
+        }
+    }
 }
 
+/// A zeroblob row of the serialised length, written in place piece by piece.
 fn write_row(conn: &Connection, seq: u64, idx: &mut VectorIndex, len: usize) -> Result<()> {
     let len32 = i32::try_from(len).map_err(|_| Error::internal("index snapshot over 2 GiB"))?;
     // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made
     // SQLite allocate it whole).
-    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
     conn.execute(
         "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))",
         rusqlite::params![seq as i64, len32],

@@ -356,15 +356,7 @@ impl Store {
         self.ensure_index_fresh()?;
         let seq = self.seq;
         let Some(idx) = self.index.as_mut() else { return Ok(()) };
-        self.conn.execute_batch("SAVEPOINT index_snapshot")?;
-        let written = crate::index_snapshot::write(&self.conn, seq, idx);
-        match written {
-            Ok(()) => self.conn.execute_batch("RELEASE index_snapshot")?,
-            Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
-                return Err(e);
-            }
-        }
+        crate::index_snapshot::write(&self.conn, seq, idx)?;
         self.index_changes = 0;
         Ok(())
     }
