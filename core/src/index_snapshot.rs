@@ -13,20 +13,6 @@ use std::ffi::c_int;
 /// Bytes moved per blob read or write.
 const PIECE: usize = 1 << 16;
 
-/// SQLite's page cache while a snapshot moves through it (KiB): its pages are read or written once, and
-/// in the store's full cache (16 MiB) they filled all of it, memory that wasm never gives back, for
-/// nothing afterwards. The store's own cache size is restored after.
-const SNAPSHOT_CACHE_KIB: i64 = 512;
-
-/// Runs `f` with SQLite's page cache at [`SNAPSHOT_CACHE_KIB`], then restores its size.
-fn with_small_cache<T>(conn: &Connection, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let size: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
-    conn.pragma_update(None, "cache_size", -SNAPSHOT_CACHE_KIB)?;
-    let out = f();
-    conn.pragma_update(None, "cache_size", size)?;
-    out
-}
-
 fn fail(what: &str, rc: c_int) -> Error {
     Error::internal(format!("index snapshot {what}: SQLite code {rc}"))
 }
@@ -104,7 +90,7 @@ pub(crate) fn write(conn: &Connection, seq: u64, idx: &mut VectorIndex) -> Resul
     let len = idx.snapshot_len()?;
     conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
     conn.execute_batch("SAVEPOINT index_snapshot")?;
-    match with_small_cache(conn, || write_row(conn, seq, idx, len)) {
+    match crate::page_cache::with_small_cache(conn, || write_row(conn, seq, idx, len)) {
         Ok(()) => Ok(conn.execute_batch("RELEASE index_snapshot")?),
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
@@ -174,7 +160,7 @@ pub(crate) fn read(
     let seq: Option<i64> =
         conn.query_row("SELECT seq FROM index_snapshot WHERE id = 1", [], |r| r.get(0)).optional()?;
     let Some(seq) = seq else { return Ok(None) };
-    let idx = with_small_cache(conn, || read_row(conn, dims, metric, scalar))?;
+    let idx = crate::page_cache::with_small_cache(conn, || read_row(conn, dims, metric, scalar))?;
     Ok(Some((seq as u64, idx)))
 }
 
