@@ -19,21 +19,30 @@ struct native_index_fields {
 
 index_dense_t& dense(void* native) { return *static_cast<native_index_fields*>(native)->index; }
 
+/// A check that `native` is what the layout above says: the index's dimensions as Rust reads them.
+bool matches(void* native, std::size_t dimensions) { return dense(native).dimensions() == dimensions; }
+
 } // namespace
 
 extern "C" {
 
-/// Serialises the index through `write(state, bytes, length)`, which returns false to stop. Returns null, or
-/// the error (a static string).
-char const* edgemem_index_save_stream(void* native, bool (*write)(void*, void const*, std::size_t), void* state) {
+/// Serialises the index through `write(state, bytes, length)`, which returns false to stop; `dimensions` are
+/// the index's as the Rust side reads them (checked first). Returns null, or the error (a static string).
+char const* edgemem_index_save_stream(void* native, std::size_t dimensions, bool (*write)(void*, void const*, std::size_t),
+                                      void* state) {
+    if (!matches(native, dimensions))
+        return "the usearch crate's NativeIndex layout is not the one index_stream.cpp expects";
     auto result =
         dense(native).save_to_stream([&](void const* bytes, std::size_t length) { return write(state, bytes, length); });
     return result.error.release();
 }
 
 /// Replaces the index with the one `read(state, bytes, length)` yields (exactly `length` bytes each call, or
-/// false). Returns null, or the error (a static string).
-char const* edgemem_index_load_stream(void* native, bool (*read)(void*, void*, std::size_t), void* state) {
+/// false); `dimensions` as for saving. Returns null, or the error (a static string).
+char const* edgemem_index_load_stream(void* native, std::size_t dimensions, bool (*read)(void*, void*, std::size_t),
+                                      void* state) {
+    if (!matches(native, dimensions))
+        return "the usearch crate's NativeIndex layout is not the one index_stream.cpp expects";
     auto result = dense(native).load_from_stream([&](void* bytes, std::size_t length) { return read(state, bytes, length); });
     return result.error.release();
 }

@@ -7,11 +7,13 @@ use usearch::Index;
 extern "C" {
     fn edgemem_index_save_stream(
         native: *mut c_void,
+        dimensions: usize,
         write: extern "C" fn(*mut c_void, *const c_void, usize) -> bool,
         state: *mut c_void,
     ) -> *const c_char;
     fn edgemem_index_load_stream(
         native: *mut c_void,
+        dimensions: usize,
         read: extern "C" fn(*mut c_void, *mut c_void, usize) -> bool,
         state: *mut c_void,
     ) -> *const c_char;
@@ -56,7 +58,7 @@ pub(crate) fn save<W: FnMut(&[u8]) -> bool>(index: &Index, mut write: W) -> Resu
         return Err("no index".into());
     }
     // SAFETY: `native` is the live index's C++ object; `write` outlives the call, which does not keep it.
-    outcome(unsafe { edgemem_index_save_stream(native, piece::<W>, (&mut write as *mut W).cast()) })
+    outcome(unsafe { edgemem_index_save_stream(native, index.dimensions(), piece::<W>, (&mut write as *mut W).cast()) })
 }
 
 /// Replaces `index`'s contents with the index `read` yields: each call fills its whole buffer, or
@@ -73,5 +75,5 @@ pub(crate) fn load<R: FnMut(&mut [u8]) -> bool>(index: &Index, mut read: R) -> R
         return Err("no index".into());
     }
     // SAFETY: as in `save`; the index is not shared while it loads (the caller has just made it).
-    outcome(unsafe { edgemem_index_load_stream(native, piece::<R>, (&mut read as *mut R).cast()) })
+    outcome(unsafe { edgemem_index_load_stream(native, index.dimensions(), piece::<R>, (&mut read as *mut R).cast()) })
 }
