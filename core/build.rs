@@ -1,5 +1,6 @@
-//! Build script of edgemem-core. Native builds: nothing to do. wasm32-unknown-unknown: compiles the C/C++
-//! runtime shims in `wasm-shim/` and links Debian's wasm32 wasi-libc, libc++ and libc++abi archives, which
+//! Build script of edgemem-core. Every target: compiles `cxx/index_stream.cpp` (USearch's streamed save and
+//! load) against the usearch crate's headers, with the defines usearch's own build uses for that target.
+//! wasm32-unknown-unknown: compiles the C/C++ runtime shims in `wasm-shim/` and links Debian's wasm32 wasi-libc, libc++ and libc++abi archives, which
 //! USearch's C++ (and cxx) need. See `wasm-shim/libc_shim.cpp` for why some of their symbols are replaced.
 //! wasm32-wasip1 (the bench under Wasmtime): only the exception shim, plus Debian's libc++, libc++abi and
 //! the wasi-emulated-* archives; the C library is Rust's own wasi-libc for that target.
@@ -7,7 +8,7 @@
 //! The compilers and flags come from `[env]` in the workspace's `.cargo/config.toml`.
 
 use std::env;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Where Debian's `wasi-libc`, `libc++-19-dev-wasm32` and `libc++abi-19-dev-wasm32` put the archives.
 const DEFAULT_WASI_LIBDIR: &str = "/usr/lib/wasm32-wasi";
@@ -17,11 +18,71 @@ fn main() {
     println!("cargo:rerun-if-changed=wasm-shim");
     println!("cargo:rerun-if-env-changed=EDGEMEM_WASI_LIBDIR");
 
-    match env::var("TARGET").as_deref() {
-        Ok("wasm32-unknown-unknown") => unknown_unknown(),
-        Ok("wasm32-wasip1") => wasip1(),
+    println!("cargo:rerun-if-changed=cxx");
+    println!("cargo:rerun-if-env-changed=EDGEMEM_USEARCH_DIR");
+
+    let target = env::var("TARGET").unwrap_or_default();
+    index_stream(&target);
+    match target.as_str() {
+        "wasm32-unknown-unknown" => unknown_unknown(),
+        "wasm32-wasip1" => wasip1(),
         _ => {}
     }
+}
+
+/// Compiles `cxx/index_stream.cpp`. Its inline usearch code must match the copy in usearch's own objects
+/// (one definition per symbol in the link), so it gets the same defines: natively usearch's default
+/// NumKong kernels (the workspace enables them), on wasm none; the wasm C++ wrapper patches both alike.
+fn index_stream(target: &str) {
+    let mut build = cc::Build::new();
+    build.cpp(true).warnings(false).file("cxx/index_stream.cpp").include(usearch_dir().join("include"));
+    build.define("USEARCH_USE_OPENMP", "0");
+    if target.starts_with("wasm32") {
+        // The C++ runtime is linked below (wasm32-*), not by cc-rs; flags come from CXXFLAGS_<target>.
+        build.cpp_link_stdlib(None).define("USEARCH_USE_NUMKONG", "0");
+    } else {
+        let numkong = env::var("DEP_NUMKONG_INCLUDE").expect("numkong's include dir (DEP_NUMKONG_INCLUDE)");
+        build
+            .include(numkong)
+            .define("USEARCH_USE_NUMKONG", "1")
+            .define("NK_DYNAMIC_DISPATCH", "1")
+            .define("NK_NATIVE_BF16", "0")
+            .define("NK_NATIVE_F16", "0")
+            .flag_if_supported("-std=c++17")
+            .flag_if_supported("-O3")
+            .flag_if_supported("-ffast-math");
+    }
+    build.compile("edgemem_index_stream");
+}
+
+/// The usearch crate's sources, of the version Cargo.lock pins, in Cargo's registry (or `EDGEMEM_USEARCH_DIR`).
+fn usearch_dir() -> PathBuf {
+    if let Ok(dir) = env::var("EDGEMEM_USEARCH_DIR") {
+        return PathBuf::from(dir);
+    }
+    let lock_path = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+    println!("cargo:rerun-if-changed={}", lock_path.display());
+    let lock = std::fs::read_to_string(&lock_path).unwrap_or_else(|e| panic!("{}: {e}", lock_path.display()));
+    let version = lock
+        .split("[[package]]")
+        .find_map(|p| {
+            let mut fields = p.lines().map(str::trim);
+            (fields.next() == Some("") && fields.next() == Some(r#"name = "usearch""#))
+                .then(|| fields.next()?.strip_prefix(r#"version = ""#)?.strip_suffix('"'))
+                .flatten()
+        })
+        .expect("usearch's version in Cargo.lock");
+    let home = env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(env::var("HOME").expect("HOME or CARGO_HOME")).join(".cargo"));
+    let registry = home.join("registry/src");
+    let found = std::fs::read_dir(&registry).into_iter().flatten().flatten().find_map(|source| {
+        let dir = source.path().join(format!("usearch-{version}"));
+        dir.join("include/usearch/index_dense.hpp").is_file().then_some(dir)
+    });
+    found.unwrap_or_else(|| {
+        panic!("usearch-{version} not found under {}: set EDGEMEM_USEARCH_DIR to its sources", registry.display())
+    })
 }
 
 fn unknown_unknown() {

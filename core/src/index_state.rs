@@ -32,23 +32,10 @@ impl IndexState {
         if cfg.dims == 0 {
             return Ok(state);
         }
-        // The snapshot (17 MB for 10k × 384 f32) goes from SQLite's buffer straight into USearch: no
-        // Vec copy in between (`get_ref`), which a cold Durable Object open would pay for.
-        let (dims, metric, scalar) = (cfg.dims, cfg.metric, cfg.scalar);
-        let loaded: Option<(i64, Result<VectorIndex>)> = {
-            use rusqlite::OptionalExtension;
-            conn.query_row("SELECT seq, data FROM index_snapshot WHERE id = 1", [], |r| {
-                let idx = match r.get_ref(1)? {
-                    rusqlite::types::ValueRef::Blob(b) => VectorIndex::load(b, dims, metric, scalar),
-                    _ => Err(crate::error::Error::internal("index snapshot is not a blob")),
-                };
-                Ok((r.get(0)?, idx))
-            })
-            .optional()?
-        };
+        let loaded = crate::index_snapshot::read(conn, cfg.dims, cfg.metric, cfg.scalar)?;
         if let Some((snap_seq, Ok(idx))) = loaded {
             state.index = Some(idx);
-            if state.replay_since(conn, snap_seq as u64).is_ok() && state.matches_sqlite(conn)? {
+            if state.replay_since(conn, snap_seq).is_ok() && state.matches_sqlite(conn)? {
                 return Ok(state);
             }
         }
@@ -126,19 +113,7 @@ impl IndexState {
     pub fn snapshot(&mut self, conn: &Connection, cfg: &StoreConfig, seq: u64) -> Result<()> {
         self.ensure_fresh(conn, cfg)?;
         let Some(idx) = self.index.as_mut() else { return Ok(()) };
-        let data = idx.save()?;
-        // The serialised graph is as big as the index: binding it as a parameter made SQLite copy it
-        // twice more (the bound value, then the record), so it goes in as a zeroblob written in place.
-        conn.execute_batch("SAVEPOINT index_snapshot")?;
-        let written = write_snapshot(conn, seq, &data);
-        drop(data);
-        match written {
-            Ok(()) => conn.execute_batch("RELEASE index_snapshot")?,
-            Err(e) => {
-                let _ = conn.execute_batch("ROLLBACK TO index_snapshot; RELEASE index_snapshot");
-                return Err(e);
-            }
-        }
+        crate::index_snapshot::write(conn, seq, idx)?;
         self.changes = 0;
         Ok(())
     }
@@ -210,49 +185,4 @@ impl IndexState {
             }
         }
     }
-}
-
-/// Stores the index snapshot `data` covering `seq`: a zeroblob row, then the bytes through incremental
-/// blob I/O in 64 KiB steps (no whole copy of `data` inside SQLite). SQLite's C API directly: rusqlite's
-/// `blob` feature would add its Read/Write/Seek wrappers to the module for three calls.
-fn write_snapshot(conn: &Connection, seq: u64, data: &[u8]) -> Result<()> {
-    use rusqlite::ffi;
-    let len = i32::try_from(data.len()).map_err(|_| Error::internal("index snapshot over 2 GiB"))?;
-    // A plain INSERT keeps zeroblob() a zero-filled tail in the record (an upsert's `excluded.data` made SQLite
-    // allocate it whole).
-    conn.execute("DELETE FROM index_snapshot WHERE id = 1", [])?;
-    conn.execute(
-        "INSERT INTO index_snapshot (id, seq, data) VALUES (1, ?1, zeroblob(?2))",
-        rusqlite::params![seq as i64, len],
-    )?;
-    let fail = |what: &str, rc: i32| Error::internal(format!("index snapshot {what}: SQLite code {rc}"));
-    let mut blob: *mut ffi::sqlite3_blob = std::ptr::null_mut();
-    // SAFETY: the connection is live for the calls; the blob handle is closed on every path below.
-    unsafe {
-        let rc = ffi::sqlite3_blob_open(
-            conn.handle(),
-            c"main".as_ptr(),
-            c"index_snapshot".as_ptr(),
-            c"data".as_ptr(),
-            1,
-            1,
-            &mut blob,
-        );
-        if rc != ffi::SQLITE_OK {
-            ffi::sqlite3_blob_close(blob);
-            return Err(fail("open", rc));
-        }
-        for (i, chunk) in data.chunks(1 << 16).enumerate() {
-            let rc = ffi::sqlite3_blob_write(blob, chunk.as_ptr().cast(), chunk.len() as i32, (i << 16) as i32);
-            if rc != ffi::SQLITE_OK {
-                ffi::sqlite3_blob_close(blob);
-                return Err(fail("write", rc));
-            }
-        }
-        let rc = ffi::sqlite3_blob_close(blob);
-        if rc != ffi::SQLITE_OK {
-            return Err(fail("close", rc));
-        }
-    }
-    Ok(())
 }

@@ -202,6 +202,34 @@ unsafe extern "C" fn x_shrink(p: *mut ffi::sqlite3_pcache) {
     }
 }
 
+/// SQLite's page cache (KiB) while something reads or writes many pages once — an index snapshot, the
+/// scans that count a store when it opens: in the store's full cache (16 MiB) those pages filled all of
+/// it, memory that wasm never gives back, for nothing afterwards.
+const PASSING_CACHE_KIB: i64 = 512;
+
+/// Sets the connection's page cache to [`PASSING_CACHE_KIB`]; returns the size to restore.
+pub(crate) fn shrink_cache(conn: &rusqlite::Connection) -> crate::Result<i64> {
+    let size: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
+    conn.pragma_update(None, "cache_size", -PASSING_CACHE_KIB)?;
+    Ok(size)
+}
+
+/// Puts back the page cache size `shrink_cache` returned.
+pub(crate) fn restore_cache(conn: &rusqlite::Connection, size: i64) -> crate::Result<()> {
+    Ok(conn.pragma_update(None, "cache_size", size)?)
+}
+
+/// Runs `f` with the connection's page cache at [`PASSING_CACHE_KIB`], then restores its size.
+pub(crate) fn with_small_cache<T>(
+    conn: &rusqlite::Connection,
+    f: impl FnOnce() -> crate::Result<T>,
+) -> crate::Result<T> {
+    let size = shrink_cache(conn)?;
+    let out = f();
+    restore_cache(conn, size)?;
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

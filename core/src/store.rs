@@ -140,6 +140,14 @@ impl Store {
         self.configure_connection()?;
         schema::migrate(&mut self.conn)?;
         self.check_settings()?;
+        // Opening scans whole indexes once (the counts, the index snapshot): through a small page cache.
+        let size = crate::page_cache::shrink_cache(&self.conn)?;
+        let opened = self.load_contents();
+        crate::page_cache::restore_cache(&self.conn, size)?;
+        opened
+    }
+
+    fn load_contents(&mut self) -> Result<()> {
         self.load_counters()?;
         self.load_import_state()?;
         self.lexical = LexicalBuffer::load(&self.conn)?;

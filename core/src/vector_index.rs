@@ -4,10 +4,10 @@
 //!
 //! Writes are buffered: a new or changed vector goes to a pending set that searches score exactly,
 //! and reaches the HNSW graph in batches, so an acknowledged write never waits on graph
-//! construction and results are the same as if every vector were in the graph. Natively a batch is
-//! inserted by a builder thread (`graph_builder.rs`) while writes and searches go on (see [`Build`]); on wasm, which has
-//! no threads, by the write after the one that fills the buffer, first thing (`PENDING_MAX`). `flush()` (hosts call it when
-//! idle, and before a snapshot) puts everything in the graph before it returns.
+//! construction and results are the same as if every vector were in the graph. How a batch gets there is
+//! the `builder` module's, one of two chosen here: natively a builder thread beside writes and searches
+//! (`vector_index/threaded.rs`), on wasm, which has no threads, inline by writes (`vector_index/inline.rs`).
+//! `flush()` (hosts call it when idle, and before a snapshot) puts everything in the graph before it returns.
 
 use crate::config::{Metric, ScalarKind};
 use crate::error::{Error, ErrorCode, Result};
@@ -16,39 +16,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use usearch::{ffi::IndexOptions, Index, MetricKind};
 
+/// How pending vectors reach the graph: the write/advance policy and the batch being built, if any.
+#[cfg_attr(not(target_family = "wasm"), path = "vector_index/threaded.rs")]
+#[cfg_attr(target_family = "wasm", path = "vector_index/inline.rs")]
+mod builder;
+
 pub const MAX_DIMS: usize = 4096;
-
-/// On wasm, pending vectors are inserted into the graph once there are this many: by the next
-/// write, before its own work ([`VectorIndex::advance`], called by `Store::write_tx`), or by a
-/// search. Not by the write that fills the buffer: inserting 256 vectors (tens of ms) leaves the
-/// CPU caches cold, and the write after it then ran 300-400 µs instead of ~100; done first, that
-/// write absorbs the cold start itself (one slow write per insert, not two).
-#[cfg(target_family = "wasm")]
-const PENDING_MAX: usize = 256;
-/// …and by the write at hand once this many are pending (a batch): the buffer's bound.
-#[cfg(target_family = "wasm")]
-const PENDING_HARD_MAX: usize = 2 * PENDING_MAX;
-
-/// Natively, a builder thread takes the pending vectors once there are this many…
-#[cfg(not(target_family = "wasm"))]
-const BUILD_MIN: usize = 64;
-/// …and a write waits for the running batch only when writes outpace the builder this far.
-#[cfg(not(target_family = "wasm"))]
-const PENDING_HARD_MAX: usize = 2048;
 
 /// Thread contexts USearch reserves: the builder's insert and the owner's search run at once.
 const THREADS: usize = 2;
-
-/// A batch of vectors the builder thread is inserting into the graph. Until it is done, the graph
-/// may or may not hold any of them: searches score the batch exactly and hide its ids (and every
-/// stale id) from graph results, so nothing is missed or counted twice.
-#[cfg(not(target_family = "wasm"))]
-struct Build {
-    batch: crate::graph_builder::Batch,
-    ids: HashSet<u64>,
-    /// Graph size when the batch started (nothing else changes the graph until it is done).
-    graph_len: usize,
-}
 
 pub struct VectorIndex {
     index: Arc<Index>,
@@ -62,11 +38,7 @@ pub struct VectorIndex {
     /// Ids whose graph (or batch) entry was replaced or deleted while a batch was being built:
     /// hidden from results, removed from the graph once the batch is joined.
     stale: HashSet<u64>,
-    #[cfg(not(target_family = "wasm"))]
-    build: Option<Build>,
-    /// Started with the first batch.
-    #[cfg(not(target_family = "wasm"))]
-    builder: Option<crate::graph_builder::GraphBuilder>,
+    builder: builder::Builder,
 }
 
 fn options(dims: usize, metric: Metric, scalar: ScalarKind) -> IndexOptions {
@@ -217,78 +189,53 @@ impl VectorIndex {
             scalar,
             pending: HashMap::new(),
             stale: HashSet::new(),
-            #[cfg(not(target_family = "wasm"))]
-            build: None,
-            #[cfg(not(target_family = "wasm"))]
-            builder: None,
+            builder: builder::Builder::default(),
         })
     }
 
-    /// Restores a snapshot written by `save`; checks its header against the store's settings.
-    pub fn load(bytes: &[u8], dims: usize, metric: Metric, scalar: ScalarKind) -> Result<Self> {
+    /// Restores a snapshot written by `save` from `read` (see [`crate::index_stream::load`]); checks it
+    /// against the store's dimensions.
+    pub fn load(read: impl FnMut(&mut [u8]) -> bool, dims: usize, metric: Metric, scalar: ScalarKind) -> Result<Self> {
         let me = Self::new(dims, metric, scalar)?;
-        // A USearch dense file starts with a 64-byte header; anything shorter is not ours.
-        if bytes.len() < 64 {
-            return Err(Error::internal("index snapshot is truncated"));
-        }
-        let meta = Index::metadata_from_buffer(bytes).map_err(cxx)?;
-        if meta.dimensions as usize != dims {
+        crate::index_stream::load(&me.index, read).map_err(cxx)?;
+        if me.index.dimensions() != dims {
             return Err(Error::internal("index snapshot has other dimensions"));
         }
-        me.index.load_from_buffer(bytes).map_err(cxx)?;
         me.index.change_expansion_search(64);
         // Loading sizes the thread contexts to the machine; the builder needs its own beside the owner's.
         me.index.reserve_capacity_and_threads(me.index.capacity().max(1024), THREADS).map_err(cxx)?;
         Ok(me)
     }
 
-    /// Flushes pending vectors, then serialises the graph.
-    pub fn save(&mut self) -> Result<Vec<u8>> {
+    /// Puts pending vectors in the graph, then returns how many bytes `save` writes.
+    pub fn snapshot_len(&mut self) -> Result<usize> {
         self.flush()?;
-        let mut buf = vec![0u8; self.index.serialized_length()];
-        self.index.save_to_buffer(&mut buf).map_err(cxx)?;
-        Ok(buf)
+        Ok(self.index.serialized_length())
+    }
+
+    /// Serialises the graph through `write` in pieces (after `snapshot_len`, which flushes; see
+    /// [`crate::index_stream::save`]).
+    pub fn save(&mut self, write: impl FnMut(&[u8]) -> bool) -> Result<()> {
+        self.flush()?;
+        crate::index_stream::save(&self.index, write).map_err(cxx)
     }
 
     /// Live vectors: in the graph, in a batch being built, or pending.
     pub fn len(&self) -> usize {
-        #[cfg(not(target_family = "wasm"))]
-        if let Some(b) = &self.build {
+        if let Some(graph_len) = self.builder.started_at() {
             // Every stale id is in the graph or the batch exactly once (see `unlink`).
-            return b.graph_len + b.batch.len() + self.pending.len() - self.stale.len();
+            return graph_len + self.builder.batch().len() + self.pending.len() - self.stale.len();
         }
         self.index.size() + self.pending.len()
     }
 
     /// Vectors not yet in the graph (pending, or in a batch being built).
     pub fn pending_len(&self) -> usize {
-        #[cfg(not(target_family = "wasm"))]
-        if let Some(b) = &self.build {
-            let replaced = self.stale.iter().filter(|id| b.ids.contains(id)).count();
-            return self.pending.len() + b.batch.len() - replaced;
+        if self.builder.started_at().is_some() {
+            let replaced = self.stale.iter().filter(|id| self.builder.in_batch(**id)).count();
+            return self.pending.len() + self.builder.batch().len() - replaced;
         }
         self.pending.len()
-    }
-
-    /// Whether a write adding `incoming` vectors will insert into the graph before it returns (on
-    /// wasm: past the buffer's bound; natively: writes outpaced the builder and it waits for the batch).
-    pub fn write_will_insert(&self, incoming: usize) -> bool {
-        #[cfg(not(target_family = "wasm"))]
-        return self.build.is_some() && self.pending.len() + incoming >= PENDING_HARD_MAX;
-        #[cfg(target_family = "wasm")]
-        return self.pending.len() + incoming >= PENDING_HARD_MAX;
-    }
-
-    /// Whether the buffer will be inserted into the graph within about `writes` more one-vector
-    /// writes (wasm; natively a builder thread does it beside the writes: never).
-    pub fn insert_due_within(&self, writes: usize) -> bool {
-        #[cfg(not(target_family = "wasm"))]
-        return {
-            let _ = writes;
-            false
-        };
-        #[cfg(target_family = "wasm")]
-        return self.pending.len() + writes >= PENDING_MAX;
     }
 
     /// Puts every pending vector in the graph before it returns (waits for a running batch).
@@ -329,27 +276,12 @@ impl VectorIndex {
         self.bound()
     }
 
-    /// After a change: natively `advance`; on wasm an insert only past the buffer's bound (a big
-    /// batch) — a full buffer waits for the next write or search (see [`PENDING_MAX`]).
-    fn bound(&mut self) -> Result<()> {
-        #[cfg(not(target_family = "wasm"))]
-        return self.advance();
-        #[cfg(target_family = "wasm")]
-        {
-            if self.pending.len() >= PENDING_HARD_MAX {
-                self.flush()?;
-            }
-            Ok(())
-        }
-    }
-
     /// Takes `id` out of the graph and any batch: at once when no batch is being built, otherwise
     /// by marking it stale until the batch is joined (the builder owns the graph meanwhile).
     fn unlink(&mut self, id: u64) -> Result<()> {
         self.pending.remove(&id);
-        #[cfg(not(target_family = "wasm"))]
-        if let Some(b) = &self.build {
-            if b.ids.contains(&id) || self.index.contains(id) {
+        if self.builder.started_at().is_some() {
+            if self.builder.in_batch(id) || self.index.contains(id) {
                 self.stale.insert(id);
             }
             return Ok(());
@@ -358,33 +290,6 @@ impl VectorIndex {
             self.index.remove(id).map_err(cxx)?;
         }
         Ok(())
-    }
-
-    /// Moves pending vectors towards the graph: natively hands them to a builder thread (joining a
-    /// finished one first); on wasm inserts them here once the buffer is full. Writes call it (on
-    /// wasm before their own work), and searches, so a buffer left by a burst of writes does not
-    /// stay to be scored exactly.
-    pub fn advance(&mut self) -> Result<()> {
-        #[cfg(not(target_family = "wasm"))]
-        {
-            if let Some(done) = self.build.as_ref().and(self.builder.as_ref()).and_then(|b| b.try_done()) {
-                self.finish(done)?;
-            }
-            if self.pending.len() >= PENDING_HARD_MAX {
-                self.join()?;
-            }
-            if self.build.is_none() && self.pending.len() >= BUILD_MIN {
-                self.start_build()?;
-            }
-            Ok(())
-        }
-        #[cfg(target_family = "wasm")]
-        {
-            if self.pending.len() >= PENDING_MAX {
-                self.flush()?;
-            }
-            Ok(())
-        }
     }
 
     /// The pending vectors in id order (the order they enter the graph), leaving none pending.
@@ -404,64 +309,11 @@ impl VectorIndex {
         Ok(())
     }
 
-    #[cfg(not(target_family = "wasm"))]
-    fn start_build(&mut self) -> Result<()> {
-        // Everything that can fail before the hand-over does so while the vectors are still pending.
-        self.reserve_for(self.pending.len())?;
-        if self.builder.is_none() {
-            let b = crate::graph_builder::GraphBuilder::spawn(self.index.clone(), self.graph_lock.clone())
-                .map_err(|e| Error::internal(format!("vector index builder: {e}")))?;
-            self.builder = Some(b);
-        }
-        let graph_len = self.index.size();
-        let batch = Arc::new(self.take_pending());
-        if let Err(e) = self.builder.as_ref().map_or(Err("no builder".to_string()), |b| b.submit(batch.clone())) {
-            self.pending.extend(batch.iter().cloned());
-            self.builder = None; // stopped: the next batch starts a new one
-            return Err(Error::internal(format!("vector index builder: {e}")));
-        }
-        let ids = batch.iter().map(|(id, _)| *id).collect();
-        self.build = Some(Build { batch, ids, graph_len });
-        Ok(())
-    }
-
-    /// Waits for the running batch (if any), then finishes it.
-    fn join(&mut self) -> Result<()> {
-        #[cfg(not(target_family = "wasm"))]
-        if self.build.is_some() {
-            let done = self.builder.as_ref().map_or(Err("no builder".to_string()), |b| b.wait());
-            self.finish(done)?;
-        }
-        Ok(())
-    }
-
-    /// A batch is done: the graph is the owner's again, and the stale entries leave it. On an error
-    /// the caller (the Store) rebuilds the index from SQLite before using it again.
-    #[cfg(not(target_family = "wasm"))]
-    fn finish(&mut self, done: std::result::Result<(), String>) -> Result<()> {
-        self.build = None;
-        if done.is_err() {
-            self.builder = None; // a builder that failed mid-batch is not trusted with the next one
-        }
-        let mut removed = Ok(());
-        for id in std::mem::take(&mut self.stale) {
-            if self.index.contains(id) {
-                if let Err(e) = self.index.remove(id) {
-                    removed = Err(cxx(e));
-                    self.stale.insert(id); // still hidden
-                }
-            }
-        }
-        done.map_err(|e| Error::internal(format!("vector index: {e}")))?;
-        removed
-    }
-
     /// Whether a graph hit for `id` is current (not replaced or deleted since, not in a batch
     /// being built — those are scored exactly instead).
     fn graph_current(&self, id: u64) -> bool {
-        #[cfg(not(target_family = "wasm"))]
-        if let Some(b) = &self.build {
-            return !b.ids.contains(&id) && !self.stale.contains(&id);
+        if self.builder.started_at().is_some() {
+            return !self.builder.in_batch(id) && !self.stale.contains(&id);
         }
         !self.stale.contains(&id)
     }
@@ -470,15 +322,8 @@ impl VectorIndex {
     /// and a running batch's that are still current.
     fn buffered_scores(&self, q: &[f32], allow: impl Fn(u64) -> bool) -> Vec<(u64, f64)> {
         let pending = self.pending.iter().map(|(id, v)| (*id, v.as_slice()));
-        #[cfg(not(target_family = "wasm"))]
-        let building = self
-            .build
-            .iter()
-            .flat_map(|b| b.batch.iter())
-            .filter(|(id, _)| !self.stale.contains(id))
-            .map(|(id, v)| (*id, v.as_slice()));
-        #[cfg(target_family = "wasm")]
-        let building = std::iter::empty();
+        let building =
+            self.builder.batch().iter().filter(|(id, _)| !self.stale.contains(id)).map(|(id, v)| (*id, v.as_slice()));
         let kept = pending.chain(building).filter(|(id, _)| allow(*id));
         match self.metric {
             // Kept unit-length (see `upsert`): cos = q·v / |q|.
@@ -504,11 +349,7 @@ impl VectorIndex {
 
     /// Graph entries (a lower bound while a batch is being built: the builder only adds).
     fn graph_len(&self) -> usize {
-        #[cfg(not(target_family = "wasm"))]
-        if let Some(b) = &self.build {
-            return b.graph_len;
-        }
-        self.index.size()
+        self.builder.started_at().unwrap_or_else(|| self.index.size())
     }
 
     /// The candidate list a graph search of `kg` keeps (USearch's `ef`). With quantised graph vectors the
@@ -564,11 +405,7 @@ impl VectorIndex {
 
     /// No batch is being built and nothing is stale: every graph entry is current.
     fn hides_nothing(&self) -> bool {
-        #[cfg(not(target_family = "wasm"))]
-        if self.build.is_some() {
-            return false;
-        }
-        self.stale.is_empty()
+        self.builder.started_at().is_none() && self.stale.is_empty()
     }
 
     /// Exact similarity of `q` to the stored vector of `id` (None if it has none); `buf` is scratch
@@ -580,12 +417,10 @@ impl VectorIndex {
         if self.stale.contains(&id) {
             return None;
         }
-        #[cfg(not(target_family = "wasm"))]
-        if let Some(b) = &self.build {
-            if b.ids.contains(&id) {
-                let at = b.batch.binary_search_by_key(&id, |(i, _)| *i).ok()?;
-                return Some(exact_score(self.metric, q, &b.batch[at].1));
-            }
+        if self.builder.in_batch(id) {
+            let batch = self.builder.batch();
+            let at = batch.binary_search_by_key(&id, |(i, _)| *i).ok()?;
+            return Some(exact_score(self.metric, q, &batch[at].1));
         }
         // `get` finds nothing (0) for an id outside the graph: no separate `contains` lookup.
         buf.resize(self.dims, 0.0);
@@ -720,10 +555,7 @@ mod tests {
                     .map(|(i, v)| (*i, exact_score(metric, &q, v)))
                     .max_by(|a, b| a.1.total_cmp(&b.1));
                 if let Some((b, _)) = best {
-                    #[cfg(not(target_family = "wasm"))]
-                    let building = idx.build.as_ref().is_some_and(|x| x.ids.contains(&b)) && !idx.stale.contains(&b);
-                    #[cfg(target_family = "wasm")]
-                    let building = false;
+                    let building = idx.builder.in_batch(b) && !idx.stale.contains(&b);
                     if idx.pending.contains_key(&b) || building {
                         assert!(
                             res.iter().any(|(i, _)| *i == b),
