@@ -13,8 +13,6 @@ mod export_stream;
 mod feed;
 mod feed_api;
 mod filter;
-#[cfg(not(target_family = "wasm"))]
-mod graph_builder;
 mod history;
 mod import_stream;
 mod index_snapshot;

@@ -1,12 +1,14 @@
-//! Natively, pending vectors reach the graph on a builder thread (`graph_builder.rs`) while writes and
+//! Natively, pending vectors reach the graph on a builder thread (`builder_thread.rs`) while writes and
 //! searches go on: a write hands the buffer over as a batch once it holds [`BUILD_MIN`] vectors, and waits
 //! for the running batch only when writes outpace the builder by [`PENDING_HARD_MAX`]. Until a batch is done
 //! the graph may or may not hold any of it: searches score the batch exactly and hide its ids (and every
 //! stale id) from graph results, so nothing is missed or counted twice.
 
+mod builder_thread;
+
 use super::VectorIndex;
 use crate::error::{Error, Result};
-use crate::graph_builder::{Batch, GraphBuilder};
+use builder_thread::{Batch, GraphBuilder};
 use std::collections::HashSet;
 use std::sync::Arc;
 
