@@ -91,12 +91,17 @@ function* supersteps(threadId, n) {
 /** `order` rotated by `i`: who goes first changes every round. */
 const rotate = (order, i) => order.map((_, j) => order[(i + j) % order.length]);
 
-/** Fsyncs made by this process's JS (edgemem's Node file store), counted. */
+/** Fsyncs and fdatasyncs made by this process's JS (edgemem's Node file store syncs with fdatasync), counted. */
 let fsyncs = 0;
 const realFsync = fs.fsyncSync;
+const realFdatasync = fs.fdatasyncSync;
 fs.fsyncSync = (fd) => {
   fsyncs++;
   return realFsync(fd);
+};
+fs.fdatasyncSync = (fd) => {
+  fsyncs++;
+  return realFdatasync(fd);
 };
 syncBuiltinESMExports();
 

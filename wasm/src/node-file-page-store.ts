@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { EdgememError } from './errors.js';
-import { type FileIo, FilePageStore, type OpenFile } from './file-page-store.js';
+import { type FileIo, FilePageStore, type OpenFile, openFile, writeOut } from './file-page-store.js';
 
 /** Database files open in this process (resolved paths): a second open would corrupt the first's view. */
 const openPaths = new Set<string>();
@@ -14,8 +14,8 @@ function fdIo(fd: number): FileIo {
     read: (dst, at) => fs.readSync(fd, dst, 0, dst.length, at),
     write: (src, at) => fs.writeSync(fd, src, 0, src.length, at),
     truncate: (size) => fs.ftruncateSync(fd, size),
-    length: () => fs.fstatSync(fd).size,
-    flush: () => fs.fsyncSync(fd),
+    // fdatasync: the data and the length that reads need, without the timestamps fsync would also write.
+    flush: () => fs.fdatasyncSync(fd),
     close: () => fs.closeSync(fd),
   };
 }
@@ -72,7 +72,7 @@ export class NodeFilePageStore extends FilePageStore {
       if (!create) return undefined;
       fd = fs.openSync(p, 'w+');
     }
-    f = { io: fdIo(fd), size: fs.fstatSync(fd).size, exists: true, dirty: false };
+    f = openFile(fdIo(fd), fs.fstatSync(fd).size, true);
     this.#files.set(name, f);
     return f;
   }
@@ -90,10 +90,20 @@ export class NodeFilePageStore extends FilePageStore {
     return this.#files.values();
   }
 
+  /** Writes what is pending (as every put was written when made before; durable only at a sync) and closes. */
   close(): void {
-    for (const f of this.#files.values()) f.io.close();
+    let error: unknown;
+    for (const f of this.#files.values()) {
+      try {
+        writeOut(f);
+      } catch (e) {
+        error ??= e;
+      }
+      f.io.close();
+    }
     this.#files.clear();
     if (!this.#closed) openPaths.delete(this.#lockKey);
     this.#closed = true;
+    if (error !== undefined) throw error;
   }
 }

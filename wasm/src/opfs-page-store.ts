@@ -1,7 +1,7 @@
 /** `OpfsPageStore`: a PageStore over OPFS synchronous access handles — one OPFS file per VFS file, in a Web Worker. */
 
 import { EdgememError, invalid } from './errors.js';
-import { type FileIo, FilePageStore, flushFile, type OpenFile } from './file-page-store.js';
+import { type FileIo, FilePageStore, flushFile, type OpenFile, openFile } from './file-page-store.js';
 
 /** The files the engine's VFS keeps in a page store (core/src/vfs.rs), each one OPFS file of that name. */
 const FILES = ['db', 'journal', 'wal'] as const;
@@ -27,7 +27,6 @@ function handleIo(h: SyncAccessHandle): FileIo {
     read: (dst, at) => h.read(dst, { at }),
     write: (src, at) => h.write(src, { at }),
     truncate: (size) => h.truncate(size),
-    length: () => h.getSize(),
     flush: () => h.flush(),
     close: () => h.close(),
   };
@@ -96,7 +95,7 @@ export class OpfsPageStore extends FilePageStore {
           throw e;
         }
         const size = handle.getSize();
-        files.set(file, { io: handleIo(handle), size, exists: size > 0, dirty: false });
+        files.set(file, openFile(handleIo(handle), size, size > 0));
       }
     } catch (e) {
       for (const f of files.values()) f.io.close();
@@ -118,8 +117,10 @@ export class OpfsPageStore extends FilePageStore {
   protected override remove(name: string): void {
     const f = this.file(name, true);
     if (!f) return;
+    f.pending.clear();
     f.io.truncate(0);
     f.size = 0;
+    f.onDisk = 0;
     f.exists = false;
     f.dirty = true;
   }
