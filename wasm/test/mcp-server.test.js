@@ -115,6 +115,14 @@ describe('the MCP server in-process', () => {
       filtered.json.memories.map((/** @type {any} */ m) => m.key),
       [generated.json.key],
     );
+    const excluded = await call(client, 'recall', {
+      query: 'deploy coffee',
+      filter: [{ field: 'topic', op: 'nin', value: ['ops'] }],
+    });
+    assert.deepEqual(
+      excluded.json.memories.map((/** @type {any} */ m) => m.key),
+      ['coffee'],
+    );
     const scoped = await call(client, 'recall', { query: 'deploy coffee', namespace: ['user'] });
     assert.deepEqual(
       scoped.json.memories.map((/** @type {any} */ m) => m.key),

@@ -8,7 +8,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod/v3';
 import { EdgememError } from '../errors.js';
-import { EVENT_KINDS } from '../generated/engine.js';
+import { EVENT_KINDS, FILTER_OPS } from '../generated/engine.js';
 import type { AsOf, JsonObject, JsonValue, MemoryStore, Namespace } from '../types.js';
 import { registerTool } from './register.js';
 import { jsonResult } from './results.js';
@@ -26,9 +26,9 @@ const json = z.any();
 const recallFilter = z.object({
   field: z.string().describe('A metadata field, e.g. "topic"'),
   op: z
-    .enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'])
-    .describe('How the field compares to value; "in": value is an array of allowed values'),
-  value: json.describe('A JSON value (an array for "in")'),
+    .enum(FILTER_OPS)
+    .describe('How the field compares to value; "in" / "nin": value is an array of allowed / excluded values'),
+  value: json.describe('A JSON value (an array for "in" and "nin")'),
 });
 
 const asOfSchema = z
