@@ -92,7 +92,7 @@ fn check_depth(json: &str) -> Result<&str> {
 }
 
 fn null() -> Box<RawValue> {
-    RawValue::from_string("null".to_owned()).expect("null is JSON")
+    RawValue::NULL.to_owned()
 }
 
 /// One channel's value at one version, stored once per (thread, namespace, channel, version).
