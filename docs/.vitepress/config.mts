@@ -39,6 +39,7 @@ export default defineConfig({
           text: 'Getting started',
           items: [
             { text: 'Overview', link: '/guide/' },
+            { text: 'The store API at a glance', link: '/guide/store-api' },
             { text: 'Node', link: '/guide/node' },
             { text: 'Browser', link: '/guide/browser' },
             { text: 'Worker and HTTP', link: '/guide/worker' },
