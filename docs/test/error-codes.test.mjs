@@ -20,7 +20,7 @@ function arrayCodes(/** @type {string} */ source, /** @type {string} */ marker) 
   return [...body.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]);
 }
 
-const engine = [...read('core/src/error.rs').matchAll(/^ {4}\w+ = "([A-Z_]+)",$/gm)].map((m) => m[1]);
+const engine = [...read('core/src/error.rs').matchAll(/^ +\w+ = "([A-Z_]+)",$/gm)].map((m) => m[1]);
 const generated = arrayCodes(read('wasm/src/generated/engine.ts'), 'export const ERROR_CODES');
 const page = read('docs/troubleshooting.md');
 const entries = [...page.matchAll(/^## ([A-Z_]+)$/gm)].map((m) => m[1]);

@@ -5,10 +5,10 @@
 //! Why: a question and the memory that answers it often share few words ("When did Caroline go
 //! to the support group?" / "I went to an LGBTQ meeting yesterday"), while the answer and the
 //! memories that rank first for the question do. Defaults (`FusionParams`: 5 memories, 10 words,
-//! weight 0.3) are the usual RM3 ranges, not tuned per question; bench/README.md has the LoCoMo
-//! figures. An expansion word adds about what BM25 gives one occurrence of it, so the memories
-//! holding it are all that is read — not a second BM25 query, which in wasm cost about as much as
-//! the rest of the search.
+//! weight 0.3) are the usual RM3 ranges, not tuned per question;
+//! docs/decisions/relative-score-fusion-with-feedback.md has the LoCoMo figures. An expansion word
+//! adds about what BM25 gives one occurrence of it, so the memories holding it are all that is
+//! read — not a second BM25 query, which in wasm cost about as much as the rest of the search.
 
 use super::{lexical, FusionParams};
 use crate::error::Result;

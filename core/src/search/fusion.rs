@@ -1,8 +1,9 @@
 //! Hybrid fusion of a vector ranking and a lexical ranking into one.
 //!
 //! Default: weighted reciprocal-rank fusion with a deep candidate pool. Each list contributes
-//! `weight / (rrf_k + rank)`; see `FusionParams` for the defaults and `bench/README.md` for
-//! how they were chosen on LoCoMo (no per-question tuning).
+//! `weight / (rrf_k + rank)`; see `FusionParams` for the defaults and
+//! `docs/decisions/relative-score-fusion-with-feedback.md` for how they were chosen on LoCoMo
+//! (no per-question tuning).
 
 use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};

@@ -33,7 +33,7 @@ type Rescored = RefCell<HashMap<i64, Option<f64>>>;
 pub const MAX_K: usize = 1000;
 /// Lexical queries score at most about this many postings (see `selective_terms`). 512: on LoCoMo
 /// in one store (3,435 memories) lexical R@10 is 0.672 at 512 vs 0.660 at 1024 and hybrid 0.702 vs
-/// 0.700, and a 10k-memory hybrid search spends about half its lexical time (bench/README.md).
+/// 0.700, and a 10k-memory hybrid search spends about half its lexical time (docs/benchmarks/recall.md).
 const LEXICAL_POSTINGS_BUDGET: u64 = 512;
 /// In hybrid mode the vector list contributes its top max(k, this) (at most `pool`): the lexical
 /// candidates it misses are scored exactly anyway, so a deeper vector list only adds candidates

@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * Throwaway consumer projects for the packaging tests: a fixture copied into the run's temp dir with the
- * packed tarball installed from disk (dependencies from npm's cache first). scripts/test-packaging packs the package and sets
- * EDGEMEM_TARBALL and EDGEMEM_PACKAGING_DIR.
+ * packed tarball installed from disk (dependencies from npm's cache first). scripts/test-packaging packs the
+ * packages and sets EDGEMEM_TARBALL, EDGEMEM_E5_TARBALL and EDGEMEM_PACKAGING_DIR.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
@@ -22,6 +22,8 @@ function env(name) {
 
 /** The packed `edgemem-<version>.tgz`. */
 export const tarball = () => env('EDGEMEM_TARBALL');
+/** The packed `edgemem-e5-<version>.tgz`. */
+export const e5Tarball = () => env('EDGEMEM_E5_TARBALL');
 /** This run's temp dir (removed by scripts/test-packaging). */
 export const workDir = () => env('EDGEMEM_PACKAGING_DIR');
 

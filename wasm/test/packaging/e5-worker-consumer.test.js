@@ -3,37 +3,22 @@
 // by `wrangler deploy --dry-run` and served by Miniflare: wrangler must pick both packages' `workerd` entries
 // (each .wasm a compiled module), and POST /smoke with the weights must put text only and find it by text.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Miniflare } from 'miniflare';
-import { installConsumer, repoRoot, run, workDir } from './consumer.js';
-
-const offline = () => ({
-  CI: 'true',
-  WRANGLER_SEND_METRICS: 'false',
-  WRANGLER_HIDE_BANNER: 'true',
-  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-  XDG_CONFIG_HOME: join(workDir(), 'xdg-config'),
-});
+import { e5Tarball } from './consumer.js';
+import { bundleWorkerConsumer, serveBundle } from './worker-bundle.js';
 
 describe('a Worker consumer of edgemem-e5 (wrangler bundle, Miniflare)', () => {
   /** @type {string} */
   let out;
   /** @type {string} */
   let dir;
-  /** @type {Miniflare | undefined} */
+  /** @type {import('miniflare').Miniflare | undefined} */
   let mf;
 
   before(() => {
-    const e5Tarball = process.env.EDGEMEM_E5_TARBALL;
-    if (!e5Tarball)
-      throw new Error('EDGEMEM_E5_TARBALL is not set: run the packaging tests with scripts/test-packaging');
-    dir = installConsumer('e5-worker-consumer', [e5Tarball]);
-    mkdirSync(offline().XDG_CONFIG_HOME, { recursive: true });
-    const wrangler = join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
-    run(process.execPath, [wrangler, 'deploy', '--dry-run', '--outdir', 'out'], { cwd: dir, env: offline() });
-    out = join(dir, 'out');
+    ({ dir, out } = bundleWorkerConsumer('e5-worker-consumer', [e5Tarball()]));
   });
   after(async () => {
     await mf?.dispose();
@@ -54,15 +39,7 @@ describe('a Worker consumer of edgemem-e5 (wrangler bundle, Miniflare)', () => {
   });
 
   it('POST /smoke in Miniflare: a text-only put, found by a text-only search', async () => {
-    mf = new Miniflare({
-      scriptPath: join(out, 'index.js'),
-      modules: true,
-      modulesRoot: out,
-      modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
-      compatibilityDate: '2026-04-01',
-      port: 0,
-      cf: false,
-    });
+    mf = serveBundle(out);
     const url = await mf.ready;
     const weights = readFileSync(join(dir, 'node_modules', 'edgemem-e5', 'weights', 'e5-small-enpt-q4.bin'));
     const res = await fetch(new URL('/smoke', url), { method: 'POST', body: weights });

@@ -3,33 +3,19 @@
 // (`wrangler deploy --dry-run --outdir`, offline) and served by Miniflare: wrangler must pick the
 // `workerd` entry (the .wasm imported as a compiled module) and GET /smoke must put, search and answer.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Miniflare } from 'miniflare';
-import { installConsumer, repoRoot, run, workDir } from './consumer.js';
-
-/** Keeps wrangler quiet and on this machine: no metrics, no update check, its config in the temp dir. */
-const offline = () => ({
-  CI: 'true',
-  WRANGLER_SEND_METRICS: 'false',
-  WRANGLER_HIDE_BANNER: 'true',
-  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-  XDG_CONFIG_HOME: join(workDir(), 'xdg-config'),
-});
+import { bundleWorkerConsumer, serveBundle } from './worker-bundle.js';
 
 describe('a Worker consumer (wrangler bundle, Miniflare)', () => {
   /** @type {string} */
   let out;
-  /** @type {Miniflare | undefined} */
+  /** @type {import('miniflare').Miniflare | undefined} */
   let mf;
 
   before(() => {
-    const dir = installConsumer('worker-consumer');
-    mkdirSync(offline().XDG_CONFIG_HOME, { recursive: true });
-    const wrangler = join(repoRoot, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
-    run(process.execPath, [wrangler, 'deploy', '--dry-run', '--outdir', 'out'], { cwd: dir, env: offline() });
-    out = join(dir, 'out');
+    ({ out } = bundleWorkerConsumer('worker-consumer'));
   });
   after(async () => {
     await mf?.dispose();
@@ -46,15 +32,7 @@ describe('a Worker consumer (wrangler bundle, Miniflare)', () => {
   });
 
   it('serves GET /smoke from Miniflare: put, get, search and an EdgememError', async () => {
-    mf = new Miniflare({
-      scriptPath: join(out, 'index.js'),
-      modules: true,
-      modulesRoot: out,
-      modulesRules: [{ type: 'CompiledWasm', include: ['**/*.wasm'] }],
-      compatibilityDate: '2026-04-01',
-      port: 0,
-      cf: false,
-    });
+    mf = serveBundle(out);
     const url = await mf.ready;
     // Twice: the second request reuses the isolate's already-initialised wasm instance.
     for (let i = 0; i < 2; i++) {

@@ -4,11 +4,11 @@
  * same coded error. Object keys such as `__proto__` survive; strings with a lone UTF-16 surrogate (which UTF-8,
  * wasm-bindgen and URLs would turn into U+FFFD) are INVALID_ARGUMENT; keys and thread ids `.` / `..` (which a
  * URL cannot carry) are INVALID_ARGUMENT, and every other key and namespace segment is addressable; JSON nested
- * too deep is INVALID_ARGUMENT, never a RangeError. Registered by contract-suite.js inside each store's suite.
+ * too deep is INVALID_ARGUMENT, never a RangeError. Registered by ../contract-suite.js inside each store's suite.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rejectsCorruptImports, rejectsWith } from './contract-suite.js';
+import { rejectsCorruptImports, rejectsWith } from './assertions.js';
 
 /** @typedef {import('edgemem').MemoryStore} MemoryStore */
 
