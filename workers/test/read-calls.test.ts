@@ -61,6 +61,11 @@ describe('read-only calls', () => {
       expect((await api('GET', `/v1/agents/${a}/checkpoints/th`)).body.data).toEqual({ step: 1 });
       expect((await api('GET', `/v1/agents/${a}/checkpoints?threadId=th`)).body.checkpoints).toHaveLength(1);
       expect((await api('GET', `/v1/agents/${a}/stats`)).body.memories).toBe(3);
+      expect((await api('GET', `/v1/agents/${a}/namespaces`)).status).toBe(200);
+      const changes = await runInDurableObject(stubOf(a), (instance) =>
+        instance.call('changesPage', [0, { limit: 10 }]),
+      );
+      expect(changes.ok && changes.value.events.length).toBe(4);
     });
     expect(reads).toBe(0);
     const writes = await transactionsDuring(a, async () => {
