@@ -106,6 +106,20 @@ const METHODS = new Set<string>([
   'maintain',
 ]);
 const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify']);
+/**
+ * Methods whose engine calls only read pages: they run without `transactionSync` (do-page-store.ts `reading`).
+ * Not `search`: before BM25 reads the full-text index it applies the writes buffered for it, which writes pages.
+ */
+const READ_ONLY = new Set<string>([
+  'get',
+  'list',
+  'listNamespaces',
+  'historyPage',
+  'getCheckpoint',
+  'listCheckpointsPage',
+  'changesPage',
+  'stats',
+]);
 
 /** A call's result as it crosses the RPC boundary (edgemem/rpc; errors as values keep their code). */
 export type Outcome<T> = RpcOutcome<T, WireError>;
@@ -113,6 +127,8 @@ export type { StoreArgs, StoreResult };
 
 export class AgentMemory extends DurableObject<Env> {
   #store: Promise<MemoryStore> | undefined;
+  /** The page store of the store `#store` opens. */
+  #pages: DurableObjectPageStore | undefined;
   readonly #feed: LiveFeed;
   #alarmArmed = false;
   #writesSinceAlarm = 0;
@@ -132,10 +148,12 @@ export class AgentMemory extends DurableObject<Env> {
       // With an embedder, puts and searches without vectors are embedded here, before the write transaction;
       // the store records it (a store made by another is INVALID_ARGUMENT).
       const embedder = own?.embedder && agentEmbedder(this.env, own.embedder);
+      const pages = new DurableObjectPageStore(this.ctx.storage);
+      this.#pages = pages;
       const store = await openStore({
         ...settings,
         ...(embedder ? { embedder, dims: embedder.dims } : {}),
-        storage: { pages: new DurableObjectPageStore(this.ctx.storage), atomic: true },
+        storage: { pages, atomic: true },
         // No timers in the object: its alarm runs maintain() (which indexes the buffers too).
         idleFlushMs: 0,
       });
@@ -231,11 +249,23 @@ export class AgentMemory extends DurableObject<Env> {
     }
   }
 
-  /** Runs one store method; errors come back as values with their code. */
+  /**
+   * Runs one store method; errors come back as values with their code. A read-only method runs as a read (no
+   * transaction); should it try to write a page after all (reopening its store after a trap, say), the write
+   * is refused and the call runs again as a write.
+   */
   call<M extends StoreMethod>(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>> {
     return outcome<StoreResult<M>, WireError>(async () => {
       if (!METHODS.has(method)) throw new ApiError('INVALID_ARGUMENT', `unknown store method ${String(method)}`);
-      const value: StoreResult<M> = await callStore(await this.#open(), METHODS, method, args);
+      const store = await this.#open();
+      const pages = this.#pages;
+      if (pages && READ_ONLY.has(method)) {
+        // LocalStore makes a call's engine call before its first await: all of it runs inside `reading`.
+        const read = pages.reading((): Promise<StoreResult<M>> => callStore(store, METHODS, method, args));
+        if (!read.refused) return await read.value;
+        await read.value.catch(() => undefined);
+      }
+      const value: StoreResult<M> = await callStore(store, METHODS, method, args);
       if (MUTATING.has(method)) await this.#wrote();
       return value;
     }, toWire);

@@ -10,6 +10,7 @@ import type { MiddlewareHandler } from 'hono';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Env } from './env.js';
 import { ApiError } from './http-errors.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 export type Scope = 'read' | 'write' | 'subscribe';
 
@@ -108,9 +109,14 @@ export function bearer(req: Request, allowQuery: boolean): string | undefined {
   return undefined;
 }
 
+/** Scoped tokens verified in this isolate (verified-tokens.ts): an agent's client sends the same one every request. */
+export const verifiedTokens = new VerifiedTokens(1024);
+
 /** Who `token` belongs to; UNAUTHORIZED when it is neither the admin token nor a valid scoped token. */
 export async function authenticate(env: Env, token: string | undefined): Promise<Principal> {
   if (!token) throw new ApiError('UNAUTHORIZED', 'a bearer token is required (Authorization: Bearer <token>)');
+  const known = verifiedTokens.get(env, token);
+  if (known) return known;
   if (env.ADMIN_TOKEN && (await isAdminToken(token, env.ADMIN_TOKEN))) return { admin: true };
   if (token.split('.').length !== 3) throw new ApiError('UNAUTHORIZED', 'invalid token');
   try {
@@ -122,12 +128,14 @@ export async function authenticate(env: Env, token: string | undefined): Promise
     });
     const scopes = payload.scopes;
     if (typeof payload.sub !== 'string' || !Array.isArray(scopes)) throw new ApiError('UNAUTHORIZED', 'invalid token');
-    return {
+    const principal: Principal = {
       admin: false,
       agent: payload.sub,
       scopes: scopes.filter((s): s is Scope => ['read', 'write', 'subscribe'].includes(s)),
       expiresAt: (payload.exp ?? 0) * 1000,
     };
+    verifiedTokens.set(env, token, principal);
+    return principal;
   } catch (e) {
     if (e instanceof ApiError) throw e;
     if (e instanceof joseErrors.JWTExpired) throw new ApiError('UNAUTHORIZED', 'the token has expired');

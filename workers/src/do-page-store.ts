@@ -14,6 +14,12 @@
  * - `kv` (stores created before): every key in the synchronous KV (`ctx.storage.kv`) under `p:`. A store keeps
  *   the layout it was created with.
  * Any key the table does not map (none the engine writes today) goes to the KV under `p:` in both layouts.
+ *
+ * Reads (`reading`): a call that only reads runs without `transactionSync`, which costs a read-only call in
+ * workerd its savepoint, its release and a commit of the object's database (measured: a GET's workerd CPU
+ * 0.90 → 0.65 ms). There a page write is refused — it throws before reaching storage, so nothing a read
+ * call does can be committed outside a transaction — and noted, so the caller can run the call again as a
+ * write.
  */
 import type { PageStore } from 'edgemem';
 
@@ -73,6 +79,9 @@ export class DurableObjectPageStore implements PageStore {
    * (the statement runs to completion), so one buffer serves every write instead of an 8 KiB allocation each.
    */
   readonly #scratch = new Uint8Array(PAGE_BYTES);
+  /** Inside `reading`: no transaction, and writes are refused and counted in `#refused`. */
+  #readOnly = false;
+  #refused = 0;
 
   constructor(storage: DurableObjectStorage, layout: PageLayout = pageLayout(storage)) {
     this.#storage = storage;
@@ -97,7 +106,30 @@ export class DurableObjectPageStore implements PageStore {
     return v instanceof Uint8Array ? v : new Uint8Array(v);
   }
 
+  /**
+   * Runs `fn` — which makes its store calls synchronously — as a read: those calls run without a transaction and
+   * any page write they attempt throws (the engine reports it and discards its state: see LocalStore's
+   * `#atomically`). `refused`: whether one was attempted, i.e. `fn` must run again outside `reading`.
+   */
+  reading<T>(fn: () => T): { value: T; refused: boolean } {
+    const before = this.#refused;
+    this.#readOnly = true;
+    try {
+      const value = fn();
+      return { value, refused: this.#refused !== before };
+    } finally {
+      this.#readOnly = false;
+    }
+  }
+
+  #refuseWrite(key: string): void {
+    if (!this.#readOnly) return;
+    this.#refused++;
+    throw new Error(`page store: a read-only call tried to write ${key}`);
+  }
+
   put(key: string, bytes: Uint8Array): void {
+    this.#refuseWrite(key);
     // `bytes` views wasm memory only during this call; a copy of exactly its bytes is what is stored (never a
     // view of the whole wasm memory).
     const id = this.#table ? tableId(key) : undefined;
@@ -116,6 +148,7 @@ export class DurableObjectPageStore implements PageStore {
   }
 
   delete(key: string): void {
+    this.#refuseWrite(key);
     const id = this.#table ? tableId(key) : undefined;
     if (id !== undefined) this.#storage.sql.exec(DELETE, id);
     else this.#storage.kv.delete(PAGE_PREFIX + key);
@@ -124,6 +157,6 @@ export class DurableObjectPageStore implements PageStore {
   sync(): void {}
 
   transaction<T>(fn: () => T): T {
-    return this.#storage.transactionSync(fn);
+    return this.#readOnly ? fn() : this.#storage.transactionSync(fn);
   }
 }

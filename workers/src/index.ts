@@ -1,6 +1,7 @@
 /** The edgemem Worker: the HTTP API (app.ts) and the per-agent Durable Object class (agent-memory.ts). */
 import { createApp } from './app.js';
 import type { Env } from './env.js';
+import { fastMemoryGet } from './memory-get-fast-path.js';
 import { registerDocsRoutes } from './routes/docs.js';
 
 export { AgentMemory } from './agent-memory.js';
@@ -10,5 +11,5 @@ const app = createApp();
 registerDocsRoutes(app);
 
 export default {
-  fetch: (request, env, ctx) => app.fetch(request, env, ctx),
+  fetch: async (request, env, ctx) => (await fastMemoryGet(request, env)) ?? app.fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;

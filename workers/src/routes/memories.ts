@@ -165,14 +165,10 @@ export function registerMemoryRoutes(app: App): void {
     const { agent, key } = c.req.valid('param');
     const q = c.req.valid('query');
     const asOf = asOfQuery(q);
-    const m = await callAgent(
-      c.env,
-      agent,
-      'get',
-      splitNamespace(q.ns),
-      key,
-      defined({ asOf, includeEmbedding: q.embedding === 'true' }),
-    );
+    // No options unless some are given: the store then reads the live memory by its fast path (no JSON argument).
+    const options =
+      asOf || q.embedding === 'true' ? defined({ asOf, includeEmbedding: q.embedding === 'true' }) : undefined;
+    const m = await callAgent(c.env, agent, 'get', splitNamespace(q.ns), key, options);
     if (!m) throw new ApiError('NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(q.ns)}`);
     return c.json(memoryOut(m), 200);
   });
