@@ -25,6 +25,9 @@ const KIND_PAGE = 1;
 const KIND_COMMIT = 2;
 const KIND_CUT = 3;
 const ENTRY = 24;
+/** The log file grows in steps of this many bytes, zeros written ahead of the frames (see `#write`). */
+const GROW_BYTES = 1 << 20;
+let zeros: Uint8Array | undefined;
 /** Page frames written in one write at most (512 KiB): a larger transaction is written in pieces. */
 const BATCH = 64;
 /** The write buffer is kept for the next write up to this size. */
@@ -187,9 +190,7 @@ export class RedoLog {
       const buf = this.#scratch(part.length * (HEAD + CHUNK));
       const start = this.#end;
       for (const at of this.#frames(buf, 0, part)) offsets.push(start + at);
-      writeFully(this.#io, buf, start);
-      this.#end += buf.length;
-      this.#grew();
+      this.#write(buf);
     }
     return offsets;
   }
@@ -218,9 +219,7 @@ export class RedoLog {
       dv.setUint32(o + 20, Math.floor(e.size / 2 ** 32), true);
     });
     this.#frame(buf, at, KIND_COMMIT, entries.length, 0, body);
-    writeFully(this.#io, buf, this.#end);
-    this.#end += buf.length;
-    this.#grew();
+    this.#write(buf);
     this.#io.flush();
     this.#committedEnd = this.#end;
     this.#committedSum = this.#sum;
@@ -233,9 +232,7 @@ export class RedoLog {
     b[0] = size % 2 ** 32;
     b[1] = Math.floor(size / 2 ** 32);
     this.#frame(buf, 0, KIND_CUT, file, 0, buf.subarray(HEAD));
-    writeFully(this.#io, buf, this.#end);
-    this.#end += buf.length;
-    this.#grew();
+    this.#write(buf);
   }
 
   /** Forgets the running transaction's frames: the next frames overwrite them. */
@@ -282,8 +279,25 @@ export class RedoLog {
     return this.#buffer.subarray(0, len);
   }
 
-  #grew(): void {
-    if (this.#end > this.#length) this.#length = this.#end;
+  /**
+   * Writes `buf` at the end of the frames. Past the file's length, the file is first extended with zeros (to
+   * twice its length from 64 KiB on, then to the next multiple of GROW_BYTES): a sync of writes over blocks the file already has is a flush of data
+   * alone, while one that grows the file also commits the file system's journal (measured here: fdatasync of
+   * 40 KB appended p50 0.30 ms, p90 3.8; written over p50 0.18, p90 1.7).
+   */
+  #write(buf: Uint8Array): void {
+    const end = this.#end + buf.length;
+    if (end > this.#length) {
+      const step = Math.min(GROW_BYTES, Math.max(64 << 10, this.#length)); // doubling from 64 KiB: small stores stay small
+      const target = Math.ceil(end / step) * step;
+      zeros ??= new Uint8Array(GROW_BYTES);
+      for (let at = this.#length; at < target; at += GROW_BYTES) {
+        writeFully(this.#io, zeros.subarray(0, Math.min(GROW_BYTES, target - at)), at);
+      }
+      this.#length = target;
+    }
+    writeFully(this.#io, buf, this.#end);
+    this.#end = end;
   }
 
   /** Lays `chunks` out as page frames in `buf` from `at` on, carrying the checksum: each chunk's offset in `buf`. */

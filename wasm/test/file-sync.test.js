@@ -69,6 +69,7 @@ it('a commit is one write to the log, a few in place, no resize and no read', as
   try {
     const store = await openStore({ storage: { file: join(dir, 'b.db') } });
     await store.put({ namespace: ['n'], key: 'warm', value: 'first write creates the tables' });
+    let grown = 0;
     for (let i = 0; i < 5; i++) {
       for (const c of Object.values(calls)) c.length = 0;
       await store.put({ namespace: ['n'], key: `k${i}`, value: `value ${i}`.repeat(50) });
@@ -77,11 +78,15 @@ it('a commit is one write to the log, a few in place, no resize and no read', as
       const [log, inPlace] = [...byFd.values()].sort((a, b) => a - b);
       // Before the redo log: the journal and the database each written, synced, and the journal cut (12 writes).
       assert.equal(byFd.size, 2, `put ${i}: writes to ${byFd.size} files`);
-      assert.equal(log, 1, `put ${i}: the log is written once`);
+      // Once, and once more with zeros when the log file grows (doubling from 64 KiB: syncs then write over blocks
+      // the file has).
+      assert.ok(log === 1 || log === 2, `put ${i}: the log is written ${log} times`);
+      grown += (log ?? 1) - 1;
       assert.ok((inPlace ?? 0) <= 6, `put ${i}: ${inPlace} writes in place (runs of changed pages)`);
       assert.equal(calls.ftruncate?.length, 0, `put ${i}: resizes`);
       assert.equal(calls.read?.length, 0, `put ${i}: reads (the pages are in the engine's cache)`);
     }
+    assert.ok(grown <= 2, `the log grew ${grown} times in 5 commits`);
     await store.close();
     const reopened = await openStore({ storage: { file: join(dir, 'b.db') } });
     assert.equal((await reopened.get(['n'], 'k4'))?.value, 'value 4'.repeat(50));
