@@ -1,5 +1,6 @@
 // @ts-check
-// The file store's redo log (FilePageStore, through NodeFilePageStore): a transaction's puts are all or nothing;
+// The file store's redo log (FilePageStore, through NodeFilePageStore): a transaction's puts are all or nothing
+// (also when the disk fails under a commit);
 // a crash image — the files as a kill or a power cut leaves them — recovers every committed transaction and
 // nothing else: the in-place writes lost, the log's tail torn, frames left from before a checkpoint, a kill in
 // the middle of the replay itself; a transaction larger than the memory bound goes through the log.
@@ -9,7 +10,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { NodeFilePageStore } from 'edgemem';
+import { EdgememError, NodeFilePageStore, openStore } from 'edgemem';
 
 const CHUNK = 8192;
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-redo-'));
@@ -263,6 +264,71 @@ describe('file store redo log', () => {
     writeFileSync(image, ''); // the log no longer holds the commit: nothing to replay
     assert.deepEqual(recovered(image), []);
     s.close();
+  });
+
+  /**
+   * Runs `f` with the `k`-th fs.writeSync from now throwing ENOSPC.
+   * @template T @param {number} k @param {() => Promise<T>} f @returns {Promise<T>}
+   */
+  async function diskFullAt(k, f) {
+    const real = fs.writeSync;
+    let writes = 0;
+    fs.writeSync = /** @type {typeof fs.writeSync} */ (
+      (/** @type {any[]} */ ...args) => {
+        if (++writes === k) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        return /** @type {Function} */ (real)(...args);
+      }
+    );
+    syncBuiltinESMExports();
+    try {
+      return await f();
+    } finally {
+      fs.writeSync = real;
+      syncBuiltinESMExports();
+    }
+  }
+
+  it('a commit that cannot reach the log fails its call and keeps none of it; the store goes on', async () => {
+    const path = fresh();
+    const s = await openStore({ storage: { file: path } });
+    await s.put({ namespace: ['d'], key: 'k1', value: 1 });
+    const e = await diskFullAt(1, () =>
+      s.put({ namespace: ['d'], key: 'k2', value: 2 }).then(
+        () => 'ok',
+        (err) => err,
+      ),
+    );
+    assert.ok(e instanceof EdgememError && e.code === 'INTERNAL', String(e));
+    assert.equal(await s.get(['d'], 'k2'), null);
+    await s.put({ namespace: ['d'], key: 'k3', value: 3 });
+    await s.close();
+    const again = await openStore({ storage: { file: path } });
+    assert.deepEqual(
+      [await again.get(['d'], 'k1'), await again.get(['d'], 'k2'), await again.get(['d'], 'k3')].map(
+        (m) => m?.value ?? null,
+      ),
+      [1, null, 3],
+    );
+    await again.close();
+  });
+
+  it('a commit in the log whose writes in place fail is kept: the log is replayed before the next call reads', async () => {
+    const path = fresh();
+    const s = await openStore({ storage: { file: path } });
+    await s.put({ namespace: ['d'], key: 'k1', value: 1 });
+    // The 1st write is the log's (the commit), the 2nd one in place.
+    const ack = await diskFullAt(2, () => s.put({ namespace: ['d'], key: 'k2', value: 'x'.repeat(20000) }));
+    assert.ok(ack.seq > 0);
+    assert.equal((await s.get(['d'], 'k2'))?.value, 'x'.repeat(20000));
+    await s.put({ namespace: ['d'], key: 'k3', value: 3 });
+    const image = crashImage(path);
+    await s.close();
+    for (const p of [path, image]) {
+      const again = await openStore({ storage: { file: p } });
+      assert.equal((await again.stats()).memories, 3, p);
+      assert.equal((await again.get(['d'], 'k2'))?.value, 'x'.repeat(20000));
+      await again.close();
+    }
   });
 
   it('a deleted file is removed at the commit, and not when the transaction throws', () => {
