@@ -90,9 +90,9 @@ export function openFile(id: number, io: FileIo, size: number, exists: boolean):
  * (reads see them) and, when `fn` returns, appends them to the redo log as one transaction and flushes the log
  * — the commit point, one flush — then writes them in place without a flush. If `fn` throws, they are dropped.
  * A checkpoint (the data files flushed, then the log started over) runs when commits pause with a MiB in the
- * log, once it passes CHECKPOINT_BYTES, and at close; opening replays the log's committed transactions, so a crash between a commit and its
- * checkpoint loses nothing. Puts made outside a transaction commit at the next `sync`. Subclasses say how a
- * file is found, created and removed, open the log (`openLog`) and close the store.
+ * log, once it passes CHECKPOINT_BYTES, and at close; opening replays the log's committed transactions, so a
+ * crash between a commit and its checkpoint loses nothing. Puts made outside a transaction commit at the next
+ * `sync`. Subclasses say how a file is found, created and removed, open the log (`openLog`) and close the store.
  */
 export abstract class FilePageStore implements PageStore {
   #log: RedoLog | undefined;
