@@ -232,7 +232,7 @@ try {
   for (const name of Object.keys(savers)) out[name].list = pct(lists[name]);
   const sync = (saver) => String(saver.db.pragma('synchronous', { simple: true }));
   out.durability = {
-    edgemem: `Node file store, rollback journal, fsync at each commit (${steps.fsyncsPerEdgememStep} fsync calls a step)`,
+    edgemem: `Node file store, redo log fdatasynced at each commit (${steps.fsyncsPerEdgememStep} fsync calls a step)`,
     edgemem_memory: 'memory store: no disk',
     sqlite: `better-sqlite3 ${peers('better-sqlite3/package.json').version}, WAL, synchronous=${sync(savers.sqlite)} (1 = NORMAL, the build's SQLITE_DEFAULT_WAL_SYNCHRONOUS): no fsync at commit`,
     sqlite_full: `WAL, synchronous=${sync(sqliteFull)} (2 = FULL): the WAL fsynced at each commit`,

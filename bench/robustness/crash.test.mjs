@@ -16,7 +16,7 @@ describe('crash durability (SIGKILL, then reopen)', () => {
   it('the Node file store keeps every acknowledged write and a sound database through 3 kills', async () => {
     const r = await runFileCrash({ kills: 3, seed, log: log('crash-file') });
     console.error(
-      `[crash-file] seed ${r.seed}: ${r.kills} kills, ${r.acked} acknowledged, ${r.lost} lost, ${r.hot_journals} hot journals`,
+      `[crash-file] seed ${r.seed}: ${r.kills} kills, ${r.acked} acknowledged, ${r.lost} lost, ${r.replayed} replays that changed the database`,
     );
     assert.equal(r.kills, 3);
     assert.ok(r.acked > 0, 'the writer acknowledged nothing: the test tested nothing');

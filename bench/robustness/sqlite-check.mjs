@@ -2,9 +2,9 @@
 /**
  * SQLite's own integrity check over a database file, with the sqlite3 shell (Debian package `sqlite3`, installed
  * by scripts/bootstrap): `PRAGMA integrity_check`, plus FTS5's `integrity-check` command for each FTS5 table. The
- * file is checked in a copy together with its `-journal` / `-wal` / `-shm` companions, so a crash image (a hot
- * journal, a WAL not checkpointed) is recovered by SQLite itself in the copy and the original is left as the
- * crash left it. Used by the crash tests (crash-file-store.mjs, crash-wrangler.mjs).
+ * file is checked in a copy together with its `-journal` / `-wal` / `-shm` / `-redo` companions, so a crash image
+ * (a hot journal, a WAL not checkpointed; edgemem's redo log, with `recover`) is recovered in the copy and the
+ * original is left as the crash left it. Used by the crash tests (crash-file-store.mjs, crash-wrangler.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,9 +24,13 @@ export function requireSqlite3() {
 
 /**
  * @param {string} file a SQLite database
- * @param {{ sql?: string }} [o] extra SQL to run before the checks (in the copy)
- * @returns {{ ok: boolean, output: string, companions: string[], hotJournal: boolean }} `hotJournal`: a `-journal`
- *   with a valid header was there (the crash came inside a write transaction; SQLite rolled it back in the copy)
+ * @param {{ sql?: string, recover?: (copy: string) => void }} [o] `sql`: extra SQL to run before the checks (in
+ *   the copy); `recover`: brings the copy to what its store would open (edgemem's file store replays its `-redo`
+ *   log into the database file) before SQLite sees it
+ * @returns {{ ok: boolean, output: string, companions: string[], hotJournal: boolean, replayed: boolean }}
+ *   `hotJournal`: a `-journal` with a valid header was there (the crash came inside a write transaction; SQLite
+ *   rolled it back in the copy); `replayed`: `recover` changed the database file (the crash came between a
+ *   commit and its writes in place)
  */
 export function integrityCheck(file, o = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'edgemem-integrity-'));
@@ -35,7 +39,7 @@ export function integrityCheck(file, o = {}) {
     copyFileSync(file, copy);
     /** @type {string[]} */
     const companions = [];
-    for (const suffix of ['-journal', '-wal', '-shm']) {
+    for (const suffix of ['-journal', '-wal', '-shm', '-redo']) {
       if (existsSync(file + suffix)) {
         copyFileSync(file + suffix, copy + suffix);
         companions.push(suffix);
@@ -44,6 +48,12 @@ export function integrityCheck(file, o = {}) {
     const MAGIC = 'd9d505f920a163d7';
     const hotJournal =
       companions.includes('-journal') && readFileSync(`${copy}-journal`).subarray(0, 8).toString('hex') === MAGIC;
+    let replayed = false;
+    if (o.recover) {
+      const before = readFileSync(copy);
+      o.recover(copy);
+      replayed = !before.equals(readFileSync(copy));
+    }
     const run = (/** @type {string} */ sql) =>
       execFileSync('sqlite3', ['-batch', '-bail', copy, sql], { encoding: 'utf8', maxBuffer: 64 << 20 }).trim();
     try {
@@ -59,10 +69,10 @@ export function integrityCheck(file, o = {}) {
         return run(`INSERT INTO ${q}(${q}) VALUES('integrity-check');`);
       });
       const ok = main === 'ok' && ftsOut.every((x) => x === '');
-      return { ok, output: [main, ...ftsOut.filter(Boolean)].join('\n'), companions, hotJournal };
+      return { ok, output: [main, ...ftsOut.filter(Boolean)].join('\n'), companions, hotJournal, replayed };
     } catch (e) {
       const err = /** @type {{ stderr?: string, message: string }} */ (e);
-      return { ok: false, output: (err.stderr || err.message).trim(), companions, hotJournal };
+      return { ok: false, output: (err.stderr || err.message).trim(), companions, hotJournal, replayed };
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -114,6 +114,7 @@ export default defineConfig({
             { text: 'Relative-score fusion with feedback', link: '/decisions/relative-score-fusion-with-feedback' },
             { text: 'BM25 without length normalisation', link: '/decisions/bm25-without-length-normalisation' },
             { text: 'The journal in wasm memory', link: '/decisions/journal-in-wasm-memory' },
+            { text: 'A redo log for the file stores', link: '/decisions/redo-log-for-file-stores' },
             { text: 'opt-level s, SQLite z', link: '/decisions/opt-level-s-sqlite-z' },
             { text: 'The built-in embedder as a package', link: '/decisions/built-in-embedder-as-second-package' },
           ],

@@ -22,7 +22,7 @@ export async function openStore(options: OpenOptions = {}): Promise<MemoryStore 
   if (typeof storage !== 'object' || storage === null || !('opfs' in storage)) return openFetched(options);
   const pages = await OpfsPageStore.open(storage.opfs);
   try {
-    return await openFetched({ ...options, storage: { pages } });
+    return await openFetched({ ...options, storage: { pages, atomic: true } }); // its redo log commits each call
   } catch (e) {
     pages.close(); // releases the handles, so the name can be opened again
     throw e;

@@ -239,24 +239,33 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
     const tx = this.#pages.transaction;
     if (!tx) return f();
     type Outcome = { ok: true; value: T } | { ok: false; error: unknown };
-    const r = tx.call<PageStore, [() => Outcome], Outcome>(this.#pages, (): Outcome => {
-      const watched = this.#watched;
-      if (watched) watched.failed = false;
-      let out: Outcome;
-      try {
-        out = { ok: true, value: f() };
-      } catch (e) {
-        if (e instanceof WebAssembly.RuntimeError) throw e;
-        out = { ok: false, error: e };
-      }
-      if (watched?.failed) {
-        this.#dropEngine(); // inside the transaction: whatever closing it writes is discarded too
-        throw out.ok
-          ? new EdgememError('INTERNAL', 'the page store failed during this call; none of its writes were kept')
-          : out.error;
-      }
-      return out;
-    });
+    let ran = false;
+    let r: Outcome;
+    try {
+      r = tx.call<PageStore, [() => Outcome], Outcome>(this.#pages, (): Outcome => {
+        const watched = this.#watched;
+        if (watched) watched.failed = false;
+        let out: Outcome;
+        try {
+          out = { ok: true, value: f() };
+        } catch (e) {
+          if (e instanceof WebAssembly.RuntimeError) throw e;
+          out = { ok: false, error: e };
+        }
+        if (watched?.failed) {
+          this.#dropEngine(); // inside the transaction: whatever closing it writes is discarded too
+          throw out.ok
+            ? new EdgememError('INTERNAL', 'the page store failed during this call; none of its writes were kept')
+            : out.error;
+        }
+        ran = true;
+        return out;
+      });
+    } catch (e) {
+      // The host's commit failed after the call ran: the engine's state is ahead of the pages.
+      if (ran) this.#dropEngine();
+      throw e;
+    }
     if (!r.ok) throw r.error;
     return r.value;
   }

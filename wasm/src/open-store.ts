@@ -84,7 +84,7 @@ export async function openWith(
     if (typeof storage.file !== 'string' || storage.file === '') throw invalid('storage.file must be a path');
     const pages = fileStore(storage.file);
     try {
-      return LocalStore.open(pages, options);
+      return LocalStore.open(pages, options, true); // each call one transaction of the file's redo log
     } catch (e) {
       pages.close?.(); // release the file (and its lock) when the store cannot be opened
       throw e;

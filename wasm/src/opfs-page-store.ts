@@ -1,10 +1,10 @@
 /** `OpfsPageStore`: a PageStore over OPFS synchronous access handles — one OPFS file per VFS file, in a Web Worker. */
 
 import { EdgememError, invalid } from './errors.js';
-import { type FileIo, FilePageStore, flushFile, type OpenFile, openFile } from './file-page-store.js';
+import { FILES, type FileIo, FilePageStore, type OpenFile, openFile } from './file-page-store.js';
 
-/** The files the engine's VFS keeps in a page store (core/src/vfs.rs), each one OPFS file of that name. */
-const FILES = ['db', 'journal', 'wal'] as const;
+/** The OPFS file of the store's redo log. */
+const LOG = 'redo';
 
 /** The OPFS directory that holds one sub-directory per store. */
 const ROOT = 'edgemem';
@@ -44,7 +44,8 @@ function opfsSyncAvailable(): boolean {
 
 /**
  * Keeps a store in the origin private file system, directory `edgemem/<name>/`, one OPFS file per VFS file
- * (`db`, `journal`, `wal`; FilePageStore's layout), so `db` is an ordinary SQLite database file. Every file
+ * (`db`, `journal`, `wal`; FilePageStore's layout), so `db` is an ordinary SQLite database file, and the redo
+ * log `redo` (FilePageStore's commits; open it with `atomic: true` when you pass it as `pages`). Every file
  * is created up front, so an empty one counts as missing (SQLite opens a database whose `-wal` exists in WAL
  * mode): `<file>/size` exists once put, or when the file was non-empty on open. Every handle is acquired by `open` and held until
  * `close`; OPFS allows one per file, so one store name is open in one place (worker, tab) at a time.
@@ -53,10 +54,11 @@ export class OpfsPageStore extends FilePageStore {
   readonly name: string;
   readonly #files: Map<string, OpenFile>;
 
-  private constructor(name: string, files: Map<string, OpenFile>) {
+  private constructor(name: string, files: Map<string, OpenFile>, log: SyncAccessHandle) {
     super();
     this.name = name;
     this.#files = files;
+    this.openLog(handleIo(log), log.getSize()); // replays what a crash left in the log
   }
 
   /**
@@ -74,12 +76,13 @@ export class OpfsPageStore extends FilePageStore {
       );
     }
     const files = new Map<string, OpenFile>();
+    let log: SyncAccessHandle | undefined;
     try {
       const root = await navigator.storage.getDirectory();
       const dir = await (await root.getDirectoryHandle(ROOT, { create: true })).getDirectoryHandle(name, {
         create: true,
       });
-      for (const file of FILES) {
+      for (const file of [...FILES, LOG]) {
         const fh = (await dir.getFileHandle(file, { create: true })) as SyncFileHandle;
         let handle: SyncAccessHandle;
         try {
@@ -94,54 +97,55 @@ export class OpfsPageStore extends FilePageStore {
           }
           throw e;
         }
+        if (file === LOG) {
+          log = handle;
+          continue;
+        }
         const size = handle.getSize();
-        files.set(file, openFile(handleIo(handle), size, size > 0));
+        files.set(file, openFile(FILES.indexOf(file as (typeof FILES)[number]), handleIo(handle), size, size > 0));
       }
+      if (!log) throw new Error('no redo log');
+      return new OpfsPageStore(name, files, log);
     } catch (e) {
       for (const f of files.values()) f.io.close();
+      log?.close();
       if (e instanceof EdgememError) throw e;
       throw new EdgememError('INTERNAL', `cannot open the OPFS store ${JSON.stringify(name)}: ${String(e)}`, {
         cause: e,
       });
     }
-    return new OpfsPageStore(name, files);
   }
 
-  protected override file(name: string, create: boolean): OpenFile | undefined {
+  protected override file(name: string, _create: boolean): OpenFile | undefined {
     const f = this.#files.get(name);
-    if (f) return f.exists || create ? f : undefined;
+    if (f) return f;
     if (this.#files.size === 0) throw new Error(`the OPFS store ${JSON.stringify(this.name)} is closed`);
     throw new Error(`unknown page-store file ${JSON.stringify(name)}`);
   }
 
-  protected override remove(name: string): void {
+  /** OPFS files stay (their handles are held): removed is empty. */
+  protected override removeFile(name: string): void {
     const f = this.file(name, true);
     if (!f) return;
-    f.pending.clear();
     f.io.truncate(0);
     f.size = 0;
     f.onDisk = 0;
     f.exists = false;
-    f.dirty = true;
+    f.unsynced = true;
   }
 
   protected override openFiles(): Iterable<OpenFile> {
     return this.#files.values();
   }
 
-  /** Flushes and releases every handle: the store can then be opened again, here or elsewhere. */
+  /** Checkpoints (`db` then holds every commit, flushed) and releases every handle: the store can then be opened again. */
   close(): void {
-    const files = [...this.#files.values()];
-    this.#files.clear();
-    let error: unknown;
-    for (const f of files) {
-      try {
-        flushFile(f);
-      } catch (e) {
-        error ??= e;
-      }
-      f.io.close();
+    try {
+      this.closeLog();
+    } finally {
+      const files = [...this.#files.values()];
+      this.#files.clear();
+      for (const f of files) f.io.close();
     }
-    if (error !== undefined) throw error;
   }
 }

@@ -166,7 +166,7 @@ describe('trap recovery', () => {
     await store.close();
   }
 
-  it('a trap in the middle of a write: file storage rolls the write back from its journal', async () => {
+  it('a trap in the middle of a write: file storage discards the write (never reaches its redo log)', async () => {
     const file = join(dir, 'mid.db');
     await trapMidWrite(() => openStore({ dims: 3, storage: { file } }));
   });

@@ -4,7 +4,7 @@
 
 /**
  * @typedef {{ namespace: string[], key: string, value: unknown, text?: string, embedding?: number[] }} Input
- * @typedef {{ entry: string, step: 'write' | 'read', name: string, memories: Input[] }} Message
+ * @typedef {{ entry: string, step: 'write' | 'read' | 'crash', name: string, memories: Input[] }} Message
  */
 
 /** What the test compares before and after the reload. */
@@ -56,6 +56,13 @@ const steps = {
     const reopened = (await again.stats()).memories;
     await again.close();
     return { before, second, reopened };
+  },
+  /** Writes and never closes: the page ends the worker after the reply, the store's redo log not checkpointed. */
+  async crash(/** @type {any} */ edgemem, /** @type {Message} */ { name, memories }) {
+    const store = await edgemem.openStore({ dims: 3, storage: { opfs: name } });
+    for (const m of memories) await store.put(m);
+    await store.putBatch(bulk());
+    return { before: await observe(store, memories) };
   },
   /** Reopens the store (after a page reload) and observes it. */
   async read(/** @type {any} */ edgemem, /** @type {Message} */ { name, memories }) {

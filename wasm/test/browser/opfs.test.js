@@ -86,8 +86,8 @@ describe('edgemem in Chromium', { timeout: 60_000 }, () => {
   });
 
   /** Runs one step of opfs-worker.js in a new Web Worker of the page. */
-  async function inWorker(/** @type {'write' | 'read'} */ step) {
-    const message = { entry, step, name: 'agent-1', memories: MEMORIES };
+  async function inWorker(/** @type {'write' | 'read' | 'crash'} */ step, name = 'agent-1') {
+    const message = { entry, step, name, memories: MEMORIES };
     const reply = await page.evaluate((m) => /** @type {any} */ (window).inWorker(m), message);
     assert.ok(reply.ok, `worker step ${step} failed: ${JSON.stringify(reply.error)}`);
     return reply.result;
@@ -116,14 +116,15 @@ describe('edgemem in Chromium', { timeout: 60_000 }, () => {
     const { after: found } = await inWorker('read');
     assert.deepEqual(found, seen);
 
-    // The layout: OPFS directory edgemem/<name>/ holds `db`, a plain SQLite file of 8 KiB pages, and the
-    // empty `journal` and `wal` (journal_mode TRUNCATE).
+    // The layout: OPFS directory edgemem/<name>/ holds `db`, a plain SQLite file of 8 KiB pages, the redo log
+    // `redo` (checkpointed at close: its header first), and the empty `journal` and `wal` (the rollback journal
+    // lives in wasm memory).
     const files = await page.evaluate(async () => {
       const root = await navigator.storage.getDirectory();
       const dir = await (await root.getDirectoryHandle('edgemem')).getDirectoryHandle('agent-1');
       /** @type {Record<string, { size: number, head: string }>} */
       const out = {};
-      for (const name of ['db', 'journal', 'wal']) {
+      for (const name of ['db', 'journal', 'wal', 'redo']) {
         const file = await (await dir.getFileHandle(name)).getFile();
         out[name] = { size: file.size, head: new TextDecoder('latin1').decode(await file.slice(0, 16).arrayBuffer()) };
       }
@@ -134,6 +135,20 @@ describe('edgemem in Chromium', { timeout: 60_000 }, () => {
     assert.ok((files.db?.size ?? 0) > 10 * 8192, `db is ${files.db?.size} bytes`);
     assert.equal(files.journal?.size, 0);
     assert.equal(files.wal?.size, 0);
+    assert.equal(files.redo?.head.slice(0, 8), 'edgemlog');
+  });
+
+  it('a worker ended without close keeps every acknowledged write (the redo log replayed on open)', async () => {
+    const { before: seen } = await inWorker('crash', 'agent-2');
+    assert.equal(seen.memories, MEMORIES.length + 300);
+    const logged = await page.evaluate(async () => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await (await root.getDirectoryHandle('edgemem')).getDirectoryHandle('agent-2');
+      return (await (await dir.getFileHandle('redo')).getFile()).size;
+    });
+    assert.ok(logged > 32 + 8192, `the log holds commits not checkpointed (${logged} bytes)`);
+    const { after: found } = await inWorker('read', 'agent-2');
+    assert.deepEqual(found, seen);
   });
 
   it('opens memory storage on the main thread and refuses { opfs } there', async () => {
