@@ -58,7 +58,9 @@ impl Store {
             rows.collect::<rusqlite::Result<_>>()?
         };
         let commits: Vec<(u64, i64)> = {
-            let mut st = self.conn.prepare("SELECT seq, ts FROM commits ORDER BY seq")?;
+            // The commit log is both tables (time_index.rs).
+            let mut st =
+                self.conn.prepare("SELECT seq, ts FROM commits UNION SELECT seq, ts FROM events ORDER BY seq")?;
             let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };

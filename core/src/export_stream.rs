@@ -241,7 +241,11 @@ impl Store {
         let items: Vec<(u64, i64)> = {
             let mut st = self
                 .conn
-                .prepare_cached("SELECT seq, ts FROM commits WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3")?;
+                // The commit log is both tables (time_index.rs); a migrated store has some rows in both.
+                .prepare_cached(
+                    "SELECT seq, ts FROM commits WHERE seq > ?1 AND seq <= ?2
+                     UNION SELECT seq, ts FROM events WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3",
+                )?;
             let rows = st.query_map(params![c.after, c.seq as i64, COMMITS_PER_LINE as i64], |r| {
                 Ok((r.get::<_, i64>(0)? as u64, r.get(1)?))
             })?;

@@ -306,6 +306,12 @@ impl Feed {
             cut = cut.max(by_age.unwrap_or(0));
         }
         if cut > self.floor {
+            // The events are the commit log too (time_index.rs): what they knew of commit times stays, one
+            // row per time (the last seq at that time is all a time -> seq question needs).
+            conn.execute(
+                "INSERT OR REPLACE INTO commits (seq, ts) SELECT MAX(seq), ts FROM events WHERE seq <= ?1 GROUP BY ts",
+                [cut as i64],
+            )?;
             conn.execute("DELETE FROM events WHERE seq <= ?1", [cut as i64])?;
             crate::schema::meta_set(conn, "events_floor", cut as i64)?;
             self.floor = cut;

@@ -1,9 +1,58 @@
 //! Time → seq over the engine's seq-keyed logs (`commits`, `events`), whose `ts` never decreases as
 //! seq grows (the store's clock never goes backwards): a binary search over rowid seeks, so the logs
 //! need no index on `ts` — one b-tree page fewer to write on every commit.
+//!
+//! The commit log is two tables: every seq's event carries its commit's time, so a write stores no
+//! commit row of its own (one page fewer per commit); `commits` holds what the events no longer do —
+//! rows of pruned events (feed.rs keeps one per time) and an import's history. A question about the
+//! commit log asks both tables.
 
 use crate::error::Result;
 use rusqlite::{Connection, OptionalExtension};
+
+/// The tables the commit log is kept in.
+const LOGS: [&str; 2] = ["commits", "events"];
+
+/// The last committed (seq, ts), or None for an empty store.
+pub(crate) fn last_commit(conn: &Connection) -> Result<Option<(u64, i64)>> {
+    let mut last: Option<(u64, i64)> = None;
+    for table in LOGS {
+        let row: Option<(i64, i64)> = conn
+            .prepare_cached(&format!("SELECT seq, ts FROM {table} ORDER BY seq DESC LIMIT 1"))?
+            .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some((seq, ts)) = row {
+            if last.is_none_or(|(s, _)| seq as u64 > s) {
+                last = Some((seq as u64, ts));
+            }
+        }
+    }
+    Ok(last)
+}
+
+/// The last seq committed within `bound` of time `t`, or None.
+pub(crate) fn seq_by_time(conn: &Connection, t: i64, bound: Bound) -> Result<Option<u64>> {
+    let a = last_seq_by_time(conn, LOGS[0], t, bound)?;
+    let b = last_seq_by_time(conn, LOGS[1], t, bound)?;
+    Ok(a.max(b))
+}
+
+/// The commit time of the first seq at or after `seq`, or None past the last commit.
+pub(crate) fn ts_at_or_after(conn: &Connection, seq: u64) -> Result<Option<i64>> {
+    let mut first: Option<(i64, i64)> = None;
+    for table in LOGS {
+        let row: Option<(i64, i64)> = conn
+            .prepare_cached(&format!("SELECT seq, ts FROM {table} WHERE seq >= ?1 ORDER BY seq LIMIT 1"))?
+            .query_row([seq.min(i64::MAX as u64) as i64], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some(r) = row {
+            if first.is_none_or(|f| r.0 < f.0) {
+                first = Some(r);
+            }
+        }
+    }
+    Ok(first.map(|(_, ts)| ts))
+}
 
 /// Which rows count as "before" the time.
 #[derive(Clone, Copy)]
