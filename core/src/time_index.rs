@@ -30,6 +30,37 @@ pub(crate) fn last_commit(conn: &Connection) -> Result<Option<(u64, i64)>> {
     Ok(last)
 }
 
+/// The commit log in (after, upto]: the last seq committed at each time, oldest first, at most `max` of them
+/// (what a time -> seq question needs: seqs committed at the same time answer alike), and whether more follow.
+/// Reads the rows in seq order, so a log of single-seq commits costs one pass.
+pub(crate) fn commit_times(conn: &Connection, after: u64, upto: u64, max: usize) -> Result<(Vec<(u64, i64)>, bool)> {
+    const PAGE: i64 = 4096;
+    // A migrated store has some rows in both tables (identical ones: UNION keeps one).
+    let mut st = conn.prepare_cached(
+        "SELECT seq, ts FROM commits WHERE seq > ?1 AND seq <= ?2
+         UNION SELECT seq, ts FROM events WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3",
+    )?;
+    let mut out: Vec<(u64, i64)> = Vec::new();
+    let mut from = after.min(i64::MAX as u64) as i64;
+    loop {
+        let rows: Vec<(i64, i64)> = st
+            .query_map(rusqlite::params![from, upto.min(i64::MAX as u64) as i64, PAGE], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for &(seq, ts) in &rows {
+            let full = out.len() == max;
+            match out.last_mut() {
+                Some(last) if last.1 == ts => last.0 = seq as u64,
+                _ if full => return Ok((out, true)),
+                _ => out.push((seq as u64, ts)),
+            }
+        }
+        match rows.last() {
+            Some(&(seq, _)) if rows.len() as i64 == PAGE => from = seq,
+            _ => return Ok((out, false)),
+        }
+    }
+}
+
 /// The last seq committed within `bound` of time `t`, or None.
 pub(crate) fn seq_by_time(conn: &Connection, t: i64, bound: Bound) -> Result<Option<u64>> {
     let a = last_seq_by_time(conn, LOGS[0], t, bound)?;
@@ -101,6 +132,26 @@ mod tests {
     use super::*;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// The commit log read from both tables, one pair per time (its last seq), in lines of `max`.
+    #[test]
+    fn commit_times_keep_the_last_seq_of_each_time() {
+        let c = Connection::open_in_memory().unwrap();
+        c.execute_batch(
+            "CREATE TABLE commits (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL);
+             CREATE TABLE events (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL);
+             INSERT INTO commits VALUES (2, 10), (5, 20), (6, 20);
+             INSERT INTO events VALUES (6, 20), (7, 20), (8, 30), (9, 40), (10, 40), (11, 50);",
+        )
+        .unwrap();
+        let all = commit_times(&c, 0, 100, usize::MAX).unwrap();
+        assert_eq!(all, (vec![(2, 10), (7, 20), (8, 30), (10, 40), (11, 50)], false));
+        assert_eq!(commit_times(&c, 0, 9, 2).unwrap(), (vec![(2, 10), (7, 20)], true));
+        assert_eq!(commit_times(&c, 7, 9, 2).unwrap(), (vec![(8, 30), (9, 40)], false));
+        assert_eq!(last_commit(&c).unwrap(), Some((11, 50)));
+        assert_eq!(ts_at_or_after(&c, 3).unwrap(), Some(20));
+        assert_eq!(seq_by_time(&c, 25, Bound::AtOrBefore).unwrap(), Some(7));
+    }
 
     #[test]
     fn finds_the_last_row_within_the_bound() {
