@@ -22,6 +22,8 @@ use rusqlite::{Connection, OpenFlags};
 /// State of one write transaction.
 pub(crate) struct Tx {
     pub now: i64,
+    /// The last seq committed before this transaction.
+    pub start: u64,
     pub seq: u64,
     pub usage: Usage,
     pub events: Vec<Event>,
@@ -329,6 +331,7 @@ impl Store {
         let vectors_inserted = false;
         let mut tx = Tx {
             now,
+            start: self.seq,
             seq: self.seq,
             usage: self.usage,
             events: Vec::new(),

@@ -30,32 +30,38 @@ pub(crate) fn last_commit(conn: &Connection) -> Result<Option<(u64, i64)>> {
     Ok(last)
 }
 
-/// The commit log in (after, upto]: the last seq committed at each time, oldest first, at most `max` of them
-/// (what a time -> seq question needs: seqs committed at the same time answer alike), and whether more follow.
-/// Reads the rows in seq order, so a log of single-seq commits costs one pass.
+/// The commit log in (after, upto]: each commit's last seq and time, oldest first, at most `max` of them, and
+/// whether more follow. A commit is a `commits` row, or the run of events that share a `tx` (events written
+/// before schema v7 have none: their commits are `commits` rows). Reads the rows once, in seq order.
 pub(crate) fn commit_times(conn: &Connection, after: u64, upto: u64, max: usize) -> Result<(Vec<(u64, i64)>, bool)> {
     const PAGE: i64 = 4096;
-    // A migrated store has some rows in both tables (identical ones: UNION keeps one).
+    // A `commits` row is a commit of its own: its group is -seq, never an event's tx (a seq, positive).
     let mut st = conn.prepare_cached(
-        "SELECT seq, ts FROM commits WHERE seq > ?1 AND seq <= ?2
-         UNION SELECT seq, ts FROM events WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3",
+        "SELECT seq, ts, -seq FROM commits WHERE seq > ?1 AND seq <= ?2
+         UNION ALL SELECT seq, ts, tx FROM events WHERE seq > ?1 AND seq <= ?2 AND tx IS NOT NULL ORDER BY seq LIMIT ?3",
     )?;
     let mut out: Vec<(u64, i64)> = Vec::new();
+    let mut group = None;
     let mut from = after.min(i64::MAX as u64) as i64;
     loop {
-        let rows: Vec<(i64, i64)> = st
-            .query_map(rusqlite::params![from, upto.min(i64::MAX as u64) as i64, PAGE], |r| Ok((r.get(0)?, r.get(1)?)))?
+        let rows: Vec<(i64, i64, i64)> = st
+            .query_map(rusqlite::params![from, upto.min(i64::MAX as u64) as i64, PAGE], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
             .collect::<rusqlite::Result<_>>()?;
-        for &(seq, ts) in &rows {
+        for &(seq, ts, tx) in &rows {
             let full = out.len() == max;
             match out.last_mut() {
-                Some(last) if last.1 == ts => last.0 = seq as u64,
+                Some(last) if group == Some(tx) => *last = (seq as u64, ts),
                 _ if full => return Ok((out, true)),
-                _ => out.push((seq as u64, ts)),
+                _ => {
+                    out.push((seq as u64, ts));
+                    group = Some(tx);
+                }
             }
         }
         match rows.last() {
-            Some(&(seq, _)) if rows.len() as i64 == PAGE => from = seq,
+            Some(&(seq, ..)) if rows.len() as i64 == PAGE => from = seq,
             _ => return Ok((out, false)),
         }
     }
@@ -133,21 +139,24 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    /// The commit log read from both tables, one pair per time (its last seq), in lines of `max`.
+    /// The commit log read from both tables: a `commits` row is a commit, a run of events sharing a `tx` is one
+    /// (events without a `tx` are left to `commits`), in lines of `max`.
     #[test]
-    fn commit_times_keep_the_last_seq_of_each_time() {
+    fn commit_times_keep_the_last_seq_of_each_commit() {
         let c = Connection::open_in_memory().unwrap();
         c.execute_batch(
             "CREATE TABLE commits (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL);
-             CREATE TABLE events (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL);
-             INSERT INTO commits VALUES (2, 10), (5, 20), (6, 20);
-             INSERT INTO events VALUES (6, 20), (7, 20), (8, 30), (9, 40), (10, 40), (11, 50);",
+             CREATE TABLE events (seq INTEGER PRIMARY KEY, ts INTEGER NOT NULL, tx INTEGER);
+             INSERT INTO commits VALUES (2, 10), (4, 20);
+             INSERT INTO events VALUES (3, 20, NULL), (4, 20, NULL), (5, 20, 5), (6, 20, 5), (7, 20, 7), (8, 30, 8),
+               (9, 40, 9), (10, 40, 9), (11, 50, 11);",
         )
         .unwrap();
         let all = commit_times(&c, 0, 100, usize::MAX).unwrap();
-        assert_eq!(all, (vec![(2, 10), (7, 20), (8, 30), (10, 40), (11, 50)], false));
-        assert_eq!(commit_times(&c, 0, 9, 2).unwrap(), (vec![(2, 10), (7, 20)], true));
-        assert_eq!(commit_times(&c, 7, 9, 2).unwrap(), (vec![(8, 30), (9, 40)], false));
+        assert_eq!(all, (vec![(2, 10), (4, 20), (6, 20), (7, 20), (8, 30), (10, 40), (11, 50)], false));
+        assert_eq!(commit_times(&c, 0, 9, 2).unwrap(), (vec![(2, 10), (4, 20)], true));
+        assert_eq!(commit_times(&c, 4, 9, 3).unwrap(), (vec![(6, 20), (7, 20), (8, 30)], true));
+        assert_eq!(commit_times(&c, 8, 9, 3).unwrap(), (vec![(9, 40)], false));
         assert_eq!(last_commit(&c).unwrap(), Some((11, 50)));
         assert_eq!(ts_at_or_after(&c, 3).unwrap(), Some(20));
         assert_eq!(seq_by_time(&c, 25, Bound::AtOrBefore).unwrap(), Some(7));

@@ -382,7 +382,8 @@ fn schema_v1_database_migrates_with_its_data() {
              DROP TABLE checkpoint_blobs; ALTER TABLE checkpoints DROP COLUMN channel_versions;
              CREATE INDEX commits_ts ON commits (ts); CREATE INDEX events_ts ON events (ts);
              CREATE INDEX checkpoints_seq ON checkpoints (seq);
-             CREATE INDEX memories_lru ON memories (pinned, access_tick); PRAGMA user_version = 1;",
+             CREATE INDEX memories_lru ON memories (pinned, access_tick);
+             INSERT INTO commits (seq, ts) SELECT MAX(seq), MAX(ts) FROM events GROUP BY tx; ALTER TABLE events DROP COLUMN tx; PRAGMA user_version = 1;",
         )
         .unwrap();
         drop(c);
@@ -454,7 +455,7 @@ fn schema_v6_database_migrates_with_its_data() {
             "DROP INDEX memories_lru; CREATE INDEX memories_lru ON memories (pinned, access_tick, size);
              CREATE INDEX memories_vectors ON memories (id) WHERE embedding IS NOT NULL;
              CREATE INDEX memories_seq ON memories (seq);
-             INSERT INTO commits (seq, ts) SELECT seq, ts FROM events;
+             INSERT INTO commits (seq, ts) SELECT MAX(seq), MAX(ts) FROM events GROUP BY tx; ALTER TABLE events DROP COLUMN tx;
              DELETE FROM meta WHERE name = 'index_snapshot_max_id'; PRAGMA user_version = 6;",
         )
         .unwrap();
@@ -507,7 +508,8 @@ fn schema_v5_checkpoint_blobs_migrate_with_their_data() {
                version TEXT NOT NULL, kind TEXT NOT NULL, data BLOB NOT NULL,
                PRIMARY KEY (thread_id, checkpoint_ns, channel, version)) WITHOUT ROWID;
              INSERT INTO v5 SELECT thread_id, checkpoint_ns, channel, version, kind, data FROM checkpoint_blobs;
-             DROP TABLE checkpoint_blobs; ALTER TABLE v5 RENAME TO checkpoint_blobs; PRAGMA user_version = 5;",
+             DROP TABLE checkpoint_blobs; ALTER TABLE v5 RENAME TO checkpoint_blobs;
+             INSERT INTO commits (seq, ts) SELECT MAX(seq), MAX(ts) FROM events GROUP BY tx; ALTER TABLE events DROP COLUMN tx; PRAGMA user_version = 5;",
         )
         .unwrap();
         drop(c);
