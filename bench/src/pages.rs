@@ -190,3 +190,29 @@ fn page_owners(db: &[u8]) -> Result<BTreeMap<u64, String>, String> {
     let _ = std::fs::remove_file(&path);
     out.map_err(|e| format!("dbstat: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A PUT's written pages are named by their B-trees: the memory row, its version and its event, and no
+    /// commit row (schema v7: the events are the commit log).
+    #[test]
+    fn a_put_is_counted_by_btree() {
+        let rec = Rc::new(Recorder::default());
+        let storage = Storage::Pages { store: rec.clone(), atomic: true };
+        let mut s = Store::open(StoreConfig { storage, ..StoreConfig::memory(8) }).unwrap();
+        let put = |i: usize| MemoryPut::new(&["t"], &format!("k{i}"), json!("x".repeat(500))).embedding(vec![0.5; 8]);
+        s.put_batch((0..50).map(put).collect()).unwrap();
+        rec.take();
+        s.put(put(7)).unwrap();
+        let (_, written) = rec.take();
+        let owners = page_owners(&rec.database().unwrap()).unwrap();
+        let names: Vec<&str> = written.iter().filter_map(|p| owners.get(p).map(String::as_str)).collect();
+        for want in ["memories", "versions", "events"] {
+            assert!(names.contains(&want), "{want} not among {names:?}");
+        }
+        assert!(!names.contains(&"commits"), "{names:?}");
+        assert!(written.len() <= 12, "{} pages for one put: {names:?}", written.len());
+    }
+}
