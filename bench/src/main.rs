@@ -3,7 +3,8 @@
 //! `edgemem-bench locomo --data DIR --vectors e5|minilm [--json]` (or `--embed e5 [--model PATH]`: the
 //! built-in embedder makes the vectors from the text),
 //! `edgemem-bench latency [--n 10000] [--json]`, `edgemem-bench caps [--json]`,
-//! `edgemem-bench embed [--json]` (the built-in embedder's speed).
+//! `edgemem-bench embed [--json]` (the built-in embedder's speed), `edgemem-bench pages [--json]` (pages a
+//! request reads and writes, by B-tree).
 
 mod caps;
 mod corpus;
@@ -13,13 +14,15 @@ mod embed_corpus;
 mod embed_speed;
 mod latency;
 mod locomo;
+#[cfg(not(target_arch = "wasm32"))]
+mod pages;
 mod percentiles;
 
 use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  edgemem-bench locomo --data DIR (--vectors e5|minilm | --embed e5 [--model PATH]) [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--feedback-docs N] [--feedback-terms N] [--feedback-weight W] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]\n  edgemem-bench caps [--json]\n  edgemem-bench embed [--model PATH] [--data DIR] [--queries 200] [--passages 640] [--json]"
+        "usage:\n  edgemem-bench locomo --data DIR (--vectors e5|minilm | --embed e5 [--model PATH]) [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--feedback-docs N] [--feedback-terms N] [--feedback-weight W] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--data DIR] [--json]\n  edgemem-bench caps [--json]\n  edgemem-bench pages [--n 10000] [--iters 200] [--scalar i8|f32] [--data DIR] [--json]\n  edgemem-bench embed [--model PATH] [--data DIR] [--queries 200] [--passages 640] [--json]"
     );
     ExitCode::from(2)
 }
@@ -36,6 +39,8 @@ fn main() -> ExitCode {
         Some("locomo") => locomo::run(&args[1..], json),
         Some("latency") => latency::run(&args[1..], json),
         Some("caps") => caps::run(&args[1..], json),
+        #[cfg(not(target_arch = "wasm32"))]
+        Some("pages") => pages::run(&args[1..], json),
         #[cfg(not(target_arch = "wasm32"))]
         Some("embed") => embed_speed::run(&args[1..], json),
         _ => return usage(),

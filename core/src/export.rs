@@ -57,11 +57,7 @@ impl Store {
             })?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        let commits: Vec<(u64, i64)> = {
-            let mut st = self.conn.prepare("SELECT seq, ts FROM commits ORDER BY seq")?;
-            let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)? as u64, r.get(1)?)))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+        let commits = crate::time_index::commit_times(&self.conn, 0, self.seq, usize::MAX)?.0;
         let keys: Vec<(String, String, String)> = {
             let mut st = self
                 .conn

@@ -238,21 +238,12 @@ impl Store {
     }
 
     fn export_commits(&mut self, c: &mut Cursor, out: &mut String, _max_bytes: usize) -> Result<bool> {
-        let items: Vec<(u64, i64)> = {
-            let mut st = self
-                .conn
-                .prepare_cached("SELECT seq, ts FROM commits WHERE seq > ?1 AND seq <= ?2 ORDER BY seq LIMIT ?3")?;
-            let rows = st.query_map(params![c.after, c.seq as i64, COMMITS_PER_LINE as i64], |r| {
-                Ok((r.get::<_, i64>(0)? as u64, r.get(1)?))
-            })?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+        let (items, more) = crate::time_index::commit_times(&self.conn, c.after as u64, c.seq, COMMITS_PER_LINE)?;
         let Some(last) = items.last() else { return Ok(false) };
         c.after = last.0 as i64;
         c.counts.commits += items.len() as u64;
-        let full = items.len() == COMMITS_PER_LINE;
         push_line(out, &ExportLine::Commits(ExportCommits { items }))?;
-        Ok(full)
+        Ok(more)
     }
 
     fn export_checkpoints(&mut self, c: &mut Cursor, out: &mut String, max_bytes: usize) -> Result<bool> {

@@ -195,11 +195,12 @@ impl Feed {
     }
 
     /// Stores event `e` with its `seq` and time `now` (inside the current write transaction) and
-    /// adds it to `out`, the events to deliver once that transaction commits.
-    pub fn record(conn: &Connection, now: i64, seq: u64, e: NewEvent, out: &mut Vec<Event>) -> Result<()> {
+    /// adds it to `out`, the events to deliver once that transaction commits. `tx`: the first seq of
+    /// that transaction (its events' `tx`: the commit log's boundaries, time_index.rs) and the event's.
+    pub fn record(conn: &Connection, now: i64, (tx, seq): (u64, u64), e: NewEvent, out: &mut Vec<Event>) -> Result<()> {
         let payload_text = e.payload.map(|p| p.to_string());
         conn.prepare_cached(
-            "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload, tx) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         )?
         .execute(rusqlite::params![
             seq as i64,
@@ -209,7 +210,8 @@ impl Feed {
             e.key,
             e.version.map(|v| v as i64),
             e.channel,
-            payload_text
+            payload_text,
+            tx as i64
         ])?;
         out.push(Event {
             seq,
@@ -289,6 +291,13 @@ impl Feed {
             cut = cut.max(by_age.unwrap_or(0));
         }
         if cut > self.floor {
+            // The events are the commit log too (time_index.rs): their commits stay in `commits`, one row each
+            // (events written before schema v7 have no `tx`: their commits are there already).
+            conn.execute(
+                "INSERT OR REPLACE INTO commits (seq, ts)
+                 SELECT MAX(seq), MAX(ts) FROM events WHERE seq <= ?1 AND tx IS NOT NULL GROUP BY tx",
+                [cut as i64],
+            )?;
             conn.execute("DELETE FROM events WHERE seq <= ?1", [cut as i64])?;
             crate::schema::meta_set(conn, "events_floor", cut as i64)?;
             self.floor = cut;

@@ -13,7 +13,7 @@ pub const MAX_CHANNEL_BYTES: usize = 256;
 impl Store {
     /// Appends an event to the feed inside the current write transaction.
     pub(crate) fn emit(&mut self, tx: &mut Tx, seq: u64, e: NewEvent) -> Result<()> {
-        Feed::record(&self.conn, tx.now, seq, e, &mut tx.events)
+        Feed::record(&self.conn, tx.now, (tx.start + 1, seq), e, &mut tx.events)
     }
 
     /// Publishes an application message through the change feed. Returns its seq.

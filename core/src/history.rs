@@ -7,7 +7,7 @@ use crate::memories::history_pruned;
 use crate::memory_row::{row_to_memory, VER_COLS};
 use crate::namespace;
 use crate::store::Store;
-use crate::time_index::{last_seq_by_time, Bound};
+use crate::time_index::{seq_by_time, ts_at_or_after, Bound};
 use crate::types::{AsOf, Memory};
 use rusqlite::{params, OptionalExtension};
 
@@ -16,7 +16,7 @@ impl Store {
     pub fn resolve_as_of(&self, a: AsOf) -> Result<u64> {
         match a {
             AsOf::Seq(s) => Ok(s.min(self.seq)),
-            AsOf::Time(t) => Ok(last_seq_by_time(&self.conn, "commits", t, Bound::AtOrBefore)?.unwrap_or(0)),
+            AsOf::Time(t) => Ok(seq_by_time(&self.conn, t, Bound::AtOrBefore)?.unwrap_or(0)),
         }
     }
 
@@ -34,12 +34,7 @@ impl Store {
         if seq >= self.seq {
             return Ok(self.now_ms().max(self.last_ts));
         }
-        let ts: Option<i64> = self
-            .conn
-            .prepare_cached("SELECT ts FROM commits WHERE seq >= ?1 ORDER BY seq LIMIT 1")?
-            .query_row([seq as i64], |r| r.get(0))
-            .optional()?;
-        Ok(ts.unwrap_or(self.last_ts))
+        Ok(ts_at_or_after(&self.conn, seq)?.unwrap_or(self.last_ts))
     }
 
     pub(crate) fn get_as_of(

@@ -8,6 +8,9 @@ use crate::error::{Error, Result};
 use crate::vector_index::{decode_vec, VectorIndex};
 use rusqlite::Connection;
 
+/// `meta` name of the highest memory id the index snapshot may hold (see `IndexState::replay_since`).
+const SNAPSHOT_MAX_ID: &str = "index_snapshot_max_id";
+
 /// A change to the vector index, applied after the SQLite commit that made it true.
 pub(crate) enum IndexOp {
     Upsert(u64, Vec<f32>),
@@ -26,8 +29,9 @@ pub(crate) struct IndexState {
 
 impl IndexState {
     /// Loads the index snapshot and replays the changes after it; rebuilds from SQLite when
-    /// there is no usable snapshot.
-    pub fn open(conn: &Connection, cfg: &StoreConfig) -> Result<IndexState> {
+    /// there is no usable snapshot. `vectors`: how many live memories have a vector (the index must
+    /// hold as many); `history_floor`: past versions before it were pruned.
+    pub fn open(conn: &Connection, cfg: &StoreConfig, vectors: u64, history_floor: u64) -> Result<IndexState> {
         let mut state = IndexState::default();
         if cfg.dims == 0 {
             return Ok(state);
@@ -35,7 +39,13 @@ impl IndexState {
         let loaded = crate::index_snapshot::read(conn, cfg.dims, cfg.metric, cfg.scalar)?;
         if let Some((snap_seq, Ok(idx))) = loaded {
             state.index = Some(idx);
-            if state.replay_since(conn, snap_seq).is_ok() && state.matches_sqlite(conn)? {
+            // Replay finds changed memories through the versions closed since the snapshot: all there unless
+            // retention pruned some of them.
+            let replayable = history_floor <= snap_seq;
+            if replayable
+                && state.replay_since(conn, snap_seq).is_ok()
+                && state.index.as_ref().is_some_and(|i| i.len() as u64 == vectors)
+            {
                 return Ok(state);
             }
         }
@@ -43,24 +53,24 @@ impl IndexState {
         Ok(state)
     }
 
+    /// Brings the index from its snapshot at `snap_seq` up to SQLite: a memory whose vector may have
+    /// changed since either had a version closed after it (an update, delete, expiry or eviction) or an id
+    /// above the snapshot's highest (a new key; ids are never reused). Each gets its current vector, or
+    /// leaves the index.
     fn replay_since(&mut self, conn: &Connection, snap_seq: u64) -> Result<()> {
-        let removed: Vec<i64> = {
-            let mut st = conn.prepare(
-                "SELECT DISTINCT mem_id FROM versions WHERE seq_to > ?1 AND mem_id NOT IN (SELECT id FROM memories)",
-            )?;
-            let rows = st.query_map([snap_seq as i64], |r| r.get(0))?;
-            rows.collect::<rusqlite::Result<_>>()?
+        let Some(rusqlite::types::Value::Integer(max_id)) = crate::schema::meta_get(conn, SNAPSHOT_MAX_ID)? else {
+            return Err(Error::internal("the index snapshot has no highest id"));
         };
         let changed: Vec<(i64, Option<Vec<u8>>)> = {
-            let mut st = conn.prepare("SELECT id, embedding FROM memories WHERE seq > ?1")?;
-            let rows = st.query_map([snap_seq as i64], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            let mut st = conn.prepare(
+                "SELECT c.id, m.embedding FROM (SELECT mem_id AS id FROM versions WHERE seq_to > ?1
+                 UNION SELECT id FROM memories WHERE id > ?2) c LEFT JOIN memories m ON m.id = c.id",
+            )?;
+            let rows = st.query_map([snap_seq as i64, max_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        self.changes += (removed.len() + changed.len()) as u64;
+        self.changes += changed.len() as u64;
         let idx = self.index.as_mut().ok_or_else(|| Error::internal("no index"))?;
-        for id in removed {
-            idx.remove(id as u64)?;
-        }
         for (id, emb) in changed {
             match emb {
                 Some(b) => idx.upsert(id as u64, &decode_vec(&b))?,
@@ -68,16 +78,6 @@ impl IndexState {
             }
         }
         Ok(())
-    }
-
-    fn matches_sqlite(&self, conn: &Connection) -> Result<bool> {
-        // Counted in the partial index memories_vectors, not the table.
-        let n: i64 = conn.query_row(
-            "SELECT COUNT(*) FROM memories INDEXED BY memories_vectors WHERE embedding IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )?;
-        Ok(self.index.as_ref().map(|i| i.len() as i64 == n).unwrap_or(false))
     }
 
     /// Rebuilds the vector index from the embeddings in SQLite (the truth).
@@ -113,7 +113,15 @@ impl IndexState {
     pub fn snapshot(&mut self, conn: &Connection, cfg: &StoreConfig, seq: u64) -> Result<()> {
         self.ensure_fresh(conn, cfg)?;
         let Some(idx) = self.index.as_mut() else { return Ok(()) };
+        // The ids the snapshot may hold end at memories' AUTOINCREMENT high-water mark. Read before the
+        // snapshot is written and recorded after: a crash between leaves an older, lower mark, with which a
+        // replay only looks at more memories.
+        let max_id: i64 =
+            conn.query_row("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'memories'), 0)", [], |r| {
+                r.get(0)
+            })?;
         crate::index_snapshot::write(conn, seq, idx)?;
+        crate::schema::meta_set(conn, SNAPSHOT_MAX_ID, max_id)?;
         self.changes = 0;
         Ok(())
     }

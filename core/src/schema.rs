@@ -197,6 +197,28 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE checkpoint_blobs_v6 RENAME TO checkpoint_blobs;
     CREATE UNIQUE INDEX checkpoint_blobs_key ON checkpoint_blobs (thread_id, checkpoint_ns, channel, version);
     "#,
+    // v7 — fewer B-trees per write: a commit writes at least one page of every B-tree it changes (a PUT
+    // wrote ~14 pages of 8 KiB, each a Durable Object storage write; `edgemem-bench pages` counts them).
+    // - The commit log folds into the change feed: every seq has its event and an event's ts is its commit's
+    //   time, so time -> seq reads the events; an event's `tx` (its commit's first seq) marks the commit it
+    //   belongs to; `commits` only keeps what pruned events leave (feed.rs) and what an import brings
+    //   (time_index.rs reads both). One page fewer per PUT, CHECKPOINT and NOTIFY.
+    // - memories_seq goes: the vector index catches up after its snapshot from the versions closed since
+    //   (versions_to) and the ids above the snapshot's highest (meta `index_snapshot_max_id`, here computed
+    //   for an existing snapshot from memories_seq before it goes). An update moved two of its entries.
+    // - memories_vectors goes: the vector count is summed from memories_lru, which now covers
+    //   `embedding IS NOT NULL` (every write rewrites its LRU entry anyway; the partial index's entry was
+    //   rewritten by every update that set the embedding).
+    r#"
+    ALTER TABLE events ADD COLUMN tx INTEGER;
+    INSERT OR REPLACE INTO meta (name, value)
+        SELECT 'index_snapshot_max_id', COALESCE((SELECT MAX(id) FROM memories WHERE seq <= s.seq), 0)
+        FROM index_snapshot s WHERE s.id = 1;
+    DROP INDEX IF EXISTS memories_seq;
+    DROP INDEX IF EXISTS memories_vectors;
+    DROP INDEX IF EXISTS memories_lru;
+    CREATE INDEX memories_lru ON memories (pinned, access_tick, size, embedding IS NOT NULL);
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

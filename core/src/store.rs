@@ -22,6 +22,8 @@ use rusqlite::{Connection, OpenFlags};
 /// State of one write transaction.
 pub(crate) struct Tx {
     pub now: i64,
+    /// The last seq committed before this transaction.
+    pub start: u64,
     pub seq: u64,
     pub usage: Usage,
     pub events: Vec<Event>,
@@ -148,10 +150,10 @@ impl Store {
     }
 
     fn load_contents(&mut self) -> Result<()> {
-        self.load_counters()?;
+        let vectors = self.load_counters()?;
         self.load_import_state()?;
         self.lexical = LexicalBuffer::load(&self.conn)?;
-        self.index = IndexState::open(&self.conn, &self.cfg)?;
+        self.index = IndexState::open(&self.conn, &self.cfg, vectors, self.history_floor)?;
         Ok(())
     }
 
@@ -229,23 +231,20 @@ impl Store {
         Ok(())
     }
 
-    fn load_counters(&mut self) -> Result<()> {
+    /// Loads the seq, usage, recency and floors; returns how many live memories have a vector.
+    fn load_counters(&mut self) -> Result<u64> {
         let c = &self.conn;
-        let (seq, ts): (Option<i64>, Option<i64>) = c
-            .query_row("SELECT seq, ts FROM commits ORDER BY seq DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
-            .or_else(|e| match e {
-                rusqlite::Error::QueryReturnedNoRows => Ok((None, None)),
-                e => Err(e),
-            })?;
+        let (seq, ts) = crate::time_index::last_commit(c)?.unwrap_or((0, 0));
         let meta_seq = schema::meta_u64(c, "seq_floor")?;
-        self.seq = (seq.unwrap_or(0) as u64).max(meta_seq);
-        self.last_ts = ts.unwrap_or(0);
-        self.reload_usage()?;
+        self.seq = seq.max(meta_seq);
+        self.last_ts = ts;
+        let vectors;
+        (self.usage, vectors) = Usage::load_with_vectors(&self.conn)?;
         self.recency = Recency::load(&self.conn)?;
         let c = &self.conn;
         self.history_floor = schema::meta_u64(c, "history_floor")?;
         self.feed = Feed::load(c)?;
-        Ok(())
+        Ok(vectors)
     }
 
     pub(crate) fn reload_usage(&mut self) -> Result<()> {
@@ -332,6 +331,7 @@ impl Store {
         let vectors_inserted = false;
         let mut tx = Tx {
             now,
+            start: self.seq,
             seq: self.seq,
             usage: self.usage,
             events: Vec::new(),
@@ -351,11 +351,7 @@ impl Store {
                 self.lexical.apply(&self.conn)?;
                 lexical_applied = true;
             }
-            if tx.seq > self.seq {
-                self.conn
-                    .prepare_cached("INSERT INTO commits (seq, ts) VALUES (?1, ?2)")?
-                    .execute(rusqlite::params![tx.seq as i64, tx.now])?;
-            }
+            // No commit row: every seq has its event, which carries the commit's time (time_index.rs).
             self.conn.execute_batch("COMMIT")?;
             Ok(v)
         });

@@ -110,6 +110,7 @@ export default defineConfig({
             { text: 'Overview', link: '/decisions/' },
             { text: 'memdb over :memory:', link: '/decisions/memdb-over-memory' },
             { text: 'Buffered index writes', link: '/decisions/buffered-index-writes' },
+            { text: 'Fewer B-trees per write', link: '/decisions/fewer-btrees-per-write' },
             { text: 'i8 in the Worker', link: '/decisions/i8-default-in-the-worker' },
             { text: 'Relative-score fusion with feedback', link: '/decisions/relative-score-fusion-with-feedback' },
             { text: 'BM25 without length normalisation', link: '/decisions/bm25-without-length-normalisation' },

@@ -34,6 +34,42 @@ fn get_as_of_seq_and_time() {
     assert_eq!(h.iter().map(|m| m.value.clone()).collect::<Vec<_>>(), vec![json!("v1"), json!("v2")]);
 }
 
+/// The change feed is the commit log: once retention prunes the events, AS OF a time still finds its seq (the
+/// pruned commits stay as commit rows), and the export lists one commit per write call, before and after.
+#[test]
+fn as_of_time_outlives_the_pruned_events() {
+    let mut s = store_with(StoreConfig {
+        retention: Retention { events_max: 3, ..Default::default() },
+        ..StoreConfig::memory(0)
+    });
+    let clock = manual_clock(&mut s, 1_000);
+    put_text(&mut s, &["a"], "k", "v1"); // seq 1 @1000
+    clock.set(2_000);
+    let batch = (0..3).map(|i| MemoryPut::new(&["b"], &format!("k{i}"), json!(i))).collect();
+    s.put_batch(batch).unwrap(); // seqs 2..=4 @2000, one commit
+    put_text(&mut s, &["a"], "k", "v2"); // seq 5 @2000, a commit of its own at the same time
+    clock.set(3_000);
+    put_text(&mut s, &["a"], "k", "v3"); // seq 6 @3000
+    clock.set(4_000);
+    for i in 0..4 {
+        s.notify("c", json!(i)).unwrap(); // seqs 7..=10 @4000
+    }
+    let want = s.export().unwrap().commits;
+    assert_eq!(
+        want,
+        vec![(1, 1_000), (4, 2_000), (5, 2_000), (6, 3_000), (7, 4_000), (8, 4_000), (9, 4_000), (10, 4_000)]
+    );
+    s.sweep().unwrap();
+    assert_eq!(s.oldest_event_seq().unwrap(), Some(8), "events 1..=7 pruned");
+    let at = |s: &mut edgemem_core::Store, t| s.get_at(&ns(&["a"]), "k", Some(AsOf::Time(t))).unwrap().map(|m| m.value);
+    assert_eq!(at(&mut s, 999), None);
+    assert_eq!(at(&mut s, 1_500), Some(json!("v1")));
+    assert_eq!(at(&mut s, 2_000), Some(json!("v2")));
+    assert_eq!(at(&mut s, 3_999), Some(json!("v3")));
+    assert_eq!(s.resolve_as_of(AsOf::Time(4_000)).unwrap(), 10);
+    assert_eq!(s.export().unwrap().commits, want);
+}
+
 #[test]
 fn ttl_respected_as_of() {
     let mut s = store(0);
