@@ -3,11 +3,11 @@
 //! (128 MB per isolate, wasm memory never shrinks) refuses a write instead of being killed later.
 //!
 //! The projection is a model of where the heap goes, measured with the size bench (bench/node/heap.mjs):
-//! the HNSW index (per vector: its graph scalars plus ~170 B of graph, measured 549 B per 384-d i8 vector at
-//! 100k on wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —,
-//! plus SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups
-//! while they grow (measured peaks: 85.3 MB at 100k × 384 i8, 29.9 MB at 10k, 41.6 MB at 10k × 384 f32; the
-//! model says 93.4, 35.8 and 47.3). The same model runs natively and on wasm, so both refuse the same writes.
+//! the HNSW index (per vector: its graph copy plus ~175 B of graph, measured 371 B per 384-d i4 vector at 100k on
+//! wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —, plus
+//! SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups while
+//! they grow (measured peaks: 55.5 MB at 100k × 384 i4, 73.9 MB at 100k × 384 i8, 15.5 MB at 10k × 384 i4; the
+//! model says 62.0, 80.8 and 21.3). The same model runs natively and on wasm, so both refuse the same writes.
 
 use crate::config::ScalarKind;
 use crate::error::{Error, ErrorCode, Result};
