@@ -319,7 +319,7 @@ export function jobs({ data, root }) {
           data,
           '--json',
           '--configs',
-          quick ? '2000:f32,5000:i8' : '10000:f32,10000:i8,100000:i8',
+          quick ? '2000:f32,5000:i4' : '10000:f32,10000:i8,10000:i4,100000:i4',
         ],
       ],
     },
