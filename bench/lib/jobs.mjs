@@ -224,7 +224,7 @@ export function jobs({ data, root }) {
       cmd: nodeScript('bench/miniflare/size.mjs', {
         '--data': data,
         '--json': true,
-        '--configs': ['2000:f32,5000:i8', '10000:f32,10000:i8,100000:i8'],
+        '--configs': ['2000:f32,5000:i4', '10000:f32,10000:i8,10000:i4,100000:i4'],
       }),
     },
     // Robustness (bench/robustness/): HTTP fuzzing from the OpenAPI document, and SIGKILLs of a Node process

@@ -5,7 +5,7 @@
  * N memories × 384-d costs, measured as the RSS of the workerd process (bench/miniflare/workerd-rss.mjs) — the
  * honest outside view, since workerd reports no per-isolate figure to a local run.
  *
- * Per configuration (`--configs 10000:f32,100000:i8` = memories:scalar), on a fresh workerd over a new state dir:
+ * Per configuration (`--configs 10000:f32,100000:i4` = memories:scalar), on a fresh workerd over a new state dir:
  * agent `empty` (same settings, no data) is opened first, so the isolate, the wasm instance and an open store
  * are in the baseline; then agent `loaded` takes N memories (LoCoMo turn texts, the corpus's MiniLM + clustered
  * vectors, a small JSON value) in batches of 100, `maintain()` (index built, snapshot taken) and one hybrid
@@ -18,7 +18,7 @@
  * wasm linear memory of the same store built and then reopened by the npm package in fresh Node processes
  * (bench/node/heap.mjs, file storage) — which is what the isolate is charged for the engine.
  *
- *   node bench/miniflare/size.mjs [--data DIR] [--configs 10000:f32,100000:i8] [--json]
+ *   node bench/miniflare/size.mjs [--data DIR] [--configs 10000:f32,100000:i4] [--json]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,7 +35,7 @@ import { rss, workerdPid } from './workerd-rss.mjs';
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
 const data = flag('--data', LOCOMO_DIR);
-const configs = flag('--configs', '10000:f32,100000:i8')
+const configs = flag('--configs', '10000:f32,100000:i4')
   .split(',')
   .map((c) => {
     const [m, scalar] = c.split(':');

@@ -5,8 +5,8 @@
  * (SQLite with its page cache, the HNSW index, buffers), without workerd's own process memory around it.
  * Linear memory only grows, so its size is the high-water mark of the engine's heap in this process.
  *
- *   node bench/node/heap.mjs --file F --load N --scalar f32|i8 [--data DIR]   # build the store into F
- *   node bench/node/heap.mjs --file F --open --scalar f32|i8 [--data DIR]     # open F, stats + one search
+ *   node bench/node/heap.mjs --file F --load N --scalar f32|i8|i4 [--data DIR]   # build the store into F
+ *   node bench/node/heap.mjs --file F --open --scalar f32|i8|i4 [--data DIR]     # open F, stats + one search
  *
  * Both first open an empty in-memory store (the baseline: module instantiated, one store open), then print one
  * JSON line `{ "phase", "base_wasm_bytes", "wasm_bytes", "seconds" }`. `--load` writes N memories of the corpus

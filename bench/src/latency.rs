@@ -77,6 +77,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let iters: usize =
         flag(args, "--iters").map(|v| v.parse().map_err(|e| format!("--iters: {e}"))).transpose()?.unwrap_or(2_000);
     let data = locomo_dir(flag(args, "--data"));
+    let scalar = flag(args, "--scalar").unwrap_or("f32");
+    let scalar = edgemem_core::ScalarKind::parse(scalar).ok_or(format!("--scalar: no kind {scalar}"))?;
     let storage = match flag(args, "--storage").unwrap_or("memory") {
         "memory" => Storage::Memory,
         f => Storage::File(f.into()),
@@ -90,7 +92,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let mut rng = Rng::new(1);
     let e = |e: edgemem_core::Error| e.to_string();
 
-    let mut s = Store::open(StoreConfig { storage, ..StoreConfig::memory(DIMS) }).map_err(e)?;
+    let mut s = Store::open(StoreConfig { storage, scalar, ..StoreConfig::memory(DIMS) }).map_err(e)?;
     let t0 = Instant::now();
     let mut batch = Vec::new();
     for (i, v) in vecs.iter().take(n).enumerate() {

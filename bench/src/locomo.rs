@@ -43,12 +43,8 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         };
     }
     // The index's scalar kind (the exact rescoring of hybrid candidates reads the stored, quantized vectors).
-    let scalar = match flag(args, "--scalar").unwrap_or("f32") {
-        "f32" => ScalarKind::F32,
-        "f16" => ScalarKind::F16,
-        "i8" => ScalarKind::I8,
-        other => return Err(format!("--scalar: f32|f16|i8, not {other}")),
-    };
+    let scalar = flag(args, "--scalar").unwrap_or("f32");
+    let scalar = ScalarKind::parse(scalar).ok_or(format!("--scalar: f32|f16|i8|i4, not {scalar}"))?;
     let num = |name: &str| flag(args, name).map(|v| v.parse::<f64>().map_err(|e| format!("{name}: {e}"))).transpose();
     if let Some(w) = num("--weight")? {
         fusion.vector_weight = w;

@@ -61,23 +61,26 @@ impl Metric {
     }
 }
 
-/// How vectors are stored inside the HNSW index (SQLite always keeps the f32 originals).
+/// How vectors are stored inside the HNSW index (SQLite always keeps the f32 originals). `I8` and `I4` (cosine
+/// only) keep 1 byte and half a byte per component; searches rank their candidates by the f32 originals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScalarKind {
     F32,
     F16,
     I8,
+    I4,
 }
 
 impl ScalarKind {
     /// Every scalar kind.
-    pub const ALL: &'static [ScalarKind] = &[ScalarKind::F32, ScalarKind::F16, ScalarKind::I8];
+    pub const ALL: &'static [ScalarKind] = &[ScalarKind::F32, ScalarKind::F16, ScalarKind::I8, ScalarKind::I4];
 
     pub fn as_str(self) -> &'static str {
         match self {
             ScalarKind::F32 => "f32",
             ScalarKind::F16 => "f16",
             ScalarKind::I8 => "i8",
+            ScalarKind::I4 => "i4",
         }
     }
     pub fn parse(s: &str) -> Option<Self> {
@@ -85,6 +88,7 @@ impl ScalarKind {
             "f32" => Some(ScalarKind::F32),
             "f16" => Some(ScalarKind::F16),
             "i8" => Some(ScalarKind::I8),
+            "i4" => Some(ScalarKind::I4),
             _ => None,
         }
     }

@@ -243,25 +243,33 @@ mod tests {
     }
 
     /// An index of several 64 KiB pieces comes back whole: same count, same stored vectors, same
-    /// search results (i8, so the stored vectors are the index's own).
+    /// search results (i8 and i4, so the stored vectors are the index's own; i4's graph distances are
+    /// its own metric's, installed again after the load, and its snapshot is not an i8 one).
     #[test]
     fn an_index_round_trips_through_its_row() {
-        let (dims, c) = (48, conn());
-        let mut idx = VectorIndex::new(dims, Metric::Cosine, ScalarKind::I8).unwrap();
-        let vs = vectors(3000, dims);
-        for (id, v) in &vs {
-            idx.upsert(*id, v).unwrap();
-        }
-        write(&c, 42, &mut idx).unwrap();
-        let len: i64 = c.query_row("SELECT length(data) FROM index_snapshot", [], |r| r.get(0)).unwrap();
-        assert!(len as usize > 4 * PIECE, "{len} bytes: several pieces");
-        let (seq, back) = read(&c, dims, Metric::Cosine, ScalarKind::I8).unwrap().unwrap();
-        let back = back.unwrap();
-        assert_eq!((seq, back.len(), back.pending_len()), (42, 3000, 0));
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for (id, v) in vs.iter().step_by(97) {
-            assert_eq!(idx.score(*id, v, &mut a), back.score(*id, v, &mut b), "stored vector of {id}");
-            assert_eq!(idx.search(v, 10).unwrap(), back.search(v, 10).unwrap(), "search near {id}");
+        for (scalar, other) in [(ScalarKind::I8, ScalarKind::I4), (ScalarKind::I4, ScalarKind::I8)] {
+            let (dims, c) = (48, conn());
+            let mut idx = VectorIndex::new(dims, Metric::Cosine, scalar).unwrap();
+            let vs = vectors(3000, dims);
+            for (id, v) in &vs {
+                idx.upsert(*id, v).unwrap();
+            }
+            write(&c, 42, &mut idx).unwrap();
+            let len: i64 = c.query_row("SELECT length(data) FROM index_snapshot", [], |r| r.get(0)).unwrap();
+            assert!(len as usize > 4 * PIECE, "{scalar:?}: {len} bytes: several pieces");
+            let (seq, back) = read(&c, dims, Metric::Cosine, scalar).unwrap().unwrap();
+            let back = back.unwrap();
+            assert_eq!((seq, back.len(), back.pending_len()), (42, 3000, 0));
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for (id, v) in vs.iter().step_by(97) {
+                let score = idx.score(*id, v, &mut a);
+                assert!(score.is_some_and(|s| s > 0.9), "{scalar:?}: {id} scored {score:?} against itself");
+                assert_eq!(score, back.score(*id, v, &mut b), "{scalar:?}: stored vector of {id}");
+                let hits = back.search(v, 10).unwrap();
+                assert_eq!(hits[0].0, *id, "{scalar:?}: a vector is its own nearest");
+                assert_eq!(idx.search(v, 10).unwrap(), hits, "{scalar:?}: search near {id}");
+            }
+            assert!(read(&c, dims, Metric::Cosine, other).unwrap().unwrap().1.is_err(), "{scalar:?} read as {other:?}");
         }
     }
 

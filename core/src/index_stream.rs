@@ -1,5 +1,6 @@
 //! Streamed save and load of a USearch index (`cxx/index_stream.cpp`): the serialised index passes
-//! through a callback in pieces, so neither side of a snapshot ever holds it whole beside the index.
+//! through a callback in pieces, so neither side of a snapshot ever holds it whole beside the index. And
+//! `use_i4_metric`, the i4 kind's distance function for an index.
 
 use std::ffi::{c_char, c_void, CStr};
 use usearch::Index;
@@ -17,6 +18,22 @@ extern "C" {
         read: extern "C" fn(*mut c_void, *mut c_void, usize) -> bool,
         state: *mut c_void,
     ) -> *const c_char;
+    fn edgemem_index_use_i4_metric(native: *mut c_void, dimensions: usize, dims: usize) -> *const c_char;
+    /// The i4 kind's distance (cxx/index_stream.cpp; src/vector_index/nibbles.rs has the layout), which the
+    /// index calls itself; here for the tests.
+    #[cfg(test)]
+    pub(crate) fn edgemem_i4_distance(a: usize, b: usize, dims: usize) -> f32;
+}
+
+/// Makes the i4 kind's cosine, over `dims` components, `index`'s distance function, until a load resets it
+/// to the one its snapshot names.
+pub(crate) fn use_i4_metric(index: &Index, dims: usize) -> Result<(), String> {
+    let native = native(index);
+    if native.is_null() {
+        return Err("no index".into());
+    }
+    // SAFETY: `native` is the live index's C++ object.
+    outcome(unsafe { edgemem_index_use_i4_metric(native, index.dimensions(), dims) })
 }
 
 /// `usearch::Index`'s fields, in its order and of its types (usearch 2.26, rust/lib.rs): rustc lays

@@ -3,11 +3,11 @@
 //! (128 MB per isolate, wasm memory never shrinks) refuses a write instead of being killed later.
 //!
 //! The projection is a model of where the heap goes, measured with the size bench (bench/node/heap.mjs):
-//! the HNSW index (per vector: its graph scalars plus ~170 B of graph, measured 549 B per 384-d i8 vector at
-//! 100k on wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —,
-//! plus SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups
-//! while they grow (measured peaks: 85.3 MB at 100k × 384 i8, 29.9 MB at 10k, 41.6 MB at 10k × 384 f32; the
-//! model says 93.4, 35.8 and 47.3). The same model runs natively and on wasm, so both refuse the same writes.
+//! the HNSW index (per vector: its graph copy plus ~175 B of graph, measured 371 B per 384-d i4 vector at 100k on
+//! wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —, plus
+//! SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups while
+//! they grow (measured peaks: 54.7 MB at 100k × 384 i4, 73.9 MB at 100k × 384 i8, 15.8 MB at 10k × 384 i4; the
+//! model says 62.0, 80.8 and 21.3). The same model runs natively and on wasm, so both refuse the same writes.
 
 use crate::config::ScalarKind;
 use crate::error::{Error, ErrorCode, Result};
@@ -17,18 +17,21 @@ use crate::store::{Store, Tx};
 /// Graph bytes per indexed vector beside its scalars (neighbour lists, key and slot lookups), rounded up.
 const GRAPH_BYTES_PER_VECTOR: u64 = 256;
 /// SQLite's page cache bound (store.rs `cache_size`) and the rest of the heap beside the index and the cache.
-pub(crate) const PAGE_CACHE_BYTES: u64 = 16 << 20;
+pub(crate) const PAGE_CACHE_BYTES: u64 = 4 << 20;
 const FIXED_BYTES: u64 = 12 << 20;
 
 impl Store {
     /// Bytes one vector takes in the index.
     fn bytes_per_vector(&self) -> u64 {
-        let scalar = match self.cfg.scalar {
-            ScalarKind::F32 => 4,
-            ScalarKind::F16 => 2,
-            ScalarKind::I8 => 1,
+        let dims = self.cfg.dims as u64;
+        let scalars = match self.cfg.scalar {
+            ScalarKind::F32 => dims * 4,
+            ScalarKind::F16 => dims * 2,
+            ScalarKind::I8 => dims,
+            // Two components a byte in 4-byte words, and the levels' inverse norm (vector_index/nibbles.rs).
+            ScalarKind::I4 => dims.div_ceil(8) * 4 + 4,
         };
-        self.cfg.dims as u64 * scalar + GRAPH_BYTES_PER_VECTOR
+        scalars + GRAPH_BYTES_PER_VECTOR
     }
 
     /// The engine's projected peak heap with `extra` more vectors indexed (see the module doc).
@@ -95,12 +98,12 @@ mod tests {
         (0..8).map(|d| ((i * 7 + d * 3) % 11) as f32 + 1.0).collect()
     }
 
-    /// 8-d f32: 288 B per vector over 28 MiB of cache and overhead. A budget with room
+    /// 8-d f32: 288 B per vector over the cache and the fixed overhead. A budget with room
     /// for exactly 100 vectors takes 100 and refuses the 101st, coded and naming the budget; a batch is
     /// refused whole; writes that index nothing still pass; without a budget nothing is refused.
     #[test]
     fn writes_past_the_budget_are_refused() {
-        let budget = (28u64 << 20) + 288 * 100;
+        let budget = super::PAGE_CACHE_BYTES + super::FIXED_BYTES + 288 * 100;
         let mut s = Store::open(StoreConfig { memory_budget: budget, ..StoreConfig::memory(8) }).unwrap();
         for i in 0..100 {
             put(&mut s, &format!("k{i}"), &vector(i)).unwrap();

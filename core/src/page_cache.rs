@@ -203,8 +203,8 @@ unsafe extern "C" fn x_shrink(p: *mut ffi::sqlite3_pcache) {
 }
 
 /// SQLite's page cache (KiB) while something reads or writes many pages once — an index snapshot, the
-/// scans that count a store when it opens: in the store's full cache (16 MiB) those pages filled all of
-/// it, memory that wasm never gives back, for nothing afterwards.
+/// scans that count a store when it opens or for `stats()`: in the store's full cache those pages filled
+/// all of it, memory that wasm never gives back, for nothing afterwards.
 const PASSING_CACHE_KIB: i64 = 512;
 
 /// Sets the connection's page cache to [`PASSING_CACHE_KIB`]; returns the size to restore.

@@ -6,7 +6,7 @@
 //! parts take the connection, never the Store, so they depend on nothing above them.
 
 use crate::clock::{system_now_ms, ClockFn};
-use crate::config::{Storage, StoreConfig};
+use crate::config::{ScalarKind, Storage, StoreConfig};
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{Event, Feed};
 use crate::index_state::{IndexOp, IndexState};
@@ -87,9 +87,9 @@ impl Store {
         if cfg.dims > crate::vector_index::MAX_DIMS {
             return Err(Error::invalid(format!("dims must be at most {}", crate::vector_index::MAX_DIMS)));
         }
-        if cfg.scalar == crate::config::ScalarKind::I8 && cfg.metric != crate::config::Metric::Cosine {
-            // USearch's i8 quantisation normalises vectors: magnitudes (ip, l2) would be lost.
-            return Err(Error::invalid("scalar i8 needs metric cosine (i8 quantisation normalises vectors)"));
+        if matches!(cfg.scalar, ScalarKind::I8 | ScalarKind::I4) && cfg.metric != crate::config::Metric::Cosine {
+            // Both quantisations scale each vector: magnitudes (ip, l2) would be lost.
+            return Err(Error::invalid("scalar i8 and i4 need metric cosine (their quantisation scales each vector)"));
         }
         #[cfg(target_arch = "wasm32")]
         if let Storage::File(_) = &cfg.storage {

@@ -20,6 +20,9 @@ use usearch::{ffi::IndexOptions, Index, MetricKind};
 #[cfg_attr(not(target_family = "wasm"), path = "vector_index/threaded.rs")]
 #[cfg_attr(target_family = "wasm", path = "vector_index/inline.rs")]
 mod builder;
+/// The `i4` kind's codes and metric.
+#[path = "vector_index/nibbles.rs"]
+mod nibbles;
 
 pub const MAX_DIMS: usize = 4096;
 
@@ -43,14 +46,17 @@ pub struct VectorIndex {
 
 fn options(dims: usize, metric: Metric, scalar: ScalarKind) -> IndexOptions {
     IndexOptions {
-        dimensions: dims,
-        metric: match metric {
-            Metric::Cosine => MetricKind::Cos,
-            Metric::InnerProduct => MetricKind::IP,
-            Metric::L2 => MetricKind::L2sq,
+        // i4 codes are f32 words to USearch, compared by our metric (`nibbles`); the metric named here
+        // is the one a snapshot's header records.
+        dimensions: if scalar == ScalarKind::I4 { nibbles::words(dims) } else { dims },
+        metric: match (metric, scalar) {
+            (_, ScalarKind::I4) => MetricKind::L2sq,
+            (Metric::Cosine, _) => MetricKind::Cos,
+            (Metric::InnerProduct, _) => MetricKind::IP,
+            (Metric::L2, _) => MetricKind::L2sq,
         },
         quantization: match scalar {
-            ScalarKind::F32 => usearch::ScalarKind::F32,
+            ScalarKind::F32 | ScalarKind::I4 => usearch::ScalarKind::F32,
             ScalarKind::F16 => usearch::ScalarKind::F16,
             ScalarKind::I8 => usearch::ScalarKind::I8,
         },
@@ -181,7 +187,7 @@ impl VectorIndex {
         }
         let index = Index::new(&options(dims, metric, scalar)).map_err(cxx)?;
         index.reserve_capacity_and_threads(1024, THREADS).map_err(cxx)?;
-        Ok(VectorIndex {
+        let me = VectorIndex {
             index: Arc::new(index),
             graph_lock: Arc::default(),
             dims,
@@ -190,7 +196,17 @@ impl VectorIndex {
             pending: HashMap::new(),
             stale: HashSet::new(),
             builder: builder::Builder::default(),
-        })
+        };
+        me.install_metric()?;
+        Ok(me)
+    }
+
+    /// An i4 index's metric (`nibbles`); the other kinds' is USearch's own.
+    fn install_metric(&self) -> Result<()> {
+        if self.scalar == ScalarKind::I4 {
+            nibbles::install_metric(&self.index, self.dims).map_err(Error::internal)?;
+        }
+        Ok(())
     }
 
     /// Restores a snapshot written by `save` from `read` (see [`crate::index_stream::load`]); checks it
@@ -198,9 +214,12 @@ impl VectorIndex {
     pub fn load(read: impl FnMut(&mut [u8]) -> bool, dims: usize, metric: Metric, scalar: ScalarKind) -> Result<Self> {
         let me = Self::new(dims, metric, scalar)?;
         crate::index_stream::load(&me.index, read).map_err(cxx)?;
-        if me.index.dimensions() != dims {
-            return Err(Error::internal("index snapshot has other dimensions"));
+        let want = options(dims, metric, scalar);
+        if me.index.dimensions() != want.dimensions || me.index.scalar_kind() != want.quantization {
+            return Err(Error::internal("index snapshot has other dimensions or scalars"));
         }
+        // Loading sets the metric the snapshot's header names (for i4 USearch's L2, not ours).
+        me.install_metric()?;
         me.index.change_expansion_search(64);
         // Loading sizes the thread contexts to the machine; the builder needs its own beside the owner's.
         me.index.reserve_capacity_and_threads(me.index.capacity().max(1024), THREADS).map_err(cxx)?;
@@ -244,7 +263,7 @@ impl VectorIndex {
         let batch = self.take_pending();
         if !batch.is_empty() {
             self.reserve_for(batch.len())?;
-            insert(&self.index, &self.graph_lock, &batch).map_err(Error::internal)?;
+            insert(&self.index, &self.graph_lock, &batch, self.scalar).map_err(Error::internal)?;
         }
         Ok(())
     }
@@ -374,9 +393,10 @@ impl VectorIndex {
         let graph = if kg == 0 {
             Vec::new()
         } else {
+            let codes = self.codes(q);
             let _turn = self.graph_lock.owner();
             self.index.change_expansion_search(self.expansion(kg));
-            let m = self.index.search(q, kg).map_err(cxx)?;
+            let m = self.index.search(codes.as_deref().unwrap_or(q), kg).map_err(cxx)?;
             m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect()
         };
         Ok(self.merge(graph, buffered, k))
@@ -390,17 +410,25 @@ impl VectorIndex {
         let graph = if kg == 0 {
             Vec::new()
         } else {
+            let codes = self.codes(q);
             let _turn = self.graph_lock.owner();
             self.index.change_expansion_search(self.expansion(kg));
-            let m = if self.hides_nothing() {
-                self.index.filtered_search(q, kg, &allow)
-            } else {
-                self.index.filtered_search(q, kg, |id| allow(id) && self.graph_current(id))
-            };
+            let keep = |id: u64| allow(id) && (self.hides_nothing() || self.graph_current(id));
+            let m = self.index.filtered_search(codes.as_deref().unwrap_or(q), kg, keep);
             let m = m.map_err(cxx)?;
             m.keys.into_iter().zip(m.distances).map(|(id, d)| (id, score_from_distance(self.metric, d))).collect()
         };
         Ok(self.merge(graph, buffered, k))
+    }
+
+    /// The query as an i4 graph takes it (its codes' words, see `nibbles`); None for the other kinds,
+    /// which take it as is.
+    fn codes(&self, q: &[f32]) -> Option<Vec<f32>> {
+        (self.scalar == ScalarKind::I4).then(|| {
+            let mut words = Vec::new();
+            nibbles::encode_words(q, &mut words);
+            words
+        })
     }
 
     /// No batch is being built and nothing is stale: every graph entry is current.
@@ -423,6 +451,19 @@ impl VectorIndex {
             return Some(exact_score(self.metric, q, &batch[at].1));
         }
         // `get` finds nothing (0) for an id outside the graph: no separate `contains` lookup.
+        if self.scalar == ScalarKind::I4 {
+            // The codes' levels stand for the vector (a cosine store's, whose scale does not count): read as
+            // words into the tail of `buf`, decoded into its head.
+            buf.resize(self.dims + nibbles::words(self.dims), 0.0);
+            let (levels, words) = buf.split_at_mut(self.dims);
+            return match self.index.get(id, words) {
+                Ok(n) if n >= 1 => {
+                    nibbles::decode_words(words, levels);
+                    Some(exact_score(self.metric, q, levels))
+                }
+                _ => None,
+            };
+        }
         buf.resize(self.dims, 0.0);
         match self.index.get(id, buf) {
             Ok(n) if n >= 1 => Some(exact_score(self.metric, q, buf)),
@@ -440,10 +481,20 @@ impl Drop for VectorIndex {
 
 /// Inserts a batch into the graph (on the builder thread, or inline), one vector per turn of the
 /// lock so a search waits for one insert at most.
-pub(crate) fn insert(index: &Index, lock: &GraphLock, batch: &[(u64, Vec<f32>)]) -> std::result::Result<(), String> {
+pub(crate) fn insert(
+    index: &Index,
+    lock: &GraphLock,
+    batch: &[(u64, Vec<f32>)],
+    scalar: ScalarKind,
+) -> std::result::Result<(), String> {
+    // An i4 graph takes each vector's codes (see `options`).
+    let mut words = Vec::new();
     for (id, v) in batch {
+        if scalar == ScalarKind::I4 {
+            nibbles::encode_words(v, &mut words);
+        }
         let _turn = lock.builder();
-        index.add(*id, v).map_err(|e| e.to_string())?;
+        index.add(*id, if scalar == ScalarKind::I4 { &words } else { v }).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

@@ -7,8 +7,10 @@ import { describe, it } from 'node:test';
 import { openStore } from 'edgemem';
 import { rejectsWith } from './contract-suite.js';
 
-// 8-d f32 vectors: 32 + 256 bytes each in the engine's model, over 28 MiB (memory_budget.rs).
-const BUDGET = (28 << 20) + 288 * 30;
+// 8-d f32 vectors: 32 + 256 bytes each in the engine's model, over 16 MiB of page cache and overhead
+// (memory_budget.rs).
+const OVERHEAD = 16 << 20;
+const BUDGET = OVERHEAD + 288 * 30;
 const vec = (/** @type {number} */ i) => Array.from({ length: 8 }, (_, d) => ((i * 7 + d * 3) % 11) + 1);
 
 describe('memoryBudget', () => {
@@ -29,6 +31,21 @@ describe('memoryBudget', () => {
     assert.equal(stats.projectedPeakBytes, BUDGET);
     assert.ok(stats.heapBytes > 0, 'the wasm heap is reported');
     assert.equal((await s.search({ vector: vec(3), k: 1 }))[0].key, 'k3');
+    await s.close();
+  });
+
+  it('counts an i4 vector as its codes, its norm and the graph: 8-d is 4 + 4 + 256 bytes', async () => {
+    const budget = OVERHEAD + 264 * 10;
+    const s = await openStore({ dims: 8, scalar: 'i4', memoryBudget: budget });
+    await s.putBatch(
+      Array.from({ length: 10 }, (_, i) => ({ namespace: ['b'], key: `k${i}`, value: i, embedding: vec(i) })),
+    );
+    await rejectsWith(s.put({ namespace: ['b'], key: 'k10', value: 10, embedding: vec(10) }), 'QUOTA_EXCEEDED');
+    const stats = await s.stats();
+    assert.deepEqual([stats.scalar, stats.projectedPeakBytes], ['i4', budget]);
+    const [hit] = await s.search({ vector: vec(3), k: 1, mode: 'vector' });
+    assert.equal(hit.key, 'k3');
+    assert.ok(Math.abs(hit.score - 1) < 1e-6, `an exact score, not the codes': ${hit.score}`);
     await s.close();
   });
 

@@ -9,7 +9,7 @@
  *   reopened with them at once (lower caps evict from the next write on).
  * - A PUT replaces the whole document: a field left out goes back to the Worker's default — except the shape
  *   fields of an agent that holds data, which stay what its store has.
- * - The scalar kind defaults to i8 with the cosine metric, else f32 (store-settings.ts `defaultScalar`).
+ * - The scalar kind defaults to i4 with the cosine metric, else f32 (store-settings.ts `defaultScalar`).
  */
 import type { StoreSettings } from 'edgemem';
 import type { EmbedderSettingT } from './agent-embedder.js';
@@ -52,7 +52,7 @@ export function mergedSettings(env: Env, withEmbedder: AgentSettings | undefined
   const merged: StoreSettings = own
     ? { ...base, ...defined(own), retention: { ...base.retention, ...defined(own.retention) } }
     : base;
-  // The scalar default depends on the metric the agent ends up with (i8 needs cosine).
+  // The scalar default depends on the metric the agent ends up with (i4 needs cosine).
   return { ...merged, scalar: merged.scalar ?? defaultScalar(merged.metric) };
 }
 

@@ -9,7 +9,7 @@ export interface Env {
   TOKEN_SECRET?: string;
   /** Embedding dimensions of every agent's store (0: no vectors). Default 384. */
   EDGEMEM_DIMS?: string;
-  /** Scalar kind of new agents' vector indexes: f32, f16 or i8. Default: i8 with cosine, else f32 (store-settings.ts). */
+  /** Scalar kind of new agents' vector indexes: f32, f16, i8 or i4. Default: i4 with cosine, else f32 (store-settings.ts). */
   EDGEMEM_SCALAR?: string;
   /** Caps per agent on live unpinned memories, bytes / count (0 or absent: none). */
   EDGEMEM_MAX_BYTES?: string;

@@ -421,7 +421,7 @@ export const AgentSettings = z
       .openapi({ description: 'embedding dimensions (0: no vectors); fixed once the agent holds data' }),
     metric: Metric.optional().openapi({ description: 'fixed once the agent holds data' }),
     scalar: Scalar.optional().openapi({
-      description: 'vector quantization (i8 needs cosine); fixed once the agent holds data',
+      description: 'vector quantization (i8 and i4 need cosine); fixed once the agent holds data',
     }),
     maxBytes: uint().optional().openapi({ description: 'cap on live unpinned memories, bytes (0: none)' }),
     maxMemories: uint().optional().openapi({ description: 'cap on live unpinned memories, count (0: none)' }),

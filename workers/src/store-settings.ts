@@ -23,7 +23,7 @@ export function storeSettings(env: Env): StoreSettings {
 /**
  * The engine's heap budget in a Durable Object: an isolate has 128 MB, shared with the JavaScript heap and the
  * runtime; the engine gets 96 MiB of it, so a write that would index past it is refused (QUOTA_EXCEEDED) rather
- * than the isolate being killed. At 384-d i8 that is ~60k vectors per agent (docs/scale.md).
+ * than the isolate being killed. At 384-d i4 that is ~185k vectors per agent (docs/scale.md).
  */
 export const DEFAULT_MEMORY_BUDGET = 96 << 20;
 
@@ -33,15 +33,14 @@ export function alarmDelayMs(env: Env): number {
 }
 
 /**
- * The vector scalar kind of a new agent's store when neither its settings nor EDGEMEM_SCALAR name one: i8
- * with the cosine metric (the only metric i8 supports), else f32. Why i8: a Durable Object has 128 MB, and at
- * 10k × 384 the index is 4× smaller (16 MB less to read on a cold start: measured under Miniflare, first
- * search after an eviction ~95 ms with i8 vs ~155 ms with f32, search latency unchanged); LoCoMo recall R@10
- * of hybrid search 0.721 vs 0.724 (e5) and 0.721 vs 0.721 (MiniLM). 100k × 384 f32 (154 MB of vectors) would
- * not fit at all.
+ * The vector scalar kind of a new agent's store when neither its settings nor EDGEMEM_SCALAR name one: i4
+ * with the cosine metric (the only metric i4 and i8 support), else f32. Why i4: a Durable Object has 128 MB,
+ * and at 100k × 384 the engine's heap after a reopen is 48 MB with i4 against 66 MB with i8, with the same
+ * search time in wasm and R@10 against exact search 0.967 vs 0.950; LoCoMo hybrid R@10 0.762 vs 0.763 (MiniLM)
+ * and 0.749 vs 0.752 (e5). docs/decisions/i4-default-in-the-worker.md.
  */
 export function defaultScalar(metric: StoreSettings['metric']): NonNullable<StoreSettings['scalar']> {
-  return (metric ?? 'cosine') === 'cosine' ? 'i8' : 'f32';
+  return (metric ?? 'cosine') === 'cosine' ? 'i4' : 'f32';
 }
 
 function scalarVar(raw: string): ScalarKind {

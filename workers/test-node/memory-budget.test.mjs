@@ -12,9 +12,9 @@ import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 const dir = mkdtempSync(join(tmpdir(), 'edgemem-budget-'));
 const bundle = join(dir, 'bundle');
 const ADMIN = 'budget-test-token';
-// 4-d i8 vectors: 4 + 256 bytes each in the engine's model, over 28 MiB of cache and overhead
-// (core/src/memory_budget.rs): room for exactly 20 vectors.
-const BUDGET = (28 << 20) + 260 * 20;
+// 4-d i4 vectors (the Worker's default): 8 + 256 bytes each in the engine's model (two words of codes and norm,
+// then graph), over 16 MiB of page cache and overhead (core/src/memory_budget.rs): room for exactly 20 vectors.
+const BUDGET = (16 << 20) + 264 * 20;
 
 /** @param {{ url: string }} server @param {string} method @param {string} path @param {unknown} [body] */
 async function call(server, method, path, body) {

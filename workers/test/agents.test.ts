@@ -77,12 +77,14 @@ describe('agent settings', () => {
     expect((await api('GET', `/v1/agents/${a}/memories/k?ns=n`)).body.value).toBe(1);
   });
 
-  it('new agents index vectors as i8 with cosine (f32 otherwise); one holding data keeps its scalar on a caps-only PUT', async () => {
+  it('new agents index vectors as i4 with cosine (f32 otherwise); one holding data keeps its scalar on a caps-only PUT', async () => {
     const cos = agentId('cfg');
     expect((await api('PUT', `/v1/agents/${cos}`, { body: { dims: 2 } })).body.settings).toMatchObject({
       metric: 'cosine',
-      scalar: 'i8',
+      scalar: 'i4',
     });
+    await api('PUT', `/v1/agents/${cos}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0] } });
+    expect((await api('GET', `/v1/agents/${cos}/stats`)).body).toMatchObject({ scalar: 'i4', dims: 2 });
     const l2 = agentId('cfg');
     expect((await api('PUT', `/v1/agents/${l2}`, { body: { dims: 2, metric: 'l2' } })).body.settings).toMatchObject({
       metric: 'l2',
@@ -132,7 +134,7 @@ describe('agent settings', () => {
     expect((await api('GET', `/v1/agents/${a}`)).body.settings).toMatchObject({
       dims: 2,
       metric: 'cosine',
-      scalar: 'i8',
+      scalar: 'i4',
     });
     expect(
       (await api('PUT', `/v1/agents/${a}/memories/k?ns=n`, { body: { value: 1, embedding: [1, 0] } })).status,

@@ -4,6 +4,7 @@
 //! microseconds (spawning and joining a thread per batch cost ~140 µs on that write). What a batch
 //! means for searches meanwhile is `vector_index.rs`' business.
 
+use crate::config::ScalarKind;
 use crate::vector_index::{insert, GraphLock};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
@@ -20,13 +21,14 @@ pub struct GraphBuilder {
 }
 
 impl GraphBuilder {
-    /// Starts the thread; it inserts into `index`, taking a turn of `lock` for each insert.
-    pub fn spawn(index: Arc<Index>, lock: Arc<GraphLock>) -> std::io::Result<Self> {
+    /// Starts the thread; it inserts into `index` (of `scalar` graph vectors), taking a turn of `lock` for
+    /// each insert.
+    pub fn spawn(index: Arc<Index>, lock: Arc<GraphLock>, scalar: ScalarKind) -> std::io::Result<Self> {
         let (jobs, inbox) = channel::<Batch>();
         let (report, done) = channel();
         let thread = std::thread::Builder::new().name("edgemem-hnsw".into()).spawn(move || {
             for batch in inbox {
-                if report.send(insert(&index, &lock, &batch)).is_err() {
+                if report.send(insert(&index, &lock, &batch, scalar)).is_err() {
                     break;
                 }
             }

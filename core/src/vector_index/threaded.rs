@@ -96,7 +96,7 @@ impl VectorIndex {
         // Everything that can fail before the hand-over does so while the vectors are still pending.
         self.reserve_for(self.pending.len())?;
         if self.builder.thread.is_none() {
-            let t = GraphBuilder::spawn(self.index.clone(), self.graph_lock.clone())
+            let t = GraphBuilder::spawn(self.index.clone(), self.graph_lock.clone(), self.scalar)
                 .map_err(|e| Error::internal(format!("vector index builder: {e}")))?;
             self.builder.thread = Some(t);
         }

@@ -63,6 +63,17 @@ fn settings_that_would_misbehave_are_refused() {
     .err()
     .unwrap();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
+    let e =
+        edgemem_core::Store::open(StoreConfig { metric: Metric::L2, scalar: ScalarKind::I4, ..StoreConfig::memory(4) })
+            .err()
+            .unwrap();
+    assert_eq!((e.code, e.message.contains("scalar i8 and i4 need metric cosine")), (ErrorCode::InvalidArgument, true));
+    assert!(edgemem_core::Store::open(StoreConfig {
+        metric: Metric::Cosine,
+        scalar: ScalarKind::I4,
+        ..StoreConfig::memory(5)
+    })
+    .is_ok());
     assert!(edgemem_core::Store::open(StoreConfig {
         metric: Metric::Cosine,
         scalar: ScalarKind::I8,

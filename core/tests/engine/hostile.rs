@@ -71,6 +71,7 @@ fn degenerate_vectors_are_refused_and_scores_stay_finite() {
         (Metric::L2, ScalarKind::F32),
         (Metric::Cosine, ScalarKind::F16),
         (Metric::Cosine, ScalarKind::I8),
+        (Metric::Cosine, ScalarKind::I4),
     ] {
         let mut s = store_with(StoreConfig { metric, scalar, ..StoreConfig::memory(DIMS) });
         let refused = [

@@ -14,7 +14,7 @@ export const METRICS = ['cosine', 'ip', 'l2'] as const;
 export type Metric = (typeof METRICS)[number];
 
 /** How the vector index stores vectors. */
-export const SCALAR_KINDS = ['f32', 'f16', 'i8'] as const;
+export const SCALAR_KINDS = ['f32', 'f16', 'i8', 'i4'] as const;
 export type ScalarKind = (typeof SCALAR_KINDS)[number];
 
 /** Search modes. */
@@ -279,7 +279,7 @@ dbBytes: number, historyFloor: number,
  */
 nextExpiryAt: number | null, dims: number, metric: string, 
 /**
- * How the vector index stores vectors: f32, f16 or i8.
+ * How the vector index stores vectors: f32, f16, i8 or i4.
  */
 scalar: string, };
 
