@@ -7,7 +7,8 @@
  * tests, the docs tools and the bench.
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 
@@ -29,16 +30,31 @@ export function offlineEnv(configDir) {
 
 /**
  * Bundles the Worker into `outDir` (index.js + the .wasm). Throws with wrangler's output when it fails.
+ * `main` bundles another entry module with the Worker's config (the bench's instrumented probes): wrangler
+ * reads a copy of wrangler.jsonc naming it, and its output is renamed index.js, the file `startWorker` serves.
  * @param {string} outDir
  * @param {string} configDir
+ * @param {{ main?: string }} [o]
  */
-export function bundleWorker(outDir, configDir) {
-  const r = spawnSync(
-    join(root, 'node_modules/.bin/wrangler'),
-    ['deploy', '--dry-run', '--outdir', outDir, '--config', join(workers, 'wrangler.jsonc')],
-    { cwd: workers, env: offlineEnv(configDir), encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(`wrangler bundle failed:\n${r.stdout}\n${r.stderr}`);
+export function bundleWorker(outDir, configDir, o = {}) {
+  let config = join(workers, 'wrangler.jsonc');
+  if (o.main) {
+    const text = readFileSync(config, 'utf8').replace(/"main":\s*"[^"]*"/, `"main": ${JSON.stringify(o.main)}`);
+    config = join(workers, `.probe-wrangler-${process.pid}.jsonc`);
+    writeFileSync(config, text);
+  }
+  try {
+    const r = spawnSync(
+      join(root, 'node_modules/.bin/wrangler'),
+      ['deploy', '--dry-run', '--outdir', outDir, '--config', config],
+      { cwd: workers, env: offlineEnv(configDir), encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(`wrangler bundle failed:\n${r.stdout}\n${r.stderr}`);
+    if (o.main)
+      renameSync(join(outDir, `${basename(o.main).replace(/\.[cm]?[jt]s$/, '')}.js`), join(outDir, 'index.js'));
+  } finally {
+    if (o.main) rmSync(config, { force: true });
+  }
 }
 
 /**

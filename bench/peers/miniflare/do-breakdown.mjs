@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { spawnSync } from 'node:child_process';
 /**
  * Where a request's time goes in edgemem's Worker and Durable Object under Miniflare: the Worker bundled with an
  * instrumented object (do-probe-worker.ts: the real routes and `AgentMemory`, its KV counted and timed), two agents
@@ -15,12 +14,12 @@ import { spawnSync } from 'node:child_process';
  *
  *   node bench/peers/miniflare/do-breakdown.mjs [--data DIR] [--n 10000] [--iters 200] [--json]
  */
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { offlineEnv, startWorker } from 'edgemem-worker/harness/miniflare';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { edgememExport, postStream } from './bulk-load.mjs';
@@ -38,30 +37,8 @@ const log = (...m) => {
 
 const ADMIN = 'bench-admin-token';
 const LAYOUTS = { table: 'agent-table', kv: 'agent-kv' };
-const workers = fileURLToPath(new URL('../../../workers/', import.meta.url));
 const entry = fileURLToPath(new URL('./do-probe-worker.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'do-breakdown-'));
-
-/** The Worker's wrangler config with the probe entry as `main`, bundled like edgemem-worker/harness/miniflare does. */
-function bundleProbe(outDir) {
-  const config = readFileSync(join(workers, 'wrangler.jsonc'), 'utf8').replace(
-    /"main":\s*"[^"]*"/,
-    `"main": ${JSON.stringify(entry)}`,
-  );
-  const path = join(workers, `.probe-wrangler-${process.pid}.jsonc`);
-  writeFileSync(path, config);
-  try {
-    const r = spawnSync(
-      join(workers, '../node_modules/.bin/wrangler'),
-      ['deploy', '--dry-run', '--outdir', outDir, '--config', path],
-      { cwd: workers, env: offlineEnv(join(dir, 'config')), encoding: 'utf8' },
-    );
-    if (r.status !== 0) throw new Error(`wrangler bundle failed:\n${r.stdout}\n${r.stderr}`);
-    renameSync(join(outDir, 'do-probe-worker.js'), join(outDir, 'index.js')); // startWorker serves index.js
-  } finally {
-    rmSync(path, { force: true });
-  }
-}
 
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, n + iters * 4);
 const { r, value1k, nsOf, checkpointPayload } = generators(1);
@@ -74,7 +51,7 @@ const memory = (i) => ({
 });
 
 log('bundling the instrumented Worker…');
-bundleProbe(join(dir, 'bundle'));
+bundleWorker(join(dir, 'bundle'), join(dir, 'config'), { main: entry });
 const server = await startWorker({
   bundle: join(dir, 'bundle'),
   bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },

@@ -14,13 +14,12 @@
  *
  *   node bench/peers/miniflare/request-path.mjs [--data DIR] [--n 10000] [--times 100] [--rounds 3] [--http 1000] [--json]
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { offlineEnv, startWorker } from 'edgemem-worker/harness/miniflare';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { edgememExport, postStream } from './bulk-load.mjs';
@@ -40,30 +39,8 @@ const log = (...m) => {
 
 const ADMIN = 'bench-admin-token';
 const AGENT = 'bench-agent';
-const workers = fileURLToPath(new URL('../../../workers/', import.meta.url));
 const entry = fileURLToPath(new URL('./request-path-worker.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'request-path-'));
-
-/** The Worker's wrangler config with the probe entry as `main`, bundled as do-breakdown.mjs bundles its probe. */
-function bundleProbe(outDir) {
-  const config = readFileSync(join(workers, 'wrangler.jsonc'), 'utf8').replace(
-    /"main":\s*"[^"]*"/,
-    `"main": ${JSON.stringify(entry)}`,
-  );
-  const path = join(workers, `.probe-wrangler-${process.pid}.jsonc`);
-  writeFileSync(path, config);
-  try {
-    const r = spawnSync(
-      join(workers, '../node_modules/.bin/wrangler'),
-      ['deploy', '--dry-run', '--outdir', outDir, '--config', path],
-      { cwd: workers, env: offlineEnv(join(dir, 'config')), encoding: 'utf8' },
-    );
-    if (r.status !== 0) throw new Error(`wrangler bundle failed:\n${r.stdout}\n${r.stderr}`);
-    renameSync(join(outDir, 'request-path-worker.js'), join(outDir, 'index.js')); // startWorker serves index.js
-  } finally {
-    rmSync(path, { force: true });
-  }
-}
 
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, n + 1);
 const { value1k, nsOf, checkpointPayload } = generators(1);
@@ -113,7 +90,7 @@ function ops() {
 }
 
 log('bundling the probed Worker…');
-bundleProbe(join(dir, 'bundle'));
+bundleWorker(join(dir, 'bundle'), join(dir, 'config'), { main: entry });
 const server = await startWorker({
   bundle: join(dir, 'bundle'),
   bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },
