@@ -2,10 +2,24 @@
 
 #![allow(dead_code)]
 
-use edgemem_core::{MemoryPut, Store, StoreConfig};
+use edgemem_core::{CheckpointData, CheckpointPut, MemoryPut, Store, StoreConfig};
 use serde_json::{json, Value};
 use std::cell::Cell;
 use std::rc::Rc;
+
+/// A root-namespace checkpoint of `thread` with `data`: no parent, channel versions, blobs or metadata.
+pub fn checkpoint(thread: &str, id: &str, data: Value) -> CheckpointPut {
+    CheckpointPut {
+        channel_versions: Default::default(),
+        blobs: Vec::new(),
+        thread_id: thread.into(),
+        checkpoint_ns: String::new(),
+        checkpoint_id: id.into(),
+        parent_id: None,
+        data: CheckpointData::json(&data),
+        metadata: Default::default(),
+    }
+}
 
 pub fn ns(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()

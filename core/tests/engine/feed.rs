@@ -5,9 +5,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
-use edgemem_core::{
-    CheckpointData, CheckpointPut, ErrorCode, Event, EventFilter, EventKind, MemoryPut, Retention, StoreConfig,
-};
+use edgemem_core::{ErrorCode, Event, EventFilter, EventKind, MemoryPut, Retention, StoreConfig};
 use serde_json::json;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,17 +16,7 @@ fn every_change_is_an_event_in_seq_order() {
     put_text(&mut s, &["a"], "k", "v");
     s.delete(&ns(&["a"]), "k", None).unwrap();
     s.notify("chan", json!({"hello": 1})).unwrap();
-    s.put_checkpoint(CheckpointPut {
-        channel_versions: Default::default(),
-        blobs: Vec::new(),
-        thread_id: "t1".into(),
-        checkpoint_ns: String::new(),
-        checkpoint_id: "c1".into(),
-        parent_id: None,
-        data: CheckpointData::json(&json!({})),
-        metadata: Default::default(),
-    })
-    .unwrap();
+    s.put_checkpoint(checkpoint("t1", "c1", json!({}))).unwrap();
     let ev = s.changes(0, &EventFilter::default(), 100).unwrap();
     assert_eq!(ev.iter().map(|e| e.seq).collect::<Vec<_>>(), vec![1, 2, 3, 4]);
     assert_eq!(

@@ -441,17 +441,7 @@ fn schema_v6_database_migrates_with_its_data() {
         }
         s.put(MemoryPut::new(&["p", "x"], "k10", json!("no vector any more"))).unwrap();
         s.delete(&ns(&["p", "y"]), "k11", None).unwrap();
-        s.put_checkpoint(CheckpointPut {
-            channel_versions: Default::default(),
-            blobs: Vec::new(),
-            thread_id: "t".into(),
-            checkpoint_ns: String::new(),
-            checkpoint_id: "c1".into(),
-            parent_id: None,
-            data: CheckpointData::json(&json!({"step": 1})),
-            metadata: Default::default(),
-        })
-        .unwrap();
+        s.put_checkpoint(checkpoint("t", "c1", json!({"step": 1}))).unwrap();
         s.notify("chan", json!({"hello": 1})).unwrap();
         let at_1500 = s.get_at(&ns(&["p", "x"]), "k0", Some(AsOf::Time(1_500))).unwrap();
         let want = (
@@ -543,17 +533,7 @@ fn export_import_round_trips() {
     put_text(&mut a, &["p", "x"], "k3", "rewritten");
     a.delete(&ns(&["p", "y"]), "k5", None).unwrap();
     a.put(MemoryPut::new(&["p", "x"], "pin", json!({"deep": [1, 2]})).pinned(true).metadata(json!({"m": 1}))).unwrap();
-    a.put_checkpoint(CheckpointPut {
-        channel_versions: Default::default(),
-        blobs: Vec::new(),
-        thread_id: "t".into(),
-        checkpoint_ns: "sub".into(),
-        checkpoint_id: "c1".into(),
-        parent_id: None,
-        data: CheckpointData::json(&json!({"x": 1})),
-        metadata: Default::default(),
-    })
-    .unwrap();
+    a.put_checkpoint(CheckpointPut { checkpoint_ns: "sub".into(), ..checkpoint("t", "c1", json!({"x": 1})) }).unwrap();
     a.put_writes("t", "sub", "c1", "task", vec![("ch".into(), CheckpointData::Bytes(vec![1]))]).unwrap();
     let doc = a.export().unwrap();
     let json_text = serde_json::to_string(&doc).unwrap();

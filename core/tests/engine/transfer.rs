@@ -6,7 +6,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
-use edgemem_core::{CheckpointData, CheckpointPut, ErrorCode, ExportLine, MemoryPut, SearchQuery, Store, StoreConfig};
+use edgemem_core::{CheckpointData, ErrorCode, ExportLine, MemoryPut, SearchQuery, Store, StoreConfig};
 use serde_json::json;
 
 const DIMS: usize = 8;
@@ -26,17 +26,7 @@ fn filled(n: usize) -> Store {
         .metadata(json!({"i": i}));
         s.put(put).unwrap();
     }
-    s.put_checkpoint(CheckpointPut {
-        channel_versions: Default::default(),
-        blobs: Vec::new(),
-        thread_id: "t".into(),
-        checkpoint_ns: String::new(),
-        checkpoint_id: "c1".into(),
-        parent_id: None,
-        data: CheckpointData::json(&json!({"step": 1})),
-        metadata: Default::default(),
-    })
-    .unwrap();
+    s.put_checkpoint(checkpoint("t", "c1", json!({"step": 1}))).unwrap();
     s.put_writes("t", "", "c1", "task", vec![("ch".into(), CheckpointData::Bytes(vec![1, 2, 3]))]).unwrap();
     s
 }
