@@ -14,6 +14,8 @@
  * - `kv` (stores created before): every key in the synchronous KV (`ctx.storage.kv`) under `p:`. A store keeps
  *   the layout it was created with.
  * Any key the table does not map (none the engine writes today) goes to the KV under `p:` in both layouts.
+ * A full page goes into the table without its longest run of zeros (page-hole.ts): fewer bytes for the object's
+ * SQLite to write; a value of a whole page's length is a page as it was written.
  *
  * Reads (`reading`): a call that only reads runs without `transactionSync`, which costs a read-only call in
  * workerd its savepoint, its release and a commit of the object's database (measured: a GET's workerd CPU
@@ -22,6 +24,7 @@
  * write.
  */
 import type { PageStore } from 'edgemem';
+import { elideHole, restoreHole } from './page-hole.js';
 
 /** Keys of the engine's pages in the KV are prefixed, so the KV can hold other things beside them. */
 export const PAGE_PREFIX = 'p:';
@@ -99,7 +102,8 @@ export class DurableObjectPageStore implements PageStore {
     const id = this.#table ? tableId(key) : undefined;
     if (id !== undefined) {
       const data = this.#row(id);
-      return data === undefined ? undefined : new Uint8Array(data);
+      if (data === undefined) return undefined;
+      return id >= 0 ? restoreHole(new Uint8Array(data), PAGE_BYTES) : new Uint8Array(data);
     }
     const v = this.#storage.kv.get<Uint8Array | ArrayBuffer>(PAGE_PREFIX + key);
     if (v === undefined || v === null) return undefined;
@@ -137,7 +141,8 @@ export class DurableObjectPageStore implements PageStore {
       let data: ArrayBuffer;
       if (bytes.length === PAGE_BYTES) {
         this.#scratch.set(bytes);
-        data = this.#scratch.buffer;
+        const stored = elideHole(this.#scratch);
+        data = stored === this.#scratch ? this.#scratch.buffer : (stored.buffer as ArrayBuffer);
       } else {
         data = bytes.slice().buffer;
       }
