@@ -38,9 +38,8 @@ const data = flag('--data', '../shared/datasets/locomo');
 const n = Number(flag('--n', '100000'));
 const iters = Number(flag('--iters', '300'));
 const asJson = args.includes('--json');
-const log = (...m) => {
-  if (!asJson) console.error(...m);
-};
+/** Progress, on stderr in both modes (the harness passes a job's stderr through as its progress). */
+const log = (...m) => console.error(...m);
 
 const ADMIN = 'bench-admin-token';
 const AGENT = 'bench-agent';
