@@ -7,13 +7,16 @@
  *
  *   node bench/node/heap.mjs --file F --load N --scalar f32|i8|i4 [--data DIR]   # build the store into F
  *   node bench/node/heap.mjs --file F --open --scalar f32|i8|i4 [--data DIR]     # open F, stats + one search
+ *   node bench/node/heap.mjs --file F --open --scalar i4 --searches 20             # ... + 20 different searches
  *
  * Both first open an empty in-memory store (the baseline: module instantiated, one store open), then print one
  * JSON line `{ "phase", "base_wasm_bytes", "wasm_bytes", "seconds" }`. `--load` writes N memories of the corpus
  * (LoCoMo texts, MiniLM + clustered vectors, small values) in batches of 500, then `maintain()` and one search,
  * then measures the index against exact search (after the heap figure: its scratch is JavaScript's, not the
  * engine's): `recall_vs_exact` is the mean overlap of the top 10 of a vector-only search with the exact top 10
- * (cosine, brute force here) over `recall_queries` LoCoMo questions.
+ * (cosine, brute force here) over `recall_queries` LoCoMo questions. `--searches N` (--open only) runs N different
+ * hybrid searches instead of one (the first is the usual one): the heap as the page cache and the search caches
+ * fill.
  */
 import { rmSync } from 'node:fs';
 import { openStore } from 'edgemem';
@@ -26,6 +29,7 @@ const flag = (name, dflt) => flagOf(args, name, dflt);
 const file = flag('--file');
 const scalar = flag('--scalar', 'f32');
 const load = Number(flag('--load', '0'));
+const searches = load ? 1 : Number(flag('--searches', '1'));
 const data = flag('--data', LOCOMO_DIR);
 const wasmBytes = wasmMemoryBytes;
 
@@ -51,13 +55,16 @@ for (let start = 0; start < load; start += 500) {
 }
 if (load) await store.maintain();
 await store.stats();
-const q = load ? 0 : 1;
-await store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
+for (let i = 0; i < searches; i++) {
+  const q = load ? 0 : i === 0 ? 1 : (i * 37) % questions.length;
+  await store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
+}
 const wasm_bytes = wasmBytes();
 const recall = load ? await recallVsExact(100) : {};
 console.log(
   JSON.stringify({
     phase: load ? 'load' : 'open',
+    ...(searches > 1 ? { searches } : {}),
     base_wasm_bytes: base,
     wasm_bytes,
     ...recall,

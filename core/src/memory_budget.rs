@@ -3,10 +3,10 @@
 //! (128 MB per isolate, wasm memory never shrinks) refuses a write instead of being killed later.
 //!
 //! The projection is a model of where the heap goes, measured with the size bench (bench/node/heap.mjs):
-//! the HNSW index (per vector: its graph copy plus ~175 B of graph, measured 371 B per 384-d i4 vector at 100k on
+//! the HNSW index (per vector: its graph copy plus ~165 B of graph, measured 362 B per 384-d i4 vector at 100k on
 //! wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —, plus
 //! SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups while
-//! they grow (measured peaks: 54.7 MB at 100k × 384 i4, 73.9 MB at 100k × 384 i8, 15.8 MB at 10k × 384 i4; the
+//! they grow (measured peaks: 55.1 MB at 100k × 384 i4, 73.8 MB at 100k × 384 i8, 16.9 MB at 10k × 384 i4; the
 //! model says 62.0, 80.8 and 21.3). The same model runs natively and on wasm, so both refuse the same writes.
 
 use crate::config::ScalarKind;

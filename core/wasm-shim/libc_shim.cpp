@@ -31,25 +31,21 @@ void edgemem_wasm_cxx_assert(char const* expr, char const* file, int line);
 
 // ---- mmap/munmap: anonymous mappings only (usearch's memory_mapping_allocator_gt). The declarations come
 // from <sys/mman.h> with -D_WASI_EMULATED_MMAN; we do not link libwasi-emulated-mman.a (it imports fd_*
-// to emulate file mappings). Pages come from the C allocator, zeroed like a fresh mapping. ----
+// to emulate file mappings). The memory comes from the C allocator, zeroed like a fresh mapping, and aligned
+// as malloc aligns (16 bytes), not to a 4 KiB page: usearch's arenas align their entries to at most 8 bytes in
+// the wasm build (bin/wasm-clang++: nodes to 8, vectors to 4), and a page-aligned block cost each 1 MiB arena
+// a 4 KiB header and up to 4 KiB of padding in the allocator. ----
 void* mmap(void* addr, size_t len, int prot, int flags, int fd, off_t off) {
     (void)addr, (void)prot, (void)off;
     if (!(flags & MAP_ANONYMOUS) || fd != -1) {
         errno = ENOSYS;
         return MAP_FAILED;
     }
-    size_t const page = 4096;
-    if (len > SIZE_MAX - (page - 1)) {
-        errno = ENOMEM;
-        return MAP_FAILED;
-    }
-    size_t rounded = (len + page - 1) & ~(page - 1);
-    void* p = aligned_alloc(page, rounded);
+    void* p = calloc(1, len);
     if (!p) {
         errno = ENOMEM;
         return MAP_FAILED;
     }
-    memset(p, 0, rounded);
     return p;
 }
 

@@ -25,7 +25,11 @@ impl FtsTable<'_> {
         let rows = st.query_map([lexical::quote(term)], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s)))
         })?;
-        Ok(TermList::new(rows.collect::<rusqlite::Result<_>>()?))
+        let mut list: Vec<_> = rows.collect::<rusqlite::Result<_>>()?;
+        // Collected by doubling, a list has up to twice its length in capacity, which the term cache would keep
+        // (term_scores.rs counts lengths). Shrinking gives the tail back in place.
+        list.shrink_to_fit();
+        Ok(TermList::new(list))
     }
 
     /// The rows whose text holds `term`.

@@ -117,6 +117,36 @@ fn usearch_and_rust_share_the_heap() {
 }
 
 #[test]
+fn usearch_key_lookups_hold_at_the_patched_load() {
+    // wasm-clang++ lets the key -> slot table fill to 4/5 before it grows (usearch: 2/3): 400 keys take 512
+    // slots. Removals leave tombstones; replacing a quarter of the keys five times over fills the table past
+    // 4/5 with them, so it rehashes in place, and every key must still be found (and no removed one).
+    let idx = index(8);
+    idx.reserve(400).unwrap();
+    let mut live: Vec<u64> = (0..400).collect();
+    for &key in &live {
+        idx.add(key, &vector(key, 8)).unwrap();
+    }
+    for round in 1..=5u64 {
+        let gone: Vec<u64> = live.iter().copied().step_by(4).collect();
+        for &key in &gone {
+            idx.remove(key).unwrap();
+        }
+        live.retain(|key| !gone.contains(key));
+        for i in 0..gone.len() as u64 {
+            let key = round * 1000 + i;
+            idx.add(key, &vector(key, 8)).unwrap();
+            live.push(key);
+        }
+        assert_eq!(idx.size(), 400);
+        assert!(live.iter().all(|&key| idx.contains(key)), "round {round}: a live key is lost");
+        assert!(!gone.iter().any(|&key| idx.contains(key)), "round {round}: a removed key is found");
+    }
+    let key = live[live.len() / 2];
+    assert_eq!(idx.search(&vector(key, 8), 1).unwrap().keys[0], key);
+}
+
+#[test]
 #[should_panic]
 fn cxx_exception_is_a_trap() {
     // Wrong dimensions: usearch's C++ throws. Natively cxx turns that into Err; here it traps, after
