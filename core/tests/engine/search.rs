@@ -712,6 +712,17 @@ fn quantised_graph_hits_are_rescored_exactly_with(scalar: edgemem_core::ScalarKi
     for (h, (_, e)) in hits.iter().zip(&exact) {
         assert!((h.score - e).abs() < 1e-5, "{scalar:?}: {} scored {}, exact {e}", h.key, h.score);
     }
+    // A hybrid search whose words match nothing ranks by the vector list alone: the same top 10, exactly
+    // scored (i4 reads the stored vectors of its best k + 10 by their codes only, and takes no more candidates
+    // from the graph than a vector search does).
+    let hybrid = s
+        .search(&SearchQuery { text: Some("nothing".into()), vector: Some(q), k: Some(10), ..Default::default() })
+        .unwrap();
+    assert_eq!(hybrid.iter().map(|h| h.key.as_str()).collect::<Vec<_>>(), want, "{scalar:?} hybrid");
+    for (h, (_, e)) in hybrid.iter().zip(&exact) {
+        let v = h.vector_score.unwrap();
+        assert!((v - e).abs() < 1e-5, "{scalar:?} hybrid: {} scored {v}, exact {e}", h.key);
+    }
 }
 
 #[test]
