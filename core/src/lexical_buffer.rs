@@ -82,6 +82,11 @@ impl LexicalBuffer {
         self.pending = if applied { 0 } else { self.pending + marks };
     }
 
+    /// Marks committed and not applied yet.
+    pub fn pending(&self) -> u64 {
+        self.pending
+    }
+
     /// The full-text index's version (see the field).
     pub fn version(&self) -> u64 {
         self.version

@@ -269,6 +269,14 @@ impl Store {
         lexical
     }
 
+    /// Whether a search would write pages now: a lexical or hybrid search applies the full-text write
+    /// buffer before BM25 reads the index, and nothing else a search does writes a page. A host that
+    /// runs reads outside its write transaction (the Worker's Durable Object) can run a search as a
+    /// read when this is false.
+    pub fn search_writes(&self) -> bool {
+        self.lexical.pending() > 0
+    }
+
     /// Idle-time work a host may schedule (an alarm, requestIdleCallback): applies buffered
     /// full-text writes (and a step merging its segments), inserts buffered vectors into the HNSW graph, snapshots the index when it
     /// changed since the last snapshot (so the next cold open replays little), and with file storage

@@ -452,15 +452,10 @@ impl VectorIndex {
         }
         // `get` finds nothing (0) for an id outside the graph: no separate `contains` lookup.
         if self.scalar == ScalarKind::I4 {
-            // The codes' levels stand for the vector (a cosine store's, whose scale does not count): read as
-            // words into the tail of `buf`, decoded into its head.
-            buf.resize(self.dims + nibbles::words(self.dims), 0.0);
-            let (levels, words) = buf.split_at_mut(self.dims);
-            return match self.index.get(id, words) {
-                Ok(n) if n >= 1 => {
-                    nibbles::decode_words(words, levels);
-                    Some(exact_score(self.metric, q, levels))
-                }
+            // The codes' levels stand for the vector (a cosine store's, whose scale does not count).
+            buf.resize(nibbles::words(self.dims), 0.0);
+            return match self.index.get(id, buf) {
+                Ok(n) if n >= 1 => Some(nibbles::levels_cosine(q, buf)),
                 _ => None,
             };
         }

@@ -45,6 +45,7 @@ import type {
   PutWritesInput,
   SearchHit,
   SearchQuery,
+  SearchWrites,
   Stats,
   Subscription,
   WriteAck,
@@ -86,7 +87,7 @@ function needsEmbedding(m: MemoryInput): boolean {
   return typeof m === 'object' && m !== null && m.embedding === undefined && !!textOf(m);
 }
 
-export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
+export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer, SearchWrites {
   readonly #inner: MemoryStore;
   readonly #meta: HostMeta | undefined;
   readonly embedder: Embedder;
@@ -324,6 +325,11 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer {
   }
   importAbort(): Promise<boolean> {
     return this.#chunked().importAbort();
+  }
+
+  /** See `SearchWrites` (true when the inner store cannot tell). */
+  searchWrites(): boolean {
+    return (this.#inner as Partial<SearchWrites>).searchWrites?.() ?? true;
   }
 
   /** Closes the store (not the embedder: the caller made it and may share it; close it yourself). */

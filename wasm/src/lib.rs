@@ -357,6 +357,12 @@ impl WasmStore {
         self.s()?.flush_buffers().map_err(to_js)
     }
 
+    /// Whether a search would write pages now (see `Store::search_writes`); true once closed.
+    #[wasm_bindgen(js_name = searchWrites)]
+    pub fn search_writes(&self) -> bool {
+        self.store.as_ref().is_none_or(Store::search_writes)
+    }
+
     /// Removes expired memories; returns how many.
     pub fn sweep(&mut self) -> Result<f64, JsValue> {
         safe(self.s()?.sweep().map_err(to_js)?)

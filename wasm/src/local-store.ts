@@ -50,6 +50,7 @@ import type {
   PutWritesInput,
   SearchHit,
   SearchQuery,
+  SearchWrites,
   Stats,
   Subscription,
   WriteAck,
@@ -114,7 +115,7 @@ interface Sub {
  * A store in this process's wasm instance, its pages in `pages` (outside the instance). Calls are
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
-export class LocalStore implements MemoryStore, ChunkedTransfer {
+export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites {
   /** Checkpoint payloads may come as `JsonText` (edgemem/langgraph's saver). */
   readonly [takesJsonText] = true;
   readonly #pages: PageStore;
@@ -587,6 +588,12 @@ export class LocalStore implements MemoryStore, ChunkedTransfer {
 
   async stats(): Promise<Stats> {
     return JSON.parse(this.#call((w) => w.stats())) as Stats;
+  }
+
+  /** See `SearchWrites`; true when the store is closed or must reopen first. */
+  searchWrites(): boolean {
+    const inner = this.#generation === currentGeneration() ? this.#inner : undefined;
+    return this.#closed || inner === undefined || inner.searchWrites();
   }
 
   async seq(): Promise<number> {

@@ -327,6 +327,15 @@ export interface ChunkedTransfer {
   importAbort(): Promise<boolean>;
 }
 
+/**
+ * Whether a local store's search would write pages now: a lexical or hybrid search first applies the writes
+ * buffered for the full-text index. For hosts that run reads outside their write transaction (the Worker's
+ * Durable Object): a search may run as a read when this is false. Synchronous, and it touches no page.
+ */
+export interface SearchWrites {
+  searchWrites(): boolean;
+}
+
 /** Everything an edgemem store does. All methods reject with `EdgememError`. */
 export interface MemoryStore {
   put(memory: MemoryInput): Promise<WriteAck>;

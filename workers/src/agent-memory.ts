@@ -24,6 +24,7 @@ import {
   type MemoryStore,
   openStore,
   RETENTION_DEFAULTS,
+  type SearchWrites,
 } from 'edgemem';
 import { callStore, outcome, type Outcome as RpcOutcome, type StoreArgs, type StoreResult } from 'edgemem/rpc';
 import { agentEmbedder, checkEmbedder } from './agent-embedder.js';
@@ -108,7 +109,8 @@ const METHODS = new Set<string>([
 const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify']);
 /**
  * Methods whose engine calls only read pages: they run without `transactionSync` (do-page-store.ts `reading`).
- * Not `search`: before BM25 reads the full-text index it applies the writes buffered for it, which writes pages.
+ * So does `search` while the store says it would write nothing (`SearchWrites`): before BM25 reads the full-text
+ * index a search applies the writes buffered for it, which writes pages; the alarm applies them when writes pause.
  */
 const READ_ONLY = new Set<string>([
   'get',
@@ -120,6 +122,11 @@ const READ_ONLY = new Set<string>([
   'changesPage',
   'stats',
 ]);
+
+/** Whether a search on `store` would write pages now (true when the store cannot tell). */
+function searchWrites(store: MemoryStore): boolean {
+  return (store as MemoryStore & Partial<SearchWrites>).searchWrites?.() ?? true;
+}
 
 /** A call's result as it crosses the RPC boundary (edgemem/rpc; errors as values keep their code). */
 export type Outcome<T> = RpcOutcome<T, WireError>;
@@ -259,7 +266,7 @@ export class AgentMemory extends DurableObject<Env> {
       if (!METHODS.has(method)) throw new ApiError('INVALID_ARGUMENT', `unknown store method ${String(method)}`);
       const store = await this.#open();
       const pages = this.#pages;
-      if (pages && READ_ONLY.has(method)) {
+      if (pages && (READ_ONLY.has(method) || (method === 'search' && !searchWrites(store)))) {
         // LocalStore makes a call's engine call before its first await: all of it runs inside `reading`.
         const read = pages.reading((): Promise<StoreResult<M>> => callStore(store, METHODS, method, args));
         if (!read.refused) return await read.value;

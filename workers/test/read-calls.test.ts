@@ -1,7 +1,8 @@
 /**
  * Read-only store calls in the Durable Object run without `transactionSync` (src/do-page-store.ts `reading`):
  * reads through the API open no transaction and answer as before, writes still open one, a page write inside a
- * read is refused before it reaches storage, and a read after a trap (its store reopened) still answers.
+ * read is refused before it reaches storage, and a read after a trap (its store reopened) still answers. A search
+ * runs as a read once the writes buffered for the full-text index are applied, in a transaction before.
  */
 
 import { runInDurableObject } from 'cloudflare:test';
@@ -72,6 +73,25 @@ describe('read-only calls', () => {
       expect((await api('PUT', `/v1/agents/${a}/memories/k9?ns=t`, { body: { value: 9 } })).status).toBe(200);
     });
     expect(writes).toBeGreaterThan(0);
+  });
+
+  it('search as reads once the full-text buffer is applied, and see every write either way', async () => {
+    const a = agentId('search-reads');
+    await seed(a);
+    const search = async (text: string) => {
+      const r = await api('POST', `/v1/agents/${a}/search`, { body: { text, mode: 'lexical', k: 5 } });
+      expect(r.status).toBe(200);
+      return (r.body.hits as { key: string }[]).map((h) => h.key).sort();
+    };
+    // The seeded writes wait in the buffer: the first search applies them (a write), and BM25 finds them.
+    expect(await transactionsDuring(a, async () => expect(await search('number')).toEqual(['k0', 'k1', 'k2']))).toBe(1);
+    expect(await transactionsDuring(a, async () => expect(await search('number')).toEqual(['k0', 'k1', 'k2']))).toBe(0);
+    const put = await api('PUT', `/v1/agents/${a}/memories/k1?ns=t`, {
+      body: { value: 1, text: 'zebra crossing', embedding: [1, 1, 0, 0] },
+    });
+    expect(put.status).toBe(200);
+    expect(await transactionsDuring(a, async () => expect(await search('zebra')).toEqual(['k1']))).toBe(1);
+    expect(await transactionsDuring(a, async () => expect(await search('number')).toEqual(['k0', 'k2']))).toBe(0);
   });
 
   it('refuses a page write inside a read before it reaches storage, and says so', async () => {

@@ -54,9 +54,31 @@ pub(super) fn encode_words(v: &[f32], out: &mut Vec<f32>) {
     out[words(v.len()) - 1] = (1.0 / (norm_sq as f64).sqrt()) as f32;
 }
 
+/// The cosine of `q` and the levels of the codes the index gave back as `words` (a `q.len()`-d vector's), in
+/// one pass without decoding them: a level is 2c − 15, so q · levels = 2 q · codes − 15 Σq, and the levels'
+/// inverse norm follows the codes. What a search scores quantised candidates by (`VectorIndex::score`).
+pub(super) fn levels_cosine(q: &[f32], words: &[f32]) -> f64 {
+    let (mut qc, mut qs, mut qq) = (0f32, 0f32, 0f32);
+    for (w, eight) in words.iter().zip(q.chunks(8)) {
+        let mut bits = w.to_bits();
+        for x in eight {
+            qc += x * (bits & 15) as f32;
+            qs += x;
+            qq += x * x;
+            bits >>= 4;
+        }
+    }
+    if qq == 0.0 {
+        return 0.0;
+    }
+    let inv_norm = words[self::words(q.len()) - 1] as f64;
+    (2.0 * qc as f64 - 15.0 * qs as f64) * inv_norm / (qq as f64).sqrt()
+}
+
 /// The levels of the codes the index gave back as words, into `out` (`dims` values): a vector parallel to
 /// the original.
-pub(super) fn decode_words(words: &[f32], out: &mut [f32]) {
+#[cfg(test)]
+fn decode_words(words: &[f32], out: &mut [f32]) {
     for (i, o) in out.iter_mut().enumerate() {
         let byte = words[i / 8].to_bits().to_le_bytes()[(i / 2) % 4];
         *o = level((byte >> (4 * (i % 2))) & 15) as f32;
@@ -83,7 +105,7 @@ mod tests {
 
     /// Codes lie two to a byte, even components low, unused halves and padding 0, then the levels' inverse
     /// norm; the words decode to levels as a scalar reading of the bytes does; the metric USearch calls is
-    /// the cosine of the levels, odd dims included; and for these vectors the levels' cosine tracks the true
+    /// the cosine of the levels, odd dims included, as is `levels_cosine` of an f32 vector; and for these vectors the levels' cosine tracks the true
     /// one within a few hundredths.
     #[test]
     fn codes_and_metric_agree() {
@@ -107,6 +129,8 @@ mod tests {
             assert!(la.iter().all(|x| x.abs() <= 15.0 && (*x as i32) % 2 != 0));
             let norm = lb.iter().map(|x| x * x).sum::<f32>().sqrt();
             assert!((wb[words(dims) - 1] * norm - 1.0).abs() < 1e-6, "dims {dims}: inverse norm");
+            let exact = crate::vector_index::exact_score(crate::config::Metric::Cosine, &a, &lb);
+            assert!((levels_cosine(&a, &wb) - exact).abs() < 1e-5, "dims {dims}: levels' cosine");
             let want = 1.0 - cos(&la, &lb);
             // SAFETY: both point at `words(dims)` f32 words, the layout the function reads.
             let distance = |a: &[f32], b: &[f32]| unsafe {

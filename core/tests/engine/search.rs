@@ -712,6 +712,49 @@ fn quantised_graph_hits_are_rescored_exactly_with(scalar: edgemem_core::ScalarKi
     for (h, (_, e)) in hits.iter().zip(&exact) {
         assert!((h.score - e).abs() < 1e-5, "{scalar:?}: {} scored {}, exact {e}", h.key, h.score);
     }
+    // A hybrid search whose words match nothing ranks by the vector list alone: the same top 10, exactly
+    // scored (i4 reads the stored vectors of its best k + 10 by their codes only, and takes no more candidates
+    // from the graph than a vector search does).
+    let hybrid = s
+        .search(&SearchQuery { text: Some("nothing".into()), vector: Some(q), k: Some(10), ..Default::default() })
+        .unwrap();
+    assert_eq!(hybrid.iter().map(|h| h.key.as_str()).collect::<Vec<_>>(), want, "{scalar:?} hybrid");
+    for (h, (_, e)) in hybrid.iter().zip(&exact) {
+        let v = h.vector_score.unwrap();
+        assert!((v - e).abs() < 1e-5, "{scalar:?} hybrid: {} scored {v}, exact {e}", h.key);
+    }
+}
+
+/// A store says when a search would write pages (`search_writes`): while writes wait for the full-text index,
+/// which a lexical or hybrid search applies first; not once a search or `maintain` applied them. Either way a
+/// search sees every write, BM25 included.
+#[test]
+fn search_writes_while_the_full_text_index_waits_for_writes() {
+    let mut s = store(DIMS);
+    let mut rng = Rng::new(5);
+    assert!(!s.search_writes(), "an empty store");
+    let put = |s: &mut Store, key: &str, text: &str, v: Vec<f32>| {
+        s.put(MemoryPut::new(&["a"], key, json!(key)).text(text).embedding(v)).unwrap();
+    };
+    put(&mut s, "k1", "zebra crossing", rng.unit_vec(DIMS));
+    put(&mut s, "k2", "horse riding", rng.unit_vec(DIMS));
+    assert!(s.search_writes(), "two writes wait");
+    let lexical = |s: &mut Store, text: &str| -> Vec<String> {
+        let q =
+            SearchQuery { text: Some(text.into()), mode: Some(SearchMode::Lexical), k: Some(5), ..Default::default() };
+        s.search(&q).unwrap().into_iter().map(|h| h.key).collect()
+    };
+    assert_eq!(lexical(&mut s, "zebra"), ["k1"]);
+    assert!(!s.search_writes(), "the search applied them");
+    put(&mut s, "k2", "zebra stripes", rng.unit_vec(DIMS));
+    assert!(s.search_writes());
+    s.maintain().unwrap();
+    assert!(!s.search_writes(), "maintain applied it");
+    let mut both = lexical(&mut s, "zebra");
+    both.sort();
+    assert_eq!(both, ["k1", "k2"]);
+    assert!(lexical(&mut s, "horse").is_empty(), "k2's old text is gone");
+    assert!(!s.search_writes());
 }
 
 #[test]
