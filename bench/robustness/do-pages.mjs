@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The engine's database as a Durable Object holds it: the object's SQLite file (under `wrangler dev --persist-to`)
- * keeps the engine's 8 KiB pages in its table `edgemem_pages` (chunk n at id n, the file length at id -1, raw
- * bytes) or, for stores created before that table, in its KV table `_cf_KV` under `p:db/<n>` and `p:db/size`, each
+ * keeps the engine's 8 KiB pages in its table `edgemem_pages` (chunk n at id n, the file length at id -1; a chunk
+ * shorter than 8 KiB is stored without its longest zero run, workers/src/page-hole.ts) or, for stores created before that table, in its KV table `_cf_KV` under `p:db/<n>` and `p:db/size`, each
  * value V8-serialized (workers/src/do-page-store.ts). `engineDbFromDo` rebuilds the engine's SQLite file from
  * them — reading the object's file in a copy with its WAL, so SQLite recovers the copy as workerd would — for
  * SQLite's integrity check (sqlite-check.mjs).
@@ -14,6 +14,21 @@ import { basename, join } from 'node:path';
 import { deserialize } from 'node:v8';
 
 const PAGE = 8192;
+
+/**
+ * The chunk whose stored form is `stored`, read independently of the Worker's code: a whole page as it is, else the
+ * bytes before the hole, the bytes after it and the hole's start as a little-endian u16 (workers/src/page-hole.ts).
+ * @param {Buffer} stored
+ */
+function chunkOf(stored) {
+  if (stored.length === PAGE) return stored;
+  const start = stored.readUInt16LE(stored.length - 2);
+  const kept = stored.length - 2;
+  const chunk = Buffer.alloc(PAGE);
+  stored.copy(chunk, 0, 0, start);
+  stored.copy(chunk, start + PAGE - kept, start, kept);
+  return chunk;
+}
 
 /**
  * The Durable Objects' SQLite files under a `--persist-to` folder (one per object; not miniflare's metadata).
@@ -55,7 +70,7 @@ export function engineDbFromDo(doFile, out) {
     const chunks = new Map();
     if (tables.includes('edgemem_pages')) {
       for (const r of query('SELECT CAST(id AS TEXT) AS key, hex(data) AS v FROM edgemem_pages'))
-        chunks.set(Number(r.key), Buffer.from(r.v, 'hex'));
+        chunks.set(Number(r.key), r.key === '-1' ? Buffer.from(r.v, 'hex') : chunkOf(Buffer.from(r.v, 'hex')));
     } else if (tables.includes('_cf_KV')) {
       const bytes = /** @param {string} hex */ (hex) => Buffer.from(deserialize(Buffer.from(hex, 'hex')));
       for (const r of query("SELECT key, hex(value) AS v FROM _cf_KV WHERE key LIKE 'p:db/%'")) {
