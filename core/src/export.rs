@@ -45,7 +45,7 @@ impl Store {
         };
         let versions: Vec<ExportedVersion> = {
             let mut st = self.conn.prepare(&format!(
-                "SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM versions ORDER BY ns, key, seq_from"
+                "SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM all_versions ORDER BY ns, key, seq_from"
             ))?;
             let rows = st.query_map([], |r| {
                 Ok(ExportedVersion {

@@ -130,14 +130,17 @@ pub struct ExportCounts {
 }
 
 /// Where a streamed export stands; opaque to callers (passed back as a string).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Cursor {
     /// The seq the export is of.
     seq: u64,
     /// 0 versions, 1 commits, 2 checkpoints, 3 writes, 4 end.
     section: u8,
-    /// The last row id (vid, seq, cid, wid) exported in this section.
+    /// The last row exported in this section: a version's seq_from, or the row id (seq, cid, wid).
     after: i64,
+    /// The versions section's key (encoded namespace, key): its versions up to `after` are out.
+    #[serde(default)]
+    key: Option<(String, String)>,
     counts: ExportCounts,
 }
 
@@ -192,6 +195,7 @@ impl Store {
             if !more {
                 c.section += 1;
                 c.after = 0;
+                c.key = None;
                 if c.section == 4 {
                     c.counts.history_floor = self.history_floor;
                     push_line(&mut out, &ExportLine::End(c.counts))?;
@@ -202,39 +206,84 @@ impl Store {
         Ok(ExportChunk { ndjson: out, cursor: Some(serde_json::to_string(&c)?) })
     }
 
-    /// Appends versions after the cursor; false when the section is done.
+    /// Appends versions after the cursor; false when the section is done. Key by key in (namespace, key)
+    /// order, each key's versions that began by the export's seq oldest first, a version closed after it as
+    /// live: a key's versions move from `memories` to `versions` as they close, but never to another key, so
+    /// writes between chunks neither hide a version nor show one twice.
     fn export_versions(&mut self, c: &mut Cursor, out: &mut String, max_bytes: usize) -> Result<bool> {
-        let sql = format!(
-            "SELECT {VER_COLS}, seq_to, ended_at, end_kind, vid FROM versions WHERE vid > ?1 AND seq_from <= ?2 ORDER BY vid LIMIT {ROWS_PER_QUERY}"
-        );
-        let rows: Vec<(i64, ExportedVersion)> = {
-            let mut st = self.conn.prepare_cached(&sql)?;
-            let rows = st.query_map(params![c.after, c.seq as i64], |r| {
-                let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64);
-                // A version closed after the export's seq was live at it.
-                let closed = seq_to.is_some_and(|t| t <= c.seq);
-                Ok((
-                    r.get(17)?,
-                    ExportedVersion {
+        loop {
+            let (ns, key) = match c.key.clone() {
+                Some(k) => k,
+                None => match self.next_history_key("", "", true)? {
+                    Some(k) => {
+                        c.key = Some(k.clone());
+                        c.after = 0;
+                        k
+                    }
+                    None => return Ok(false),
+                },
+            };
+            let sql = format!(
+                "SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM all_versions
+                 WHERE ns = ?1 AND key = ?2 AND seq_from > ?3 AND seq_from <= ?4 ORDER BY seq_from LIMIT {ROWS_PER_QUERY}"
+            );
+            let rows: Vec<ExportedVersion> = {
+                let mut st = self.conn.prepare_cached(&sql)?;
+                let rows = st.query_map(params![ns, key, c.after, c.seq as i64], |r| {
+                    let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64);
+                    // A version closed after the export's seq was live at it.
+                    let closed = seq_to.is_some_and(|t| t <= c.seq);
+                    Ok(ExportedVersion {
                         memory: row_to_memory(r, true)?.1,
                         seq_to: if closed { seq_to } else { None },
                         ended_at: if closed { r.get(15)? } else { None },
                         end_kind: if closed { r.get(16)? } else { None },
-                    },
-                ))
-            })?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        let n = rows.len();
-        for (vid, v) in rows {
-            push_line(out, &ExportLine::Version(v))?;
-            c.after = vid;
-            c.counts.versions += 1;
-            if out.len() >= max_bytes {
-                return Ok(true);
+                    })
+                })?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            let n = rows.len();
+            for v in rows {
+                let from = v.memory.seq as i64;
+                push_line(out, &ExportLine::Version(v))?;
+                c.after = from;
+                c.counts.versions += 1;
+                if out.len() >= max_bytes {
+                    return Ok(true);
+                }
+            }
+            if n < ROWS_PER_QUERY {
+                // The key is done: on to the next one.
+                c.key = self.next_history_key(&ns, &key, false)?;
+                c.after = 0;
+                if c.key.is_none() {
+                    return Ok(false);
+                }
             }
         }
-        Ok(n == ROWS_PER_QUERY)
+    }
+
+    /// The first (namespace, key) after (`ns`, `key`) (or at it, when `inclusive`) that has a live row or a
+    /// closed version.
+    fn next_history_key(&self, ns: &str, key: &str, inclusive: bool) -> Result<Option<(String, String)>> {
+        use rusqlite::OptionalExtension;
+        let op = if inclusive { ">=" } else { ">" };
+        let mut next: Option<(String, String)> = None;
+        for table in ["memories", "versions"] {
+            let found: Option<(String, String)> = self
+                .conn
+                .prepare_cached(&format!(
+                    "SELECT ns, key FROM {table} WHERE (ns, key) {op} (?1, ?2) ORDER BY ns, key LIMIT 1"
+                ))?
+                .query_row(params![ns, key], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            if let Some(f) = found {
+                if next.as_ref().is_none_or(|n| f < *n) {
+                    next = Some(f);
+                }
+            }
+        }
+        Ok(next)
     }
 
     fn export_commits(&mut self, c: &mut Cursor, out: &mut String, _max_bytes: usize) -> Result<bool> {

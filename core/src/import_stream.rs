@@ -287,6 +287,18 @@ impl Store {
         )?;
         let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
         let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
+        // A live version is its memories row alone; a closed one goes to history. The same version (key and
+        // start) twice is refused whichever table the first one went to.
+        let twin: bool = self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from = ?3)
+                     OR EXISTS (SELECT 1 FROM memories WHERE ns = ?1 AND key = ?2 AND seq = ?3)",
+            )?
+            .query_row(params![ns, m.key, m.seq as i64], |r| r.get(0))?;
+        if twin {
+            return Err(Error::invalid(format!("export holds {} twice", what())));
+        }
         // The columns a live row and a version row share (`data_cols!`), then the seq it began at.
         let shared: [&dyn ToSql; 12] = [
             &ns,
@@ -321,6 +333,10 @@ impl Store {
             if let Some(e) = &m.embedding {
                 adds.push((mem_id as u64, e.clone()));
             }
+        }
+        if v.seq_to.is_none() {
+            st.counts.versions += 1;
+            return Ok(());
         }
         let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
         self.conn
