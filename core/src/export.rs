@@ -21,6 +21,11 @@ pub struct ExportedVersion {
     pub seq_to: Option<u64>,
     pub ended_at: Option<i64>,
     pub end_kind: Option<String>,
+    /// A live version's memory id in the exporting store: an import gives the memory the same id, so it
+    /// breaks search ties (by id) as the source did. Absent from exports before it (ids then follow the
+    /// order of the lines) and from closed versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,11 +53,14 @@ impl Store {
                 "SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM all_versions ORDER BY ns, key, seq_from"
             ))?;
             let rows = st.query_map([], |r| {
+                let (id, memory) = row_to_memory(r, true)?;
+                let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64);
                 Ok(ExportedVersion {
-                    memory: row_to_memory(r, true)?.1,
-                    seq_to: r.get::<_, Option<i64>>(14)?.map(|v| v as u64),
+                    memory,
+                    seq_to,
                     ended_at: r.get(15)?,
                     end_kind: r.get(16)?,
+                    id: if seq_to.is_none() { Some(id as u64) } else { None },
                 })
             })?;
             rows.collect::<rusqlite::Result<_>>()?

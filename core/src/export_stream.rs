@@ -5,7 +5,8 @@
 //! writes between chunks do not tear the export. The last line (`end`) carries the counts of every
 //! kind of line, so an importer can tell a complete stream from a cut one.
 //!
-//! Lines, in order: `header`; `version` (every retained version, the live ones with `seq_to: null`);
+//! Lines, in order: `header`; `version` (every retained version, key by key, the live ones with
+//! `seq_to: null` and their memory's `id`);
 //! `commits` (up to 1,000 (seq, ts) pairs a line); `checkpoint` (without its pending writes);
 //! `write` (one pending write); `end`.
 
@@ -233,11 +234,13 @@ impl Store {
                     let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64);
                     // A version closed after the export's seq was live at it.
                     let closed = seq_to.is_some_and(|t| t <= c.seq);
+                    let (id, memory) = row_to_memory(r, true)?;
                     Ok(ExportedVersion {
-                        memory: row_to_memory(r, true)?.1,
+                        memory,
                         seq_to: if closed { seq_to } else { None },
                         ended_at: if closed { r.get(15)? } else { None },
                         end_kind: if closed { r.get(16)? } else { None },
+                        id: if closed { None } else { Some(id as u64) },
                     })
                 })?;
                 rows.collect::<rusqlite::Result<_>>()?

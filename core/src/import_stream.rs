@@ -316,14 +316,24 @@ impl Store {
         ];
         let mut mem_id = 0;
         if v.seq_to.is_none() {
+            // The source's memory id when the export names it (NULL: the next one).
+            if v.id.is_some_and(|id| id == 0 || id > MAX_IMPORT_SEQ) {
+                return Err(Error::invalid(format!(
+                    "export has {} with a memory id outside 1..={MAX_IMPORT_SEQ}",
+                    what()
+                )));
+            }
+            let id = v.id.map(|id| id as i64);
             self.conn
                 .prepare_cached(concat!(
                     "INSERT INTO memories (",
                     data_cols!(),
-                    ", seq, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                    ", seq, size, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
                 ))?
-                .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql])))
-                .map_err(|e| duplicate(e, || format!("a live version of {:?} in {:?}", m.key, m.namespace)))?;
+                .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql, &id])))
+                .map_err(|e| {
+                    duplicate(e, || format!("a live version of {:?} in {:?} or its memory id", m.key, m.namespace))
+                })?;
             mem_id = self.conn.last_insert_rowid();
             if let Some(t) = &m.text {
                 self.conn

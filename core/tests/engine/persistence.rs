@@ -497,6 +497,67 @@ fn schema_v6_database_migrates_with_its_data() {
 
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
+fn schema_v7_open_versions_stay_hidden_and_close_once() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let (dir, path) = temp_db(13);
+        let mut s = open_file(&path);
+        let mut rng = Rng::new(22);
+        fill(&mut s, &mut rng, 60, 0);
+        for i in 0..6 {
+            s.put(MemoryPut::new(&["p", "x"], &format!("k{}", 2 * i), json!(format!("updated {i}")))).unwrap();
+        }
+        s.delete(&ns(&["p", "y"]), "k1", None).unwrap();
+        let want = (s.export().unwrap(), s.history(&ns(&["p", "x"]), "k0").unwrap(), s.stats().unwrap().versions);
+        drop(s);
+        // Schema v7 kept each live version in `versions` too, open (seq_to NULL), and had no view.
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(
+            "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned,
+               expires_at, created_at, updated_at, version, seq_from, size)
+             SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
+               seq, size FROM memories;
+             PRAGMA user_version = 7;",
+        )
+        .unwrap();
+        drop(c);
+        let mut s = open_file(&path);
+        let got = (s.export().unwrap(), s.history(&ns(&["p", "x"]), "k0").unwrap(), s.stats().unwrap().versions);
+        assert_eq!(got, want, "the open versions are not read twice");
+        // The streamed export carries each version once, and imports into the same store.
+        let mut chunks = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let c = s.export_chunk(cursor.as_deref(), 4_000).unwrap();
+            chunks.push(c.ndjson);
+            match c.cursor {
+                Some(next) => cursor = Some(next),
+                None => break,
+            }
+        }
+        let mut b = store(DIMS);
+        for c in &chunks {
+            b.import_ndjson(c).unwrap();
+        }
+        assert_eq!(b.export().unwrap(), want.0);
+        // An update and a delete close a version v7 left open, each once.
+        s.put(MemoryPut::new(&["p", "x"], "k0", json!("after the migration"))).unwrap();
+        s.delete(&ns(&["p", "y"]), "k3", None).unwrap();
+        let history = s.history(&ns(&["p", "x"]), "k0").unwrap();
+        assert_eq!(history[..want.1.len()], want.1[..]);
+        assert_eq!(history.len(), want.1.len() + 1);
+        assert_eq!(s.history(&ns(&["p", "y"]), "k3").unwrap().len(), 1);
+        assert_eq!(s.stats().unwrap().versions, want.2 + 1);
+        let doc = s.export().unwrap();
+        assert!(doc.versions.iter().any(|v| v.memory.key == "k3" && v.seq_to.is_some()));
+        assert_eq!(doc.versions.iter().filter(|v| v.seq_to.is_none()).count(), doc.memories.len());
+        drop(s);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
 fn schema_v5_checkpoint_blobs_migrate_with_their_data() {
     #[cfg(not(target_arch = "wasm32"))]
     {
