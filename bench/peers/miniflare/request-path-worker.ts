@@ -114,8 +114,15 @@ async function probePath(req: Request, env: Env, ctx: ExecutionContext): Promise
   };
   const stub = env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(agent)) as unknown as Probed;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  // The headers of a request with `body` as an HTTP client sends it: with its length (a Request made here has none).
+  const headersFor = (body?: string) =>
+    body === undefined ? headers : { ...headers, 'content-length': String(new TextEncoder().encode(body).length) };
   const fetchOnce = async (method: string, path: string, body?: string) => {
-    const res = await worker.fetch(new Request(`http://probe${path}`, { method, headers, body }), env, ctx);
+    const res = await worker.fetch(
+      new Request(`http://probe${path}`, { method, headers: headersFor(body), body }),
+      env,
+      ctx,
+    );
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   };
@@ -142,7 +149,7 @@ async function probePath(req: Request, env: Env, ctx: ExecutionContext): Promise
     } as unknown as Env;
     const workerOnce = async () => {
       const res = await worker.fetch(
-        new Request(`http://probe${o.path}`, { method: o.method, headers, body: o.body }),
+        new Request(`http://probe${o.path}`, { method: o.method, headers: headersFor(o.body), body: o.body }),
         workerOnlyEnv,
         ctx,
       );
