@@ -12,8 +12,8 @@
 
 use crate::checkpoints::{row_to_checkpoint, Checkpoint, CheckpointData, CP_COLS};
 use crate::error::{Error, Result};
-use crate::export::ExportedVersion;
-use crate::memory_row::{row_to_memory, VER_COLS};
+use crate::export::{versions_at, ExportedVersion};
+use crate::memory_row::{MEM_COLS, VER_COLS};
 use crate::store::Store;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -139,9 +139,11 @@ struct Cursor {
     section: u8,
     /// The last row exported in this section: a version's seq_from, or the row id (seq, cid, wid).
     after: i64,
-    /// The versions section's key (encoded namespace, key): its versions up to `after` are out.
+    /// The last version's key (encoded namespace, key), with `after` its place in the versions section.
     #[serde(default)]
-    key: Option<(String, String)>,
+    ns: String,
+    #[serde(default)]
+    key: String,
     counts: ExportCounts,
 }
 
@@ -196,7 +198,6 @@ impl Store {
             if !more {
                 c.section += 1;
                 c.after = 0;
-                c.key = None;
                 if c.section == 4 {
                     c.counts.history_floor = self.history_floor;
                     push_line(&mut out, &ExportLine::End(c.counts))?;
@@ -207,86 +208,34 @@ impl Store {
         Ok(ExportChunk { ndjson: out, cursor: Some(serde_json::to_string(&c)?) })
     }
 
-    /// Appends versions after the cursor; false when the section is done. Key by key in (namespace, key)
-    /// order, each key's versions that began by the export's seq oldest first, a version closed after it as
-    /// live: a key's versions move from `memories` to `versions` as they close, but never to another key, so
-    /// writes between chunks neither hide a version nor show one twice.
+    /// Appends versions after the cursor; false when the section is done. In (namespace, key, seq_from) order,
+    /// merged from the live rows and the closed versions, those that began by the export's seq, a version closed
+    /// after it as live: a version moves from `memories` to `versions` when it closes, but keeps its place in
+    /// that order, so writes between chunks neither hide a version nor show one twice.
     fn export_versions(&mut self, c: &mut Cursor, out: &mut String, max_bytes: usize) -> Result<bool> {
-        loop {
-            let (ns, key) = match c.key.clone() {
-                Some(k) => k,
-                None => match self.next_history_key("", "", true)? {
-                    Some(k) => {
-                        c.key = Some(k.clone());
-                        c.after = 0;
-                        k
-                    }
-                    None => return Ok(false),
-                },
-            };
-            let sql = format!(
-                "SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM all_versions
-                 WHERE ns = ?1 AND key = ?2 AND seq_from > ?3 AND seq_from <= ?4 ORDER BY seq_from LIMIT {ROWS_PER_QUERY}"
-            );
-            let rows: Vec<ExportedVersion> = {
-                let mut st = self.conn.prepare_cached(&sql)?;
-                let rows = st.query_map(params![ns, key, c.after, c.seq as i64], |r| {
-                    let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64);
-                    // A version closed after the export's seq was live at it.
-                    let closed = seq_to.is_some_and(|t| t <= c.seq);
-                    let (id, memory) = row_to_memory(r, true)?;
-                    Ok(ExportedVersion {
-                        memory,
-                        seq_to: if closed { seq_to } else { None },
-                        ended_at: if closed { r.get(15)? } else { None },
-                        end_kind: if closed { r.get(16)? } else { None },
-                        id: if closed { None } else { Some(id as u64) },
-                    })
-                })?;
-                rows.collect::<rusqlite::Result<_>>()?
-            };
-            let n = rows.len();
-            for v in rows {
-                let from = v.memory.seq as i64;
-                push_line(out, &ExportLine::Version(v))?;
-                c.after = from;
-                c.counts.versions += 1;
-                if out.len() >= max_bytes {
-                    return Ok(true);
-                }
-            }
-            if n < ROWS_PER_QUERY {
-                // The key is done: on to the next one.
-                c.key = self.next_history_key(&ns, &key, false)?;
-                c.after = 0;
-                if c.key.is_none() {
-                    return Ok(false);
-                }
+        let rows = versions_at(
+            &self.conn,
+            &format!(
+                "SELECT {MEM_COLS}, NULL, NULL, NULL FROM memories WHERE (ns, key, seq) > (?1, ?2, ?3) AND seq <= ?4
+                 UNION ALL SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM versions
+                   WHERE (ns, key, seq_from) > (?1, ?2, ?3) AND seq_from <= ?4 AND seq_to IS NOT NULL
+                 ORDER BY 2, 3, 13 LIMIT {ROWS_PER_QUERY}"
+            ),
+            params![c.ns, c.key, c.after, c.seq as i64],
+            c.seq,
+        )?;
+        let n = rows.len();
+        for v in rows {
+            c.ns = crate::namespace::encode(&v.memory.namespace)?;
+            c.key.clone_from(&v.memory.key);
+            c.after = v.memory.seq as i64;
+            push_line(out, &ExportLine::Version(v))?;
+            c.counts.versions += 1;
+            if out.len() >= max_bytes {
+                return Ok(true);
             }
         }
-    }
-
-    /// The first (namespace, key) after (`ns`, `key`) (or at it, when `inclusive`) that has a live row or a
-    /// closed version.
-    fn next_history_key(&self, ns: &str, key: &str, inclusive: bool) -> Result<Option<(String, String)>> {
-        use rusqlite::OptionalExtension;
-        let op = if inclusive { ">=" } else { ">" };
-        let mut next: Option<(String, String)> = None;
-        for table in ["memories", "versions"] {
-            let found: Option<(String, String)> = self
-                .conn
-                .prepare_cached(&format!(
-                    "SELECT ns, key FROM {table} WHERE (ns, key) {op} (?1, ?2) ORDER BY ns, key LIMIT 1"
-                ))?
-                .query_row(params![ns, key], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?;
-            if let Some(f) = found {
-                if next.as_ref().is_none_or(|n| f < *n) {
-                    next = Some(f);
-                }
-            }
-        }
-        Ok(next)
+        Ok(n == ROWS_PER_QUERY)
     }
 
     fn export_commits(&mut self, c: &mut Cursor, out: &mut String, _max_bytes: usize) -> Result<bool> {
