@@ -184,6 +184,10 @@ impl Store {
                 if c.seq > self.seq || c.section > 3 {
                     return Err(Error::invalid("not an export cursor of this store"));
                 }
+                if c.section == 0 && c.after != 0 && c.key.is_empty() {
+                    // Schema v7's cursor counted version rows: resuming from it would repeat versions.
+                    return Err(Error::invalid("an export cursor of an older version: start the export again"));
+                }
                 c
             }
         };

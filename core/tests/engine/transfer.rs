@@ -114,6 +114,12 @@ fn export_is_consistent_while_writes_go_on_between_chunks() {
     let mut b = store(DIMS);
     import_all(&mut b, &out).unwrap();
     assert_eq!(b.export().unwrap(), before, "the export is of the seq it began at");
+    // A cursor from before schema v8 (a version row id, no key) would repeat versions: refused.
+    let counts = json!({"history_floor": 0, "versions": 3, "commits": 0, "checkpoints": 0, "writes": 0});
+    let old = json!({"seq": a.seq(), "section": 0, "after": 5, "counts": counts}).to_string();
+    let e = a.export_chunk(Some(&old), 500).unwrap_err();
+    assert!(e.message.contains("older version"), "{e}");
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
 }
 
 #[test]
