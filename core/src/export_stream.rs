@@ -5,8 +5,8 @@
 //! writes between chunks do not tear the export. The last line (`end`) carries the counts of every
 //! kind of line, so an importer can tell a complete stream from a cut one.
 //!
-//! Lines, in order: `header`; `version` (every retained version, key by key, the live ones with
-//! `seq_to: null` and their memory's `id`);
+//! Lines, in order: `header`; `version` (every retained version in (namespace, key, seq) order, the live
+//! ones with `seq_to: null` and their memory's `id`);
 //! `commits` (up to 1,000 (seq, ts) pairs a line); `checkpoint` (without its pending writes);
 //! `write` (one pending write); `end`.
 
