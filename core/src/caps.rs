@@ -89,7 +89,7 @@ impl Store {
         let sql = format!("SELECT {LIVE_COLS}, ns, key FROM memories WHERE {where_order} LIMIT {limit}");
         let mut st = self.conn.prepare_cached(&sql)?;
         let needs_now = where_order.contains("?2");
-        let map = |r: &rusqlite::Row| Ok(Candidate { row: live_row_from(r)?, ns: r.get(9)?, key: r.get(10)? });
+        let map = |r: &rusqlite::Row| Ok(Candidate { row: live_row_from(r)?, ns: r.get(7)?, key: r.get(8)? });
         let ex = exclude.unwrap_or(-1);
         let rows = if needs_now { st.query_map(params![ex, tx.now], map)? } else { st.query_map(params![ex], map)? };
         Ok(rows.collect::<rusqlite::Result<_>>()?)

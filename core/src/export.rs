@@ -21,6 +21,11 @@ pub struct ExportedVersion {
     pub seq_to: Option<u64>,
     pub ended_at: Option<i64>,
     pub end_kind: Option<String>,
+    /// A live version's memory id in the exporting store: an import gives the memory the same id, so it
+    /// breaks search ties (by id) as the source did. Absent from exports before it (ids then follow the
+    /// order of the lines) and from closed versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +41,33 @@ pub struct ExportDoc {
     pub checkpoints: Vec<Checkpoint>,
 }
 
+/// A `VER_COLS, seq_to, ended_at, end_kind` row as exported at seq `at`: a version closed after it was live
+/// at it (then with its memory's id).
+fn version_from(r: &rusqlite::Row, at: u64) -> rusqlite::Result<ExportedVersion> {
+    let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64).filter(|&t| t <= at);
+    let closed = seq_to.is_some();
+    let (id, memory) = row_to_memory(r, true)?;
+    Ok(ExportedVersion {
+        memory,
+        seq_to,
+        ended_at: if closed { r.get(15)? } else { None },
+        end_kind: if closed { r.get(16)? } else { None },
+        id: if closed { None } else { Some(id as u64) },
+    })
+}
+
+/// The versions a query of `VER_COLS, seq_to, ended_at, end_kind` rows finds, as exported at seq `at`.
+pub(crate) fn versions_at(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    params: &[&dyn rusqlite::ToSql],
+    at: u64,
+) -> Result<Vec<ExportedVersion>> {
+    let mut st = conn.prepare_cached(sql)?;
+    let rows = st.query_map(params, |r| version_from(r, at))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 impl Store {
     pub fn export(&mut self) -> Result<ExportDoc> {
         let memories: Vec<Memory> = {
@@ -43,20 +75,12 @@ impl Store {
             let rows = st.query_map([], |r| row_to_memory(r, true).map(|(_, m)| m))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
-        let versions: Vec<ExportedVersion> = {
-            let mut st = self.conn.prepare(&format!(
-                "SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM versions ORDER BY ns, key, seq_from"
-            ))?;
-            let rows = st.query_map([], |r| {
-                Ok(ExportedVersion {
-                    memory: row_to_memory(r, true)?.1,
-                    seq_to: r.get::<_, Option<i64>>(14)?.map(|v| v as u64),
-                    ended_at: r.get(15)?,
-                    end_kind: r.get(16)?,
-                })
-            })?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+        let versions = versions_at(
+            &self.conn,
+            &format!("SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM all_versions ORDER BY ns, key, seq_from"),
+            &[],
+            self.seq,
+        )?;
         let commits = crate::time_index::commit_times(&self.conn, 0, self.seq, usize::MAX)?.0;
         let keys: Vec<(String, String, String)> = {
             let mut st = self

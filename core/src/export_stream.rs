@@ -5,14 +5,15 @@
 //! writes between chunks do not tear the export. The last line (`end`) carries the counts of every
 //! kind of line, so an importer can tell a complete stream from a cut one.
 //!
-//! Lines, in order: `header`; `version` (every retained version, the live ones with `seq_to: null`);
+//! Lines, in order: `header`; `version` (every retained version in (namespace, key, seq) order, the live
+//! ones with `seq_to: null` and their memory's `id`);
 //! `commits` (up to 1,000 (seq, ts) pairs a line); `checkpoint` (without its pending writes);
 //! `write` (one pending write); `end`.
 
 use crate::checkpoints::{row_to_checkpoint, Checkpoint, CheckpointData, CP_COLS};
 use crate::error::{Error, Result};
-use crate::export::ExportedVersion;
-use crate::memory_row::{row_to_memory, VER_COLS};
+use crate::export::{versions_at, ExportedVersion};
+use crate::memory_row::{MEM_COLS, VER_COLS};
 use crate::store::Store;
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
@@ -130,14 +131,19 @@ pub struct ExportCounts {
 }
 
 /// Where a streamed export stands; opaque to callers (passed back as a string).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Cursor {
     /// The seq the export is of.
     seq: u64,
     /// 0 versions, 1 commits, 2 checkpoints, 3 writes, 4 end.
     section: u8,
-    /// The last row id (vid, seq, cid, wid) exported in this section.
+    /// The last row exported in this section: a version's seq_from, or the row id (seq, cid, wid).
     after: i64,
+    /// The last version's key (encoded namespace, key), with `after` its place in the versions section.
+    #[serde(default)]
+    ns: String,
+    #[serde(default)]
+    key: String,
     counts: ExportCounts,
 }
 
@@ -178,6 +184,10 @@ impl Store {
                 if c.seq > self.seq || c.section > 3 {
                     return Err(Error::invalid("not an export cursor of this store"));
                 }
+                if c.section == 0 && c.after != 0 && c.key.is_empty() {
+                    // Schema v7's cursor counted version rows: resuming from it would repeat versions.
+                    return Err(Error::invalid("an export cursor of an older version: start the export again"));
+                }
                 c
             }
         };
@@ -202,33 +212,28 @@ impl Store {
         Ok(ExportChunk { ndjson: out, cursor: Some(serde_json::to_string(&c)?) })
     }
 
-    /// Appends versions after the cursor; false when the section is done.
+    /// Appends versions after the cursor; false when the section is done. In (namespace, key, seq_from) order,
+    /// merged from the live rows and the closed versions, those that began by the export's seq, a version closed
+    /// after it as live: a version moves from `memories` to `versions` when it closes, but keeps its place in
+    /// that order, so writes between chunks neither hide a version nor show one twice.
     fn export_versions(&mut self, c: &mut Cursor, out: &mut String, max_bytes: usize) -> Result<bool> {
-        let sql = format!(
-            "SELECT {VER_COLS}, seq_to, ended_at, end_kind, vid FROM versions WHERE vid > ?1 AND seq_from <= ?2 ORDER BY vid LIMIT {ROWS_PER_QUERY}"
-        );
-        let rows: Vec<(i64, ExportedVersion)> = {
-            let mut st = self.conn.prepare_cached(&sql)?;
-            let rows = st.query_map(params![c.after, c.seq as i64], |r| {
-                let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64);
-                // A version closed after the export's seq was live at it.
-                let closed = seq_to.is_some_and(|t| t <= c.seq);
-                Ok((
-                    r.get(17)?,
-                    ExportedVersion {
-                        memory: row_to_memory(r, true)?.1,
-                        seq_to: if closed { seq_to } else { None },
-                        ended_at: if closed { r.get(15)? } else { None },
-                        end_kind: if closed { r.get(16)? } else { None },
-                    },
-                ))
-            })?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+        let rows = versions_at(
+            &self.conn,
+            &format!(
+                "SELECT {MEM_COLS}, NULL, NULL, NULL FROM memories WHERE (ns, key, seq) > (?1, ?2, ?3) AND seq <= ?4
+                 UNION ALL SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM versions
+                   WHERE (ns, key, seq_from) > (?1, ?2, ?3) AND seq_from <= ?4 AND seq_to IS NOT NULL
+                 ORDER BY 2, 3, 13 LIMIT {ROWS_PER_QUERY}"
+            ),
+            params![c.ns, c.key, c.after, c.seq as i64],
+            c.seq,
+        )?;
         let n = rows.len();
-        for (vid, v) in rows {
+        for v in rows {
+            c.ns = crate::namespace::encode(&v.memory.namespace)?;
+            c.key.clone_from(&v.memory.key);
+            c.after = v.memory.seq as i64;
             push_line(out, &ExportLine::Version(v))?;
-            c.after = vid;
             c.counts.versions += 1;
             if out.len() >= max_bytes {
                 return Ok(true);

@@ -51,7 +51,7 @@ impl Store {
         let found = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {VER_COLS}, seq_to FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3
+                "SELECT {VER_COLS}, seq_to FROM all_versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3
                  ORDER BY seq_from DESC LIMIT 1"
             ))?
             .query_row(params![ns, key, s as i64], |r| {

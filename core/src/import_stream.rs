@@ -287,6 +287,18 @@ impl Store {
         )?;
         let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
         let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
+        // A live version is its memories row alone; a closed one goes to history. The same version (key and
+        // start) twice is refused whichever table the first one went to.
+        let twin: bool = self
+            .conn
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from = ?3)
+                     OR EXISTS (SELECT 1 FROM memories WHERE ns = ?1 AND key = ?2 AND seq = ?3)",
+            )?
+            .query_row(params![ns, m.key, m.seq as i64], |r| r.get(0))?;
+        if twin {
+            return Err(Error::invalid(format!("export holds {} twice", what())));
+        }
         // The columns a live row and a version row share (`data_cols!`), then the seq it began at.
         let shared: [&dyn ToSql; 12] = [
             &ns,
@@ -304,14 +316,24 @@ impl Store {
         ];
         let mut mem_id = 0;
         if v.seq_to.is_none() {
+            // The source's memory id when the export names it (NULL: the next one).
+            if v.id.is_some_and(|id| id == 0 || id > MAX_IMPORT_SEQ) {
+                return Err(Error::invalid(format!(
+                    "export has {} with a memory id outside 1..={MAX_IMPORT_SEQ}",
+                    what()
+                )));
+            }
+            let id = v.id.map(|id| id as i64);
             self.conn
                 .prepare_cached(concat!(
                     "INSERT INTO memories (",
                     data_cols!(),
-                    ", seq, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+                    ", seq, size, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
                 ))?
-                .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql])))
-                .map_err(|e| duplicate(e, || format!("a live version of {:?} in {:?}", m.key, m.namespace)))?;
+                .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql, &id])))
+                .map_err(|e| {
+                    duplicate(e, || format!("a live version of {:?} in {:?} or its memory id", m.key, m.namespace))
+                })?;
             mem_id = self.conn.last_insert_rowid();
             if let Some(t) = &m.text {
                 self.conn
@@ -321,6 +343,10 @@ impl Store {
             if let Some(e) = &m.embedding {
                 adds.push((mem_id as u64, e.clone()));
             }
+        }
+        if v.seq_to.is_none() {
+            st.counts.versions += 1;
+            return Ok(());
         }
         let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
         self.conn

@@ -119,7 +119,7 @@ impl Store {
         kind: EventKind,
     ) -> Result<u64> {
         let seq = tx.next_seq();
-        self.end_version(tx, ns, key, row.seq, seq, kind)?;
+        self.end_version(tx, row.id, seq, kind)?;
         if row.has_text {
             self.mark_lexical(tx, row.id, true)?;
         }
@@ -140,13 +140,20 @@ impl Store {
         Ok(())
     }
 
-    /// Closes the live version of (ns, key) — the one that began at `live_seq` — at `seq`.
-    fn end_version(&mut self, tx: &Tx, ns: &str, key: &str, live_seq: u64, seq: u64, kind: EventKind) -> Result<()> {
+    /// Closes the live version of memory `id` at `seq`: copies its row into history, before the row changes.
+    /// (A version a store before schema v8 kept open is closed in place.)
+    fn end_version(&mut self, tx: &Tx, id: i64, seq: u64, kind: EventKind) -> Result<()> {
         self.conn
-            .prepare_cached(
-                "UPDATE versions SET seq_to = ?4, ended_at = ?5, end_kind = ?6 WHERE ns = ?1 AND key = ?2 AND seq_from = ?3",
-            )?
-            .execute(params![ns, key, live_seq as i64, seq as i64, tx.now, kind.as_str()])?;
+            .prepare_cached(concat!(
+                "INSERT INTO versions (mem_id, ",
+                data_cols!(),
+                ", seq_from, size, seq_to, ended_at, end_kind) SELECT id, ",
+                data_cols!(),
+                ", seq, size, ?2, ?3, ?4 FROM memories WHERE id = ?1
+                 ON CONFLICT (ns, key, seq_from) DO UPDATE SET
+                   seq_to = excluded.seq_to, ended_at = excluded.ended_at, end_kind = excluded.end_kind"
+            ))?
+            .execute(params![id, seq as i64, tx.now, kind.as_str()])?;
         Ok(())
     }
 
@@ -169,8 +176,6 @@ impl Store {
             Some(row) => self.update_live_row(tx, row, &p, &w)?,
             None => self.insert_live_row(tx, &p, &w)?,
         };
-        let created_at = existing.as_ref().map_or(tx.now, |r| r.created_at);
-        self.insert_version(tx, id, version, created_at, &p, &w)?;
         if let Some(e) = p.embedding {
             tx.index_ops.push(IndexOp::Upsert(id as u64, e));
         }
@@ -206,7 +211,7 @@ impl Store {
     /// Overwrites the live row `row` with the put (its previous version closed, its full-text entry
     /// marked, its vector dropped when the put has none). Returns the id and the new version.
     fn update_live_row(&mut self, tx: &mut Tx, row: &LiveRow, p: &Prepared, w: &RowWrite) -> Result<(i64, u64)> {
-        self.end_version(tx, &p.ns, &p.key, row.seq, w.seq, EventKind::Put)?;
+        self.end_version(tx, row.id, w.seq, EventKind::Put)?;
         if row.has_text || p.text.is_some() {
             self.mark_lexical(tx, row.id, row.has_text)?;
         }
@@ -270,41 +275,6 @@ impl Store {
             self.mark_lexical(tx, id, false)?;
         }
         Ok((id, version))
-    }
-
-    /// Records the put as the key's newest version in history (open: it is the live one).
-    fn insert_version(
-        &mut self,
-        tx: &Tx,
-        id: i64,
-        version: u64,
-        created_at: i64,
-        p: &Prepared,
-        w: &RowWrite,
-    ) -> Result<()> {
-        self.conn
-            .prepare_cached(concat!(
-                "INSERT INTO versions (mem_id, ",
-                data_cols!(),
-                ", seq_from, size) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
-            ))?
-            .execute(params![
-                id,
-                p.ns,
-                p.key,
-                p.value,
-                p.text,
-                w.embedding,
-                p.metadata,
-                p.pinned,
-                w.expires_at,
-                created_at,
-                tx.now,
-                version as i64,
-                w.seq as i64,
-                p.size as i64
-            ])?;
-        Ok(())
     }
 
     /// Writes one memory. See [`MemoryPut`] for CAS (`if_version`), TTL and pinning.
@@ -467,7 +437,7 @@ impl Store {
         conds.push_str(&crate::filter::compile(&q.value_filter, "value", &mut ps)?);
         let offset = q.offset.min(i64::MAX as usize) as i64;
         let table =
-            if seq.is_some() { format!("{VER_COLS} FROM versions") } else { format!("{MEM_COLS} FROM memories") };
+            if seq.is_some() { format!("{VER_COLS} FROM all_versions") } else { format!("{MEM_COLS} FROM memories") };
         let sql = format!(
             "SELECT {table} WHERE ns >= ?1 AND ns < ?2{live} AND (ns > ?3 OR (ns = ?3 AND key > ?4)){conds} ORDER BY ns, key LIMIT ?5 OFFSET {offset}"
         );
@@ -518,7 +488,7 @@ impl Store {
         namespace::check_key(key)?;
         let limit = limit.clamp(1, HISTORY_PAGE_MAX);
         let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {VER_COLS} FROM versions WHERE ns = ?1 AND key = ?2 AND seq_from > ?3 ORDER BY seq_from LIMIT ?4"
+            "SELECT {VER_COLS} FROM all_versions WHERE ns = ?1 AND key = ?2 AND seq_from > ?3 ORDER BY seq_from LIMIT ?4"
         ))?;
         let mut rows = st.query(params![ns, key, after_seq.min(i64::MAX as u64) as i64, limit as i64])?;
         let mut budget = PageBudget::new();

@@ -57,9 +57,6 @@ pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(
 /// The live row of a key, as needed by writers.
 pub(crate) struct LiveRow {
     pub id: i64,
-    /// seq of the live version (= its seq_from in `versions`).
-    pub seq: u64,
-    pub created_at: i64,
     pub version: u64,
     pub size: u64,
     pub pinned: bool,
@@ -71,7 +68,7 @@ pub(crate) struct LiveRow {
 /// `LIVE_COLS` as a literal, for SQL built with `concat!`.
 macro_rules! live_cols {
     () => {
-        "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL, seq, created_at"
+        "id, version, size, pinned, expires_at, embedding IS NOT NULL, text IS NOT NULL"
     };
 }
 /// Columns read for a `LiveRow`, in `live_row_from` order.
@@ -88,8 +85,6 @@ pub(crate) fn live_row_from(r: &Row) -> rusqlite::Result<LiveRow> {
         expires_at: r.get(4)?,
         has_embedding: r.get(5)?,
         has_text: r.get(6)?,
-        seq: r.get::<_, i64>(7)? as u64,
-        created_at: r.get(8)?,
     })
 }
 

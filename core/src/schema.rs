@@ -219,6 +219,21 @@ const MIGRATIONS: &[&str] = &[
     DROP INDEX IF EXISTS memories_lru;
     CREATE INDEX memories_lru ON memories (pinned, access_tick, size, embedding IS NOT NULL);
     "#,
+    // v8 — a live version is its memories row only: `versions` holds closed versions, written when one
+    // closes (copied from the row it was), so a new key writes no version and an update one, at the tail,
+    // instead of a new one plus the previous one closed in place. Readers of history read `all_versions`.
+    // Versions v7 kept open (seq_to NULL) are left where they are, hidden by the view, and closed in place
+    // when their memory changes (memories.rs); rewriting them here would journal the whole table.
+    r#"
+    CREATE VIEW all_versions AS
+        SELECT mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
+               seq_from, size, seq_to, ended_at, end_kind
+        FROM versions WHERE seq_to IS NOT NULL
+        UNION ALL
+        SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
+               seq, size, NULL, NULL, NULL
+        FROM memories;
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -52,7 +52,8 @@ impl Store {
         // what it reads does not take the page cache's memory (wasm never gives it back) for nothing.
         let (versions, events, checkpoints) = crate::page_cache::with_small_cache(c, || {
             Ok((
-                count("SELECT COUNT(*) FROM versions")?,
+                // A live version is its memory row (schema v8); versions v7 left open are not counted twice.
+                count("SELECT COUNT(*) FROM versions WHERE seq_to IS NOT NULL")? + self.usage.count,
                 count("SELECT COUNT(*) FROM events")?,
                 count("SELECT COUNT(*) FROM checkpoints")?,
             ))

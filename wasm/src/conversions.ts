@@ -165,6 +165,7 @@ export function checkExportSeqs(doc: Raw): void {
     if (typeof v !== 'object' || v === null) continue;
     memory(v.memory, `doc.versions[${i}].memory`);
     num(v.seq_to, `doc.versions[${i}].seq_to`);
+    num(v.id, `doc.versions[${i}].id`);
   }
   for (const [i, c] of list(doc.commits).entries()) num(list(c)[0], `doc.commits[${i}][0]`);
   for (const [i, c] of list(doc.checkpoints).entries()) num(c?.seq, `doc.checkpoints[${i}].seq`);

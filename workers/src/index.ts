@@ -2,6 +2,7 @@
 import { createApp } from './app.js';
 import type { Env } from './env.js';
 import { fastMemoryGet } from './memory-get-fast-path.js';
+import { fastMemoryPut } from './memory-put-fast-path.js';
 import { registerDocsRoutes } from './routes/docs.js';
 
 export { AgentMemory } from './agent-memory.js';
@@ -11,5 +12,8 @@ const app = createApp();
 registerDocsRoutes(app);
 
 export default {
-  fetch: async (request, env, ctx) => (await fastMemoryGet(request, env)) ?? app.fetch(request, env, ctx),
+  fetch: async (request, env, ctx) =>
+    (await fastMemoryGet(request, env)) ??
+    (await fastMemoryPut(request, env, (handedOn) => app.fetch(handedOn, env, ctx))) ??
+    app.fetch(request, env, ctx),
 } satisfies ExportedHandler<Env>;

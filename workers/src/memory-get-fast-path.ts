@@ -16,9 +16,16 @@ import { memoryOut } from './wire.js';
 
 const PATH = /^\/v1\/agents\/([^/%]+)\/memories\/([^/%]+)$/;
 
-/** The route's answer to `req`, or undefined: the router must answer it. */
-export async function fastMemoryGet(req: Request, env: Env): Promise<Response | undefined> {
-  if (req.method !== 'GET') return undefined;
+/** A URL `/v1/agents/{agent}/memories/{key}?ns=…` (no percent-encoding in the path, no other parameter). */
+export interface MemoryUrl {
+  url: URL;
+  agent: string;
+  key: string;
+  ns: string;
+}
+
+/** `req`'s URL when it names one memory plainly (see MemoryUrl), else undefined. */
+export function plainMemoryUrl(req: Request): MemoryUrl | undefined {
   const url = new URL(req.url);
   const m = PATH.exec(url.pathname);
   if (!m) return undefined;
@@ -28,7 +35,15 @@ export async function fastMemoryGet(req: Request, env: Env): Promise<Response | 
     if (name !== 'ns' || ns !== undefined) return undefined;
     ns = value;
   }
-  if (ns === undefined) return undefined;
+  return ns === undefined ? undefined : { url, agent, key, ns };
+}
+
+/** The route's answer to `req`, or undefined: the router must answer it. */
+export async function fastMemoryGet(req: Request, env: Env): Promise<Response | undefined> {
+  if (req.method !== 'GET') return undefined;
+  const target = plainMemoryUrl(req);
+  if (!target) return undefined;
+  const { url, agent, key, ns } = target;
   let namespace: string[];
   try {
     checkHost(env, req);

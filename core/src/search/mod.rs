@@ -566,7 +566,7 @@ impl Store {
         let mut cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
         cond_sql.push_str(&filter::compile(&plan.value_conds, "value", &mut ps)?);
         let sql = format!(
-            "SELECT {VER_COLS} FROM versions WHERE seq_from <= ?1 AND (seq_to IS NULL OR seq_to > ?1)
+            "SELECT {VER_COLS} FROM all_versions WHERE seq_from <= ?1 AND (seq_to IS NULL OR seq_to > ?1)
              AND ns >= ?2 AND ns < ?3 AND (expires_at IS NULL OR expires_at > ?4){cond_sql}"
         );
         let rows: Vec<Memory> = {

@@ -114,6 +114,12 @@ fn export_is_consistent_while_writes_go_on_between_chunks() {
     let mut b = store(DIMS);
     import_all(&mut b, &out).unwrap();
     assert_eq!(b.export().unwrap(), before, "the export is of the seq it began at");
+    // A cursor from before schema v8 (a version row id, no key) would repeat versions: refused.
+    let counts = json!({"history_floor": 0, "versions": 3, "commits": 0, "checkpoints": 0, "writes": 0});
+    let old = json!({"seq": a.seq(), "section": 0, "after": 5, "counts": counts}).to_string();
+    let e = a.export_chunk(Some(&old), 500).unwrap_err();
+    assert!(e.message.contains("older version"), "{e}");
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
 }
 
 #[test]
@@ -266,4 +272,61 @@ fn an_import_survives_a_reopen_mid_way() {
     assert_eq!(b.put(MemoryPut::new(&["z"], "k", json!(1))).unwrap_err().code, ErrorCode::Conflict, "still importing");
     import_all(&mut b, &chunks[1..]).unwrap();
     assert_eq!(b.export().unwrap(), a.export().unwrap());
+}
+
+#[test]
+fn an_import_numbers_memories_as_the_source_did() {
+    // Keys written out of their sort order, some rewritten and deleted: the export walks keys, the ids follow
+    // the writes. Every text the same, so BM25 ties everywhere and the order of hits is the order of ids.
+    let mut a = store(DIMS);
+    for i in [7, 3, 9, 1, 5, 0, 8, 2, 6, 4] {
+        a.put(MemoryPut::new(&[["b", "a"][i % 2]], &format!("k{i}"), json!(i)).text("the same words")).unwrap();
+    }
+    a.put(MemoryPut::new(&["a"], "k3", json!("again")).text("the same words")).unwrap();
+    a.delete(&ns(&["b"]), "k8", None).unwrap();
+    a.put(MemoryPut::new(&["b"], "k8", json!("back")).text("the same words")).unwrap();
+    let q = SearchQuery { text: Some("same words".into()), k: Some(20), ..Default::default() };
+    let hits = |s: &mut Store| s.search(&q).unwrap().into_iter().map(|h| h.key).collect::<Vec<_>>();
+    let want = hits(&mut a);
+    assert_eq!(want[..3], ["k7", "k3", "k9"], "ties go by id, the order of first writes");
+    let all = lines(&export_chunks(&mut a, 300));
+    let mut b = store(DIMS);
+    assert!(import_all(&mut b, &rechunk(&all, 3)).unwrap().done);
+    assert_eq!(hits(&mut b), want);
+    assert_eq!(b.export().unwrap(), a.export().unwrap());
+    // New memories after the import number on from the highest id.
+    b.put(MemoryPut::new(&["c"], "new", json!(1)).text("the same words")).unwrap();
+    assert_eq!(hits(&mut b).last().map(String::as_str), Some("new"));
+
+    // An export written before versions carried their memory's id imports too: ids in the order of its lines.
+    let old: Vec<String> = all
+        .iter()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("id");
+            v.to_string()
+        })
+        .collect();
+    assert!(!old.iter().any(|l| l.contains("\"id\"")));
+    let mut c = store(DIMS);
+    assert!(import_all(&mut c, &rechunk(&old, 4)).unwrap().done);
+    let mut got = hits(&mut c);
+    got.sort();
+    let mut keys = want.clone();
+    keys.sort();
+    assert_eq!(got, keys);
+
+    // A memory id of 0, past the bound, or twice: INVALID_ARGUMENT.
+    for id in [json!(0), json!(1u64 << 53)] {
+        let bad = replace_line(&all, "version", |v| v["id"] = id.clone());
+        assert_eq!(import_error(&bad), ErrorCode::InvalidArgument, "id {id}");
+    }
+    let live: Vec<usize> =
+        all.iter().enumerate().filter(|(_, l)| l.contains("\"seq_to\":null")).map(|(i, _)| i).collect();
+    let mut twice = all.clone();
+    let first: serde_json::Value = serde_json::from_str(&all[live[0]]).unwrap();
+    let mut second: serde_json::Value = serde_json::from_str(&all[live[1]]).unwrap();
+    second["id"] = first["id"].clone();
+    twice[live[1]] = second.to_string();
+    assert_eq!(import_error(&twice), ErrorCode::InvalidArgument);
 }

@@ -28,7 +28,7 @@ const exportRoute = createRoute({
   summary: 'The whole store (current state, history, checkpoints) as an NDJSON stream (edgemem-export/2)',
   description:
     'One JSON object per line: `header` (format, dims, metric, seq), then `version` lines (every retained version; ' +
-    'live ones have `seq_to: null`), `commits` (seq/time pairs), `checkpoint` and `write` lines, and last `end` with ' +
+    'live ones have `seq_to: null` and their memory `id`), `commits` (seq/time pairs), `checkpoint` and `write` lines, and last `end` with ' +
     "the count of each kind. Consistent as of the header's seq. A response without its `end` line was cut short.",
   middleware: [requires('read')] as const,
   request: { params: AgentParams },
