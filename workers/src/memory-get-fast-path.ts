@@ -5,7 +5,6 @@
  * bench/peers/miniflare/request-path.mjs). Also the URL both memory fast paths take (`plainMemoryUrl`).
  */
 import { callAgent } from './agent-client.js';
-import type { Env } from './env.js';
 import { admitted, type FastPath, plainUrl, respond } from './fast-path.js';
 import { ApiError } from './http-errors.js';
 import { KeyParams, NamespaceQuery, splitNamespace } from './schemas.js';
@@ -37,7 +36,7 @@ export function plainMemoryUrl(req: Request): MemoryUrl | undefined {
 }
 
 /** The route's answer to `req`, or undefined: the router must answer it. */
-export const fastMemoryGet: FastPath = async (req: Request, env: Env) => {
+export const fastMemoryGet: FastPath = async (req, env) => {
   if (req.method !== 'GET') return undefined;
   const target = plainMemoryUrl(req);
   if (!target || !(await admitted(req, env, target.url, target.agent, 'read'))) return undefined;

@@ -5,7 +5,6 @@
  */
 import type { MemoryInput } from 'edgemem';
 import { callAgent } from './agent-client.js';
-import type { Env } from './env.js';
 import { admitted, type FastPath, plainJsonBody, respond, withJsonBody } from './fast-path.js';
 import { LIMITS } from './limits.js';
 import { plainMemoryUrl } from './memory-get-fast-path.js';
@@ -14,7 +13,7 @@ import { MemoryPutBody } from './schemas.js';
 import { vectorIn } from './wire.js';
 
 /** The route's answer to `req`, or undefined: the router must answer `req` (its body unread). */
-export const fastMemoryPut: FastPath = async (req, env: Env, router) => {
+export const fastMemoryPut: FastPath = async (req, env, router) => {
   if (req.method !== 'PUT' || !plainJsonBody(req, LIMITS.bodyBytes)) return undefined;
   const target = plainMemoryUrl(req);
   if (!target || !(await admitted(req, env, target.url, target.agent, 'write'))) return undefined;
