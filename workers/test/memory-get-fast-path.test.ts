@@ -53,7 +53,7 @@ describe('the GET fast path', () => {
     const req = () => new Request(BASE + path, { method, headers });
     const viaRouter = await answer(await router.fetch(req(), env, createExecutionContext()));
     const viaWorker = await answer(await exports.default.fetch(req()));
-    const fast = await fastMemoryGet(req(), env);
+    const fast = await fastMemoryGet(req(), env, (r) => router.fetch(r, env, createExecutionContext()));
     return { viaRouter, viaWorker, took: fast !== undefined };
   }
 

@@ -1,118 +1,21 @@
 /**
- * The PUT fast path (src/memory-put-fast-path.ts) answers exactly what the router answers. Each request goes to
- * three agents in the same state: to one through the router alone, to one through the Worker, and to one through
- * the fast path itself (which tells whether it took the request or handed it on); the three answers — status,
+ * The PUT fast path (src/memory-put-fast-path.ts) answers exactly what the router answers (fast-path-harness.ts:
+ * each request to three agents, through the router, the Worker and the fast path): the three answers — status,
  * type, body — and what the three agents then hold are equal. Taken: plain PUTs (new keys, updates, CAS, every
  * optional field, an embedding, a store error). Handed on: other content types, no Content-Length, bodies too
  * large, too deep, not JSON or failing the schema, bad path, query or token.
  */
 
-import { createExecutionContext } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app';
 import { fastMemoryPut } from '../src/memory-put-fast-path';
-import { agentId, BASE, token } from './helpers';
-
-const router = createApp();
-
-interface Answer {
-  status: number;
-  type: string | null;
-  body: string;
-}
-const answer = async (res: Response, agent: string, as: string): Promise<Answer> => ({
-  status: res.status,
-  type: res.headers.get('content-type'),
-  body: (await res.text()).replaceAll(agent, as),
-});
-
-/** One request, for any agent: its path and query after the agent, its headers and body. */
-interface Case {
-  what: string;
-  /** After `/v1/agents/{agent}`. */
-  path: string;
-  body?: BodyInit;
-  headers?: Record<string, string>;
-  /** A stream body: no Content-Length. */
-  stream?: boolean;
-  /** The token: the agent's write token (default), its read token, another agent's, none, or a literal. */
-  auth?: 'write' | 'read' | 'other' | 'none' | string;
-  /** The router's answer's status. */
-  status: number;
-  taken: boolean;
-}
+import { type Case, threeAgents } from './fast-path-harness';
 
 const json = (o: unknown) => JSON.stringify(o);
 const vec = (n: number, x = 0.5) => Array.from({ length: n }, (_, i) => (i === 0 ? 1 : x));
 
 describe('the PUT fast path', () => {
-  const sides = ['router', 'worker', 'fast'] as const;
-  const agents = Object.fromEntries(sides.map((s) => [s, agentId(`put-${s}`)])) as Record<
-    (typeof sides)[number],
-    string
-  >;
-  const tokens: Record<string, { write: string; read: string }> = {};
-  let other = '';
-
-  beforeAll(async () => {
-    for (const s of sides)
-      tokens[s] = { write: await token(agents[s], ['write']), read: await token(agents[s], ['read']) };
-    other = await token(agentId('put-other'), ['write']);
-  });
-
-  function request(c: Case, agent: string, side: (typeof sides)[number]): Request {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...c.headers };
-    const auth = c.auth ?? 'write';
-    const t =
-      auth === 'write' || auth === 'read'
-        ? tokens[side]?.[auth]
-        : auth === 'other'
-          ? other
-          : auth === 'none'
-            ? null
-            : auth;
-    if (t) headers.authorization = `Bearer ${t}`;
-    let body: BodyInit | undefined = c.body;
-    // What an HTTP client sends with a body of known length (a Request made here has none of its own).
-    if (typeof c.body === 'string' && !c.stream)
-      headers['content-length'] ??= String(new TextEncoder().encode(c.body).length);
-    if (c.stream && typeof c.body === 'string') {
-      const bytes = new TextEncoder().encode(c.body);
-      body = new ReadableStream({
-        start(ctl) {
-          ctl.enqueue(bytes);
-          ctl.close();
-        },
-      });
-    }
-    return new Request(`${BASE}/v1/agents/${agent}${c.path}`, { method: 'PUT', headers, body });
-  }
-
-  /** The three answers (agent ids replaced by `{agent}`) and whether the fast path took the request. */
-  async function run(c: Case) {
-    const viaRouter = await answer(
-      await router.fetch(request(c, agents.router, 'router'), env, createExecutionContext()),
-      agents.router,
-      '{agent}',
-    );
-    const viaWorker = await answer(
-      await exports.default.fetch(request(c, agents.worker, 'worker')),
-      agents.worker,
-      '{agent}',
-    );
-    let handedOn = false;
-    const fast = await fastMemoryPut(request(c, agents.fast, 'fast'), env, (r) => {
-      handedOn = true;
-      return router.fetch(r, env, createExecutionContext());
-    });
-    const viaFast = await answer(
-      fast ?? (await router.fetch(request(c, agents.fast, 'fast'), env, createExecutionContext())),
-      agents.fast,
-      '{agent}',
-    );
-    return { viaRouter, viaWorker, viaFast, took: fast !== undefined && !handedOn };
-  }
+  const { setUp, run, read } = threeAgents('put', 'PUT', fastMemoryPut);
+  beforeAll(setUp);
 
   const m = (key: string, ns = 't') => `/memories/${key}?ns=${encodeURIComponent(ns)}`;
   const cases: Case[] = [
@@ -262,16 +165,12 @@ describe('the PUT fast path', () => {
   });
 
   it('leaves the three agents holding the same memories', async () => {
-    const held = async (side: (typeof sides)[number]) => {
+    const held = async (side: 'router' | 'worker' | 'fast') => {
       const out: unknown[] = [];
       for (const ns of ['t', 'user/42']) {
-        const res = await exports.default.fetch(
-          new Request(`${BASE}/v1/agents/${agents[side]}/memories?prefix=${encodeURIComponent(ns)}&embeddings=true`, {
-            headers: { authorization: `Bearer ${tokens[side]?.read}` },
-          }),
-        );
-        expect(res.status).toBe(200);
-        const { items } = (await res.json()) as { items: Array<Record<string, unknown>> };
+        const { items } = (await read(side, `/memories?prefix=${encodeURIComponent(ns)}&embeddings=true`)) as {
+          items: Array<Record<string, unknown>>;
+        };
         out.push(items.map(({ createdAt, updatedAt, expiresAt, ...rest }) => rest));
       }
       return out;

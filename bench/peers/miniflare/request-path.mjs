@@ -4,10 +4,10 @@
  * request-path-worker.ts (the real routes and `AgentMemory`, plus a probe route), one agent loaded with the latency
  * corpus through `POST /import`, then for GET, PUT, CHECKPOINT PUT and hybrid SEARCH (the requests of paired.mjs),
  * inside the isolate: the whole request through the Worker's `fetch` (no socket; for GET also the bare route
- * below; for PUT the Worker's part also through the router, the request sent without its Content-Length), the
- * Hono floor (`/v1/health`), auth, validation, the object's id, the RPC with the store call, the call inside the
- * object, an empty `transactionSync`, an echo RPC of the call's arguments and of its result, the
- * response's JSON. `--rounds` runs of the probe; the medians are printed (ms per request). Then over HTTP, interleaved (`--http` times each, the
+ * below; for PUT and CHECKPOINT PUT the Worker's part also through the router, the request sent without its
+ * Content-Length), the Hono floor (`/v1/health`), auth, validation, the object's id, the RPC with the store call,
+ * the call inside the object, an empty `transactionSync`, an echo RPC of the call's arguments and of its result,
+ * the response's JSON. `--rounds` runs of the probe; the medians are printed (ms per request). Then over HTTP, interleaved (`--http` times each, the
  * order rotating): the floor (`GET /v1/health`), the API's GET, a bare GET (the probe's route: the path split
  * by hand, the token checked, the store call, its JSON — what routing, middleware and validation add is the
  * difference) and the bare GET with its read inside a transaction, each with the workerd process's CPU per

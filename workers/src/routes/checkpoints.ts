@@ -1,5 +1,6 @@
 /** Checkpoint routes (LangGraph-shaped): put, get latest or by id, list, pending writes, delete a thread. */
 import { createRoute, z } from '@hono/zod-openapi';
+import type { CheckpointInput } from 'edgemem';
 import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
@@ -16,11 +17,28 @@ const ThreadParams = AgentParams.extend({
     .openapi({ param: { name: 'threadId', in: 'path' } }),
 });
 
+/** A checkpoint put's body limit: a checkpoint's bytes, as base64 or JSON text. */
+export const CHECKPOINT_BODY_BYTES = LIMITS.checkpointBytes * 2;
+
+/** A checkpoint put's body (validated) as the store's input; INVALID_ARGUMENT for a payload given twice or not at all. */
+export function checkpointInput(body: z.output<typeof CheckpointPutBody>): CheckpointInput {
+  const { data, dataBase64, blobs, ...b } = body;
+  const input = {
+    ...b,
+    data: dataIn({ data, dataBase64 }, 'checkpoint'),
+    blobs: blobs?.map(({ data: d, dataBase64: b64, ...blob }, i) => ({
+      ...blob,
+      data: dataIn({ data: d, dataBase64: b64 }, `blobs.${i}`),
+    })),
+  };
+  return defined(input) as CheckpointInput;
+}
+
 const putCheckpoint = createRoute({
   method: 'post',
   path: '/v1/agents/{agent}/checkpoints',
   summary: 'Store a checkpoint',
-  middleware: [requires('write'), limitBody(LIMITS.checkpointBytes * 2)] as const,
+  middleware: [requires('write'), limitBody(CHECKPOINT_BODY_BYTES)] as const,
   request: { params: AgentParams, body: jsonBody(CheckpointPutBody) },
   responses: { 200: ok(z.object({ seq: uint() }), 'its seq'), ...ERRORS },
 });
@@ -95,16 +113,7 @@ const deleteThread = createRoute({
 export function registerCheckpointRoutes(app: App): void {
   app.openapi(putCheckpoint, async (c) => {
     const { agent } = c.req.valid('param');
-    const { data, dataBase64, blobs, ...b } = c.req.valid('json');
-    const input = {
-      ...b,
-      data: dataIn({ data, dataBase64 }, 'checkpoint'),
-      blobs: blobs?.map(({ data: d, dataBase64: b64, ...blob }, i) => ({
-        ...blob,
-        data: dataIn({ data: d, dataBase64: b64 }, `blobs.${i}`),
-      })),
-    };
-    const seq = await callAgent(c.env, agent, 'putCheckpoint', defined(input) as never);
+    const seq = await callAgent(c.env, agent, 'putCheckpoint', checkpointInput(c.req.valid('json')));
     return c.json({ seq }, 200);
   });
 
