@@ -6,7 +6,7 @@
 use crate::checkpoints::Checkpoint;
 use crate::error::{Error, ErrorCode, Result};
 use crate::import_stream::document_lines;
-use crate::memory_row::{row_to_memory, MEM_COLS, VER_COLS};
+use crate::memory_row::{row_to_memory, versions_union, MEM_COLS};
 use crate::store::Store;
 use crate::types::Memory;
 use serde::{Deserialize, Serialize};
@@ -77,7 +77,7 @@ impl Store {
         };
         let versions = versions_at(
             &self.conn,
-            &format!("SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM all_versions ORDER BY ns, key, seq_from"),
+            &versions_union(&["seq_to", "ended_at", "end_kind"], "1", "1", "ns, key, seq_from"),
             &[],
             self.seq,
         )?;

@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::memories::history_pruned;
-use crate::memory_row::{row_to_memory, VER_COLS};
+use crate::memory_row::{row_to_memory, versions_union};
 use crate::namespace;
 use crate::store::Store;
 use crate::time_index::{seq_by_time, ts_at_or_after, Bound};
@@ -51,8 +51,13 @@ impl Store {
         let found = self
             .conn
             .prepare_cached(&format!(
-                "SELECT {VER_COLS}, seq_to FROM all_versions WHERE ns = ?1 AND key = ?2 AND seq_from <= ?3
-                 ORDER BY seq_from DESC LIMIT 1"
+                "{} LIMIT 1",
+                versions_union(
+                    &["seq_to"],
+                    "ns = ?1 AND key = ?2 AND seq_from <= ?3",
+                    "ns = ?1 AND key = ?2 AND seq <= ?3",
+                    "seq_from DESC"
+                )
             ))?
             .query_row(params![ns, key, s as i64], |r| {
                 Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?))

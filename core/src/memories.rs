@@ -8,7 +8,7 @@ use crate::index_state::IndexOp;
 use crate::lexical_buffer::LexicalBuffer;
 use crate::memory_json::row_to_json;
 use crate::memory_row::{
-    data_cols, live_row_from, row_to_memory, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS, VER_COLS,
+    data_cols, live_row_from, row_to_memory, versions_union, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS,
 };
 use crate::namespace;
 use crate::page_bytes::{vector_json_bytes, PageBudget};
@@ -420,13 +420,10 @@ impl Store {
         use rusqlite::types::Value as Sql;
         let mut ps: Vec<Sql> =
             vec![Sql::Text(prefix), Sql::Text(end), Sql::Text(cns), Sql::Text(ckey), Sql::Integer(limit as i64)];
-        let live = match seq {
-            None => String::new(),
-            Some(s) => {
-                ps.push(Sql::Integer(s as i64));
-                format!(" AND seq_from <= ?{n} AND (seq_to IS NULL OR seq_to > ?{n})", n = ps.len())
-            }
-        };
+        if let Some(s) = seq {
+            ps.push(Sql::Integer(s as i64));
+        }
+        let at_seq = ps.len();
         // With filters or an offset, expiry is applied in SQL too, so LIMIT and OFFSET count live memories only.
         let mut conds = String::new();
         if !q.filter.is_empty() || !q.value_filter.is_empty() || q.offset > 0 {
@@ -436,11 +433,17 @@ impl Store {
         conds.push_str(&crate::filter::compile(&q.filter, "metadata", &mut ps)?);
         conds.push_str(&crate::filter::compile(&q.value_filter, "value", &mut ps)?);
         let offset = q.offset.min(i64::MAX as usize) as i64;
-        let table =
-            if seq.is_some() { format!("{VER_COLS} FROM all_versions") } else { format!("{MEM_COLS} FROM memories") };
-        let sql = format!(
-            "SELECT {table} WHERE ns >= ?1 AND ns < ?2{live} AND (ns > ?3 OR (ns = ?3 AND key > ?4)){conds} ORDER BY ns, key LIMIT ?5 OFFSET {offset}"
-        );
+        let range = format!("ns >= ?1 AND ns < ?2 AND (ns > ?3 OR (ns = ?3 AND key > ?4)){conds}");
+        let rows_sql = match seq {
+            None => format!("SELECT {MEM_COLS} FROM memories WHERE {range} ORDER BY ns, key"),
+            Some(_) => versions_union(
+                &[],
+                &format!("seq_from <= ?{at_seq} AND seq_to > ?{at_seq} AND {range}"),
+                &format!("seq <= ?{at_seq} AND {range}"),
+                "ns, key",
+            ),
+        };
+        let sql = format!("{rows_sql} LIMIT ?5 OFFSET {offset}");
         // Rows are read one by one and the page ends early once it is MAX_PAGE_BYTES (page_bytes.rs).
         let vector_bytes = if q.include_embeddings { vector_json_bytes(self.cfg.dims) } else { 0 };
         let mut budget = PageBudget::new();
@@ -488,7 +491,13 @@ impl Store {
         namespace::check_key(key)?;
         let limit = limit.clamp(1, HISTORY_PAGE_MAX);
         let mut st = self.conn.prepare_cached(&format!(
-            "SELECT {VER_COLS} FROM all_versions WHERE ns = ?1 AND key = ?2 AND seq_from > ?3 ORDER BY seq_from LIMIT ?4"
+            "{} LIMIT ?4",
+            versions_union(
+                &[],
+                "ns = ?1 AND key = ?2 AND seq_from > ?3",
+                "ns = ?1 AND key = ?2 AND seq > ?3",
+                "seq_from"
+            )
         ))?;
         let mut rows = st.query(params![ns, key, after_seq.min(i64::MAX as u64) as i64, limit as i64])?;
         let mut budget = PageBudget::new();

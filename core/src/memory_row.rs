@@ -25,6 +25,18 @@ macro_rules! mem_cols {
 pub(crate) const MEM_COLS: &str = mem_cols!();
 /// The same columns of a `versions` row (its memory's id, the seq it began at), in the same order.
 pub(crate) const VER_COLS: &str = concat!("mem_id, ", data_cols!(), ", seq_from, size");
+/// Every version of the memories a read selects, in one compound SELECT: the closed ones in `versions`
+/// (`closed`, a condition on its columns), each live one as its `memories` row (`live`, the same on the
+/// row's: `seq` for `seq_from`), with `extra` columns after `VER_COLS` (NULL for a live row), ordered by
+/// `order` (`versions`' column names). SQLite merges the two sides' ordered index scans; the `all_versions`
+/// view with an ORDER BY would sort every row it selects in memory first.
+pub(crate) fn versions_union(extra: &[&str], closed: &str, live: &str, order: &str) -> String {
+    let (cols, nulls): (String, String) = extra.iter().map(|c| (format!(", {c}"), ", NULL".to_string())).unzip();
+    format!(
+        "SELECT {VER_COLS}{cols} FROM versions WHERE seq_to IS NOT NULL AND {closed} \
+         UNION ALL SELECT {MEM_COLS}{nulls} FROM memories WHERE {live} ORDER BY {order}"
+    )
+}
 /// The live row at (ns, key): a constant, so a read neither formats it nor allocates for it.
 pub(crate) const LIVE_ROW_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
 
@@ -91,5 +103,53 @@ pub(crate) fn live_row_from(r: &Row) -> rusqlite::Result<LiveRow> {
 impl LiveRow {
     pub fn expired(&self, now: i64) -> bool {
         self.expires_at.is_some_and(|t| t <= now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::versions_union;
+    use crate::{Store, StoreConfig};
+
+    /// Each way history is read walks both tables' indexes in order and merges them: no temp b-tree
+    /// (a sort of every selected row in memory), as the `all_versions` view with ORDER BY needed.
+    #[test]
+    fn reads_of_every_version_merge_without_sorting() {
+        let s = Store::open(StoreConfig::memory(0)).unwrap();
+        let range =
+            "ns >= ?1 AND ns < ?2 AND (ns > ?3 OR (ns = ?3 AND key > ?4)) AND (expires_at IS NULL OR expires_at > ?6)";
+        let reads = [
+            // a list AS OF seq ?5, a history page, a get AS OF, the one-document export
+            versions_union(
+                &[],
+                &format!("seq_from <= ?5 AND seq_to > ?5 AND {range}"),
+                &format!("seq <= ?5 AND {range}"),
+                "ns, key",
+            ) + " LIMIT 10 OFFSET 5",
+            versions_union(
+                &[],
+                "ns = ?1 AND key = ?2 AND seq_from > ?3",
+                "ns = ?1 AND key = ?2 AND seq > ?3",
+                "seq_from",
+            ) + " LIMIT ?4",
+            versions_union(
+                &["seq_to"],
+                "ns = ?1 AND key = ?2 AND seq_from <= ?3",
+                "ns = ?1 AND key = ?2 AND seq <= ?3",
+                "seq_from DESC",
+            ) + " LIMIT 1",
+            versions_union(&["seq_to", "ended_at", "end_kind"], "1", "1", "ns, key, seq_from"),
+        ];
+        for sql in reads {
+            let mut st = s.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let nulls = vec![rusqlite::types::Value::Null; st.parameter_count()];
+            let plan: Vec<String> = st
+                .query_map(rusqlite::params_from_iter(nulls), |r| r.get::<_, String>(3))
+                .unwrap()
+                .map(|r| r.unwrap())
+                .collect();
+            assert!(plan.iter().any(|p| p.contains("MERGE")), "{sql}\n{plan:#?}");
+            assert!(!plan.iter().any(|p| p.contains("TEMP B-TREE")), "{sql}\n{plan:#?}");
+        }
     }
 }

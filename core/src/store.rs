@@ -192,10 +192,10 @@ impl Store {
                 // Otherwise the journal goes to the page store, for recovery after a crash.
                 c.pragma_update(None, "journal_mode", "TRUNCATE")?;
                 c.pragma_update(None, "synchronous", if *atomic { "OFF" } else { "NORMAL" })?;
-                // Freed cell space is zeroed where that costs no extra page write: a page's zeros are
-                // what the Durable Object leaves out when it stores it (workers/src/page-hole.ts; 10k
-                // PUTs: workerd wrote 96 KiB per PUT instead of 116), and a deleted memory's bytes
-                // do not linger in the page that held them.
+                // Freed cell space is zeroed in the pages a commit writes anyway (no extra page, no
+                // extra journal or log frame): a page's zeros are what the Durable Object leaves out
+                // when it stores it (workers/src/page-hole.ts; 10k PUTs: workerd wrote 96 KiB per PUT
+                // instead of 116). Other page stores pay only the zeroing.
                 c.pragma_update(None, "secure_delete", "FAST")?;
             }
         }
