@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * The engine's database as a Durable Object holds it: the object's SQLite file (under `wrangler dev --persist-to`)
- * keeps the engine's 8 KiB pages in its table `edgemem_pages` (chunk n at id n, the file length at id -1; a chunk
- * shorter than 8 KiB is stored without its longest zero run, workers/src/page-hole.ts) or, for stores created before that table, in its KV table `_cf_KV` under `p:db/<n>` and `p:db/size`, each
- * value V8-serialized (workers/src/do-page-store.ts). `engineDbFromDo` rebuilds the engine's SQLite file from
+ * keeps the engine's 8 KiB pages in its table `edgemem_pages` (chunk n at id n, the file length at id -1; a row
+ * shorter than 8 KiB is a chunk stored without its longest zero run: workers/src/page-hole.ts) or, for stores
+ * created before that table, in its KV table `_cf_KV` under `p:db/<n>` and `p:db/size`, each value V8-serialized (workers/src/do-page-store.ts). `engineDbFromDo` rebuilds the engine's SQLite file from
  * them — reading the object's file in a copy with its WAL, so SQLite recovers the copy as workerd would — for
  * SQLite's integrity check (sqlite-check.mjs).
  */
@@ -16,14 +16,16 @@ import { deserialize } from 'node:v8';
 const PAGE = 8192;
 
 /**
- * The chunk whose stored form is `stored`, read independently of the Worker's code: a whole page as it is, else the
+ * Chunk `id`'s bytes from its stored form, read independently of the Worker's code: a whole page as it is, else the
  * bytes before the hole, the bytes after it and the hole's start as a little-endian u16 (workers/src/page-hole.ts).
- * @param {Buffer} stored
+ * @param {number} id @param {Buffer} stored
  */
-function chunkOf(stored) {
+function chunkOf(id, stored) {
   if (stored.length === PAGE) return stored;
-  const start = stored.readUInt16LE(stored.length - 2);
   const kept = stored.length - 2;
+  const start = kept >= 0 ? stored.readUInt16LE(kept) : -1;
+  if (kept < 0 || kept > PAGE || start > kept)
+    throw new Error(`edgemem_pages row ${id}: ${stored.length} bytes is no page`);
   const chunk = Buffer.alloc(PAGE);
   stored.copy(chunk, 0, 0, start);
   stored.copy(chunk, start + PAGE - kept, start, kept);
@@ -70,7 +72,10 @@ export function engineDbFromDo(doFile, out) {
     const chunks = new Map();
     if (tables.includes('edgemem_pages')) {
       for (const r of query('SELECT CAST(id AS TEXT) AS key, hex(data) AS v FROM edgemem_pages'))
-        chunks.set(Number(r.key), r.key === '-1' ? Buffer.from(r.v, 'hex') : chunkOf(Buffer.from(r.v, 'hex')));
+        chunks.set(
+          Number(r.key),
+          r.key === '-1' ? Buffer.from(r.v, 'hex') : chunkOf(Number(r.key), Buffer.from(r.v, 'hex')),
+        );
     } else if (tables.includes('_cf_KV')) {
       const bytes = /** @param {string} hex */ (hex) => Buffer.from(deserialize(Buffer.from(hex, 'hex')));
       for (const r of query("SELECT key, hex(value) AS v FROM _cf_KV WHERE key LIKE 'p:db/%'")) {

@@ -78,8 +78,9 @@ export class DurableObjectPageStore implements PageStore {
   readonly #storage: DurableObjectStorage;
   readonly #table: boolean;
   /**
-   * A page being written, copied out of wasm memory: `sql.exec` copies a bound blob into SQLite before it returns
-   * (the statement runs to completion), so one buffer serves every write instead of an 8 KiB allocation each.
+   * A page being written, copied out of wasm memory (4-byte aligned, as page-hole.ts scans it): `sql.exec` copies a
+   * bound blob into SQLite before it returns, so a page stored whole goes from here; one without its hole is a new,
+   * shorter buffer.
    */
   readonly #scratch = new Uint8Array(PAGE_BYTES);
   /** Inside `reading`: no transaction, and writes are refused and counted in `#refused`. */
@@ -103,7 +104,7 @@ export class DurableObjectPageStore implements PageStore {
     if (id !== undefined) {
       const data = this.#row(id);
       if (data === undefined) return undefined;
-      return id >= 0 ? restoreHole(new Uint8Array(data), PAGE_BYTES) : new Uint8Array(data);
+      return id >= 0 ? restoreHole(new Uint8Array(data), PAGE_BYTES, key) : new Uint8Array(data);
     }
     const v = this.#storage.kv.get<Uint8Array | ArrayBuffer>(PAGE_PREFIX + key);
     if (v === undefined || v === null) return undefined;
@@ -139,12 +140,16 @@ export class DurableObjectPageStore implements PageStore {
     const id = this.#table ? tableId(key) : undefined;
     if (id !== undefined) {
       let data: ArrayBuffer;
-      if (bytes.length === PAGE_BYTES) {
+      if (id < 0) {
+        data = bytes.slice().buffer;
+      } else if (bytes.length === PAGE_BYTES) {
         this.#scratch.set(bytes);
         const stored = elideHole(this.#scratch);
         data = stored === this.#scratch ? this.#scratch.buffer : (stored.buffer as ArrayBuffer);
       } else {
-        data = bytes.slice().buffer;
+        // The engine writes whole chunks (core/src/vfs.rs pads a partial write); a shorter row would read back as a
+        // page without its hole.
+        throw new Error(`page store: ${key} is ${bytes.length} bytes, not a page of ${PAGE_BYTES}`);
       }
       this.#storage.sql.exec(WRITE, id, data);
       return;

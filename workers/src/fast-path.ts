@@ -89,7 +89,12 @@ export async function withJsonBody<S extends z.ZodType>(
   router: Router,
   answer: (body: z.output<S>) => Promise<Response>,
 ): Promise<Response> {
-  const bytes = await req.arrayBuffer();
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await req.arrayBuffer();
+  } catch (e) {
+    return errorResponse(e); // the body could not be read (the client went away): as the router's onError
+  }
   const body = validBody(new TextDecoder().decode(bytes), schema);
   return body ? answer(body.data) : router(new Request(req, { body: bytes }));
 }

@@ -57,15 +57,15 @@ export function elideHole(page: Uint8Array): Uint8Array {
   return out;
 }
 
-/** The page of `size` bytes whose stored form is `stored` (see elideHole). */
-export function restoreHole(stored: Uint8Array, size: number): Uint8Array {
+/** The page of `size` bytes whose stored form is `stored` (see elideHole); `name` names it in an error. */
+export function restoreHole(stored: Uint8Array, size: number, name = 'a page'): Uint8Array {
   if (stored.length === size) return stored;
   if (stored.length < 2 || stored.length > size) {
-    throw new Error(`page store: a stored page of ${stored.length} bytes is not a page of ${size}`);
+    throw new Error(`page store: ${name} is stored in ${stored.length} bytes, not a page of ${size}`);
   }
   const start = stored[stored.length - 2] | (stored[stored.length - 1] << 8);
   const kept = stored.length - 2;
-  if (start > kept) throw new Error(`page store: a stored page's hole starts at ${start}, past its ${kept} bytes`);
+  if (start > kept) throw new Error(`page store: ${name}'s hole starts at ${start}, past its ${kept} bytes`);
   const page = new Uint8Array(size);
   page.set(stored.subarray(0, start));
   page.set(stored.subarray(start, kept), start + (size - kept));

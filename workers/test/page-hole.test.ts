@@ -4,7 +4,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { forceTrap } from 'edgemem/testing';
 import { describe, expect, it } from 'vitest';
-import { PAGE_TABLE } from '../src/do-page-store';
+import { DurableObjectPageStore, PAGE_TABLE } from '../src/do-page-store';
 import { elideHole, longZeroRun, MIN_HOLE, restoreHole } from '../src/page-hole';
 import { agentId, api } from './helpers';
 
@@ -55,11 +55,11 @@ describe('page holes', () => {
   });
 
   it('refuses a stored value that is no page', () => {
-    expect(() => restoreHole(new Uint8Array(1), SIZE)).toThrow(/not a page/);
+    expect(() => restoreHole(new Uint8Array(1), SIZE, 'db/3')).toThrow(/db\/3 is stored in 1 bytes, not a page/);
     expect(() => restoreHole(new Uint8Array(SIZE + 1), SIZE)).toThrow(/not a page/);
     const bad = new Uint8Array(100);
     bad[98] = 200; // the hole would start past the 98 bytes kept
-    expect(() => restoreHole(bad, SIZE)).toThrow(/past its 98 bytes/);
+    expect(() => restoreHole(bad, SIZE, 'db/4')).toThrow(/db\/4's hole starts at 200, past its 98 bytes/);
   });
 
   it("the object's table holds pages without their holes, and a reopened store reads them", async () => {
@@ -78,6 +78,8 @@ describe('page holes', () => {
       expect(lengths.length).toBeGreaterThan(1);
       expect(lengths.every((n) => n <= SIZE)).toBe(true);
       expect(lengths.filter((n) => n < SIZE).length).toBeGreaterThan(lengths.length / 2);
+      const pages = new DurableObjectPageStore(state.storage);
+      expect(() => pages.transaction(() => pages.put('db/999', new Uint8Array(100)))).toThrow(/db\/999 is 100 bytes/);
       await forceTrap().catch(() => undefined); // the store reopens from the table on the next call
     });
     for (let i = 0; i < 30; i++)
