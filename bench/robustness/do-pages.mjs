@@ -4,8 +4,9 @@
  * keeps the engine's 8 KiB pages in its table `edgemem_pages` (chunk n at id n, the file length at id -1; a row
  * shorter than 8 KiB is a chunk stored without its longest zero run: workers/src/page-hole.ts) or, for stores
  * created before that table, in its KV table `_cf_KV` under `p:db/<n>` and `p:db/size`, each value V8-serialized
- * (workers/src/do-page-store.ts). `engineDbFromDo` rebuilds the engine's SQLite file from them — reading the object's file in a copy with its WAL, so SQLite recovers the copy as workerd would — for
- * SQLite's integrity check (sqlite-check.mjs).
+ * (workers/src/do-page-store.ts). `engineDbFromDo` rebuilds the engine's SQLite file from them — reading the
+ * object's file in a copy with its WAL, so SQLite recovers the copy as workerd would — for SQLite's integrity check
+ * (sqlite-check.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
