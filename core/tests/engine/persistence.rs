@@ -14,6 +14,15 @@ use std::rc::Rc;
 
 const DIMS: usize = 8;
 
+/// SQL turning a v8 file back into what v7 and older kept: the live version of each memory in
+/// `versions` too (open: seq_to NULL), and no `all_versions` view. Older schemas' tests go on from it.
+#[cfg(not(target_arch = "wasm32"))]
+const V8_TO_V7: &str =
+    "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata,
+    pinned, expires_at, created_at, updated_at, version, seq_from, size)
+    SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, seq, size
+    FROM memories;";
+
 fn paged(ps: &Rc<MemoryPageStore>, atomic: bool, snapshot_every: u64) -> Store {
     paged_as(ps, atomic, snapshot_every, ScalarKind::F32)
 }
@@ -391,18 +400,15 @@ fn schema_v1_database_migrates_with_its_data() {
         // Turn the file back into what schema v1 wrote: v1's indexes and user_version, no full-text
         // write buffer (the probe's searches applied it), no checkpoint blobs.
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch(
-            "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned,
-               expires_at, created_at, updated_at, version, seq_from, size)
-             SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
-               seq, size FROM memories;
+        c.execute_batch(&format!(
+            "{V8_TO_V7}
              DROP TABLE fts_pending; DROP INDEX memories_lru; CREATE INDEX memories_seq ON memories (seq);
              DROP TABLE checkpoint_blobs; ALTER TABLE checkpoints DROP COLUMN channel_versions;
              CREATE INDEX commits_ts ON commits (ts); CREATE INDEX events_ts ON events (ts);
              CREATE INDEX checkpoints_seq ON checkpoints (seq);
              CREATE INDEX memories_lru ON memories (pinned, access_tick);
              INSERT INTO commits (seq, ts) SELECT MAX(seq), MAX(ts) FROM events GROUP BY tx; ALTER TABLE events DROP COLUMN tx; PRAGMA user_version = 1;",
-        )
+        ))
         .unwrap();
         drop(c);
         let mut s = open();
@@ -459,17 +465,14 @@ fn schema_v6_database_migrates_with_its_data() {
         drop(s); // no close(): the snapshot stays behind the writes
                  // Turn the file back into what schema v6 wrote: a commit row per write, its indexes on memories.
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch(
-            "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned,
-               expires_at, created_at, updated_at, version, seq_from, size)
-             SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
-               seq, size FROM memories;
+        c.execute_batch(&format!(
+            "{V8_TO_V7}
              DROP INDEX memories_lru; CREATE INDEX memories_lru ON memories (pinned, access_tick, size);
              CREATE INDEX memories_vectors ON memories (id) WHERE embedding IS NOT NULL;
              CREATE INDEX memories_seq ON memories (seq);
              INSERT INTO commits (seq, ts) SELECT MAX(seq), MAX(ts) FROM events GROUP BY tx; ALTER TABLE events DROP COLUMN tx;
              DELETE FROM meta WHERE name = 'index_snapshot_max_id'; PRAGMA user_version = 6;",
-        )
+        ))
         .unwrap();
         drop(c);
         let mut s = open_file(&path);
@@ -512,33 +515,19 @@ fn schema_v7_open_versions_stay_hidden_and_close_once() {
         drop(s);
         // Schema v7 kept each live version in `versions` too, open (seq_to NULL), and had no view.
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch(
-            "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned,
-               expires_at, created_at, updated_at, version, seq_from, size)
-             SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
-               seq, size FROM memories;
+        c.execute_batch(&format!(
+            "{V8_TO_V7}
              PRAGMA user_version = 7;",
-        )
+        ))
         .unwrap();
         drop(c);
         let mut s = open_file(&path);
         let got = (s.export().unwrap(), s.history(&ns(&["p", "x"]), "k0").unwrap(), s.stats().unwrap().versions);
         assert_eq!(got, want, "the open versions are not read twice");
         // The streamed export carries each version once, and imports into the same store.
-        let mut chunks = Vec::new();
-        let mut cursor: Option<String> = None;
-        loop {
-            let c = s.export_chunk(cursor.as_deref(), 4_000).unwrap();
-            chunks.push(c.ndjson);
-            match c.cursor {
-                Some(next) => cursor = Some(next),
-                None => break,
-            }
-        }
+        let chunks = export_chunks(&mut s, 4_000);
         let mut b = store(DIMS);
-        for c in &chunks {
-            b.import_ndjson(c).unwrap();
-        }
+        import_all(&mut b, &chunks).unwrap();
         assert_eq!(b.export().unwrap(), want.0);
         // An update and a delete close a version v7 left open, each once.
         s.put(MemoryPut::new(&["p", "x"], "k0", json!("after the migration"))).unwrap();
@@ -583,18 +572,15 @@ fn schema_v5_checkpoint_blobs_migrate_with_their_data() {
         drop(s);
         // Turn the blobs back into v5's WITHOUT ROWID table.
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch(
-            "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata, pinned,
-               expires_at, created_at, updated_at, version, seq_from, size)
-             SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
-               seq, size FROM memories;
+        c.execute_batch(&format!(
+            "{V8_TO_V7}
              CREATE TABLE v5 (thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, channel TEXT NOT NULL,
                version TEXT NOT NULL, kind TEXT NOT NULL, data BLOB NOT NULL,
                PRIMARY KEY (thread_id, checkpoint_ns, channel, version)) WITHOUT ROWID;
              INSERT INTO v5 SELECT thread_id, checkpoint_ns, channel, version, kind, data FROM checkpoint_blobs;
              DROP TABLE checkpoint_blobs; ALTER TABLE v5 RENAME TO checkpoint_blobs;
              INSERT INTO commits (seq, ts) SELECT MAX(seq), MAX(ts) FROM events GROUP BY tx; ALTER TABLE events DROP COLUMN tx; PRAGMA user_version = 5;",
-        )
+        ))
         .unwrap();
         drop(c);
         let s = open_file(&path);

@@ -31,28 +31,6 @@ fn filled(n: usize) -> Store {
     s
 }
 
-/// The whole export as NDJSON chunks of about `max` bytes.
-fn export_chunks(s: &mut Store, max: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cursor: Option<String> = None;
-    loop {
-        let c = s.export_chunk(cursor.as_deref(), max).unwrap();
-        out.push(c.ndjson);
-        match c.cursor {
-            Some(next) => cursor = Some(next),
-            None => return out,
-        }
-    }
-}
-
-fn import_all(s: &mut Store, chunks: &[String]) -> edgemem_core::Result<edgemem_core::ImportProgress> {
-    let mut last = None;
-    for c in chunks {
-        last = Some(s.import_ndjson(c)?);
-    }
-    Ok(last.expect("at least one chunk"))
-}
-
 fn lines(chunks: &[String]) -> Vec<String> {
     chunks.iter().flat_map(|c| c.lines().map(str::to_string)).collect()
 }
