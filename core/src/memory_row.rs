@@ -110,6 +110,8 @@ impl LiveRow {
 mod tests {
     use super::versions_union;
     use crate::{Store, StoreConfig};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     /// Each way history is read walks both tables' indexes in order and merges them: no temp b-tree
     /// (a sort of every selected row in memory), as the `all_versions` view with ORDER BY needed.
