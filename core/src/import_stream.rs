@@ -314,7 +314,6 @@ impl Store {
             &(m.version as i64),
             &(m.seq as i64),
         ];
-        let mut mem_id = 0;
         if v.seq_to.is_none() {
             // The source's memory id when the export names it (NULL: the next one).
             if v.id.is_some_and(|id| id == 0 || id > MAX_IMPORT_SEQ) {
@@ -334,7 +333,7 @@ impl Store {
                 .map_err(|e| {
                     duplicate(e, || format!("a live version of {:?} in {:?} or its memory id", m.key, m.namespace))
                 })?;
-            mem_id = self.conn.last_insert_rowid();
+            let mem_id = self.conn.last_insert_rowid();
             if let Some(t) = &m.text {
                 self.conn
                     .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
@@ -343,11 +342,11 @@ impl Store {
             if let Some(e) = &m.embedding {
                 adds.push((mem_id as u64, e.clone()));
             }
-        }
-        if v.seq_to.is_none() {
             st.counts.versions += 1;
             return Ok(());
         }
+        // A closed version names no memory id (an export names live memories' only): 0, as before v8.
+        let mem_id: i64 = 0;
         let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
         self.conn
             .prepare_cached(concat!(

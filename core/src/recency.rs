@@ -43,7 +43,7 @@ impl Recency {
     pub fn touch(&mut self, id: i64, live: u64) {
         // Grown by hand: from empty, hashbrown's own growth rehashes at 3, 7, 14, 28... entries.
         if self.reads.len() == self.reads.capacity() {
-            let first = (live as usize).clamp(16, FIRST_RESERVE);
+            let first = live.clamp(16, FIRST_RESERVE as u64) as usize;
             self.reads.reserve(self.reads.len().max(first));
         }
         self.reads.insert(id, self.tick);

@@ -58,6 +58,7 @@ pub(super) fn encode_words(v: &[f32], out: &mut Vec<f32>) {
 /// one pass without decoding them: a level is 2c − 15, so q · levels = 2 q · codes − 15 Σq, and the levels'
 /// inverse norm follows the codes. What a search scores quantised candidates by (`VectorIndex::score`).
 pub(super) fn levels_cosine(q: &[f32], words: &[f32]) -> f64 {
+    debug_assert_eq!(words.len(), self::words(q.len()), "codes of another dimension");
     let (mut qc, mut qs, mut qq) = (0f32, 0f32, 0f32);
     for (w, eight) in words.iter().zip(q.chunks(8)) {
         let mut bits = w.to_bits();
