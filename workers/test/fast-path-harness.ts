@@ -7,6 +7,7 @@
 
 import { createExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
+import { expect } from 'vitest';
 import { createApp } from '../src/app';
 import type { FastPath } from '../src/fast-path';
 import { agentId, BASE, token } from './helpers';
@@ -100,6 +101,17 @@ export function threeAgents(name: string, method: string, fast: FastPath) {
     return { viaRouter, viaWorker, viaFast, took: taken !== undefined && !handedOn };
   }
 
+  /** Sends every case to the three agents: each answer is the router's, and the fast path took what the case says. */
+  async function expectAnsweredAsRouter(cases: Case[]): Promise<void> {
+    for (const c of cases) {
+      const r = await run(c);
+      expect(r.viaRouter.status, c.what).toBe(c.status);
+      expect(r.took, c.what).toBe(c.taken);
+      expect(r.viaWorker, c.what).toEqual(r.viaRouter);
+      expect(r.viaFast, c.what).toEqual(r.viaRouter);
+    }
+  }
+
   /** A GET of `path` (after the agent) on `side`'s agent with its read token, through the Worker: its JSON. */
   async function read(side: Side, path: string): Promise<unknown> {
     const res = await exports.default.fetch(
@@ -111,5 +123,5 @@ export function threeAgents(name: string, method: string, fast: FastPath) {
     return JSON.parse((await res.text()).replaceAll(agents[side], '{agent}'));
   }
 
-  return { agents, setUp, run, read };
+  return { agents, setUp, run, read, expectAnsweredAsRouter };
 }
