@@ -14,5 +14,6 @@ mod memories;
 mod pages;
 mod persistence;
 mod search;
+mod search_feedback;
 mod store_queries;
 mod transfer;
