@@ -22,6 +22,7 @@ use crate::feed::EventKind;
 use crate::memory_row::data_cols;
 use crate::namespace;
 use crate::store::Store;
+use crate::types::Memory;
 use crate::vector_index::{encode_vec, validate};
 use rusqlite::{params, params_from_iter, ToSql};
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,38 @@ fn duplicate(e: rusqlite::Error, what: impl FnOnce() -> String) -> Error {
     } else {
         e.into()
     }
+}
+
+/// A version as import errors name it.
+fn named(m: &Memory) -> String {
+    format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq)
+}
+
+/// Checks a version's seqs, version number, validity range and end against the import's header, and
+/// its namespace and key; returns the encoded namespace.
+fn check_version(st: &ImportState, v: &ExportedVersion) -> Result<String> {
+    let m = &v.memory;
+    let ns = namespace::encode(&m.namespace)?;
+    namespace::check_key(&m.key)?;
+    if m.seq == 0 || m.seq > st.seq {
+        return Err(Error::invalid(format!(
+            "export has a version of {:?} at seq {} outside 1..={}",
+            m.key, m.seq, st.seq
+        )));
+    }
+    // Each version of a key is a change with its own seq, so a version never exceeds its seq.
+    if m.version == 0 || m.version > m.seq {
+        return Err(Error::invalid(format!("export has version {} of {:?} at seq {}", m.version, m.key, m.seq)));
+    }
+    if v.seq_to.is_some_and(|t| t <= m.seq || t > st.seq) {
+        return Err(Error::invalid(format!("export has a version of {:?} with an impossible validity range", m.key)));
+    }
+    if v.end_kind.as_deref().is_some_and(|k| {
+        !matches!(EventKind::parse(k), Some(EventKind::Put | EventKind::Delete | EventKind::Expire | EventKind::Evict))
+    }) {
+        return Err(Error::invalid(format!("export has a version ended by {:?}, not a memory change", v.end_kind)));
+    }
+    Ok(ns)
 }
 
 impl Store {
@@ -243,36 +276,13 @@ impl Store {
         Ok(())
     }
 
+    /// Imports one version: checked against the header's seq, then a live version becomes its memories
+    /// row (and its full-text and index entries), a closed one a history row.
     fn import_version(&mut self, st: &mut ImportState, v: &ExportedVersion, adds: &mut IndexAdds) -> Result<()> {
+        let ns = check_version(st, v)?;
         let m = &v.memory;
-        let ns = namespace::encode(&m.namespace)?;
-        namespace::check_key(&m.key)?;
         if let Some(e) = &m.embedding {
             validate(e, self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
-        }
-        if m.seq == 0 || m.seq > st.seq {
-            return Err(Error::invalid(format!(
-                "export has a version of {:?} at seq {} outside 1..={}",
-                m.key, m.seq, st.seq
-            )));
-        }
-        // Each version of a key is a change with its own seq, so a version never exceeds its seq.
-        if m.version == 0 || m.version > m.seq {
-            return Err(Error::invalid(format!("export has version {} of {:?} at seq {}", m.version, m.key, m.seq)));
-        }
-        if v.seq_to.is_some_and(|t| t <= m.seq || t > st.seq) {
-            return Err(Error::invalid(format!(
-                "export has a version of {:?} with an impossible validity range",
-                m.key
-            )));
-        }
-        if v.end_kind.as_deref().is_some_and(|k| {
-            !matches!(
-                EventKind::parse(k),
-                Some(EventKind::Put | EventKind::Delete | EventKind::Expire | EventKind::Evict)
-            )
-        }) {
-            return Err(Error::invalid(format!("export has a version ended by {:?}, not a memory change", v.end_kind)));
         }
         let value = serde_json::to_string(&m.value)?;
         let metadata = serde_json::to_string(&m.metadata)?;
@@ -286,7 +296,6 @@ impl Store {
             m.embedding.as_ref().map_or(0, Vec::len),
         )?;
         let embedding = m.embedding.as_ref().map(|e| encode_vec(e));
-        let what = || format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq);
         // A live version is its memories row alone; a closed one goes to history. The same version (key and
         // start) twice is refused whichever table the first one went to.
         let twin: bool = self
@@ -297,7 +306,7 @@ impl Store {
             )?
             .query_row(params![ns, m.key, m.seq as i64], |r| r.get(0))?;
         if twin {
-            return Err(Error::invalid(format!("export holds {} twice", what())));
+            return Err(Error::invalid(format!("export holds {} twice", named(m))));
         }
         // The columns a live row and a version row share (`data_cols!`), then the seq it began at.
         let shared: [&dyn ToSql; 12] = [
@@ -315,37 +324,57 @@ impl Store {
             &(m.seq as i64),
         ];
         if v.seq_to.is_none() {
-            // The source's memory id when the export names it (NULL: the next one).
-            if v.id.is_some_and(|id| id == 0 || id > MAX_IMPORT_SEQ) {
-                return Err(Error::invalid(format!(
-                    "export has {} with a memory id outside 1..={MAX_IMPORT_SEQ}",
-                    what()
-                )));
-            }
-            let id = v.id.map(|id| id as i64);
-            self.conn
-                .prepare_cached(concat!(
-                    "INSERT INTO memories (",
-                    data_cols!(),
-                    ", seq, size, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
-                ))?
-                .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql, &id])))
-                .map_err(|e| {
-                    duplicate(e, || format!("a live version of {:?} in {:?} or its memory id", m.key, m.namespace))
-                })?;
-            let mem_id = self.conn.last_insert_rowid();
-            if let Some(t) = &m.text {
-                self.conn
-                    .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
-                    .execute(params![mem_id, t])?;
-            }
-            if let Some(e) = &m.embedding {
-                adds.push((mem_id as u64, e.clone()));
-            }
-            st.counts.versions += 1;
-            return Ok(());
+            self.insert_live_version(v, &shared, size, adds)?;
+        } else {
+            self.insert_closed_version(v, &shared, size)?;
         }
-        // A closed version names no memory id (an export names live memories' only): 0, as before v8.
+        st.counts.versions += 1;
+        Ok(())
+    }
+
+    /// A live version's memories row, with the source's memory id when the export names it (else the next
+    /// one), its full-text entry and its vector for the index.
+    fn insert_live_version(
+        &mut self,
+        v: &ExportedVersion,
+        shared: &[&dyn ToSql; 12],
+        size: u64,
+        adds: &mut IndexAdds,
+    ) -> Result<()> {
+        let m = &v.memory;
+        if v.id.is_some_and(|id| id == 0 || id > MAX_IMPORT_SEQ) {
+            return Err(Error::invalid(format!(
+                "export has {} with a memory id outside 1..={MAX_IMPORT_SEQ}",
+                named(m)
+            )));
+        }
+        let id = v.id.map(|id| id as i64);
+        self.conn
+            .prepare_cached(concat!(
+                "INSERT INTO memories (",
+                data_cols!(),
+                ", seq, size, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+            ))?
+            .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql, &id])))
+            .map_err(|e| {
+                duplicate(e, || format!("a live version of {:?} in {:?} or its memory id", m.key, m.namespace))
+            })?;
+        let mem_id = self.conn.last_insert_rowid();
+        if let Some(t) = &m.text {
+            self.conn
+                .prepare_cached("INSERT INTO memories_fts (rowid, text) VALUES (?1, ?2)")?
+                .execute(params![mem_id, t])?;
+        }
+        if let Some(e) = &m.embedding {
+            adds.push((mem_id as u64, e.clone()));
+        }
+        Ok(())
+    }
+
+    /// A closed version's history row. It names no memory id (an export names live memories' only): 0, as
+    /// before v8.
+    fn insert_closed_version(&mut self, v: &ExportedVersion, shared: &[&dyn ToSql; 12], size: u64) -> Result<()> {
+        let m = &v.memory;
         let mem_id: i64 = 0;
         let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
         self.conn
@@ -355,9 +384,8 @@ impl Store {
                 ", seq_from, seq_to, ended_at, end_kind, size)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
             ))?
-            .execute(params_from_iter([&mem_id as &dyn ToSql].into_iter().chain(shared).chain(closing)))
-            .map_err(|e| duplicate(e, what))?;
-        st.counts.versions += 1;
+            .execute(params_from_iter([&mem_id as &dyn ToSql].into_iter().chain(shared.iter().copied()).chain(closing)))
+            .map_err(|e| duplicate(e, || named(m)))?;
         Ok(())
     }
 
