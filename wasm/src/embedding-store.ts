@@ -44,6 +44,7 @@ import type {
   NdjsonSource,
   PutWritesInput,
   SearchHit,
+  SearchJson,
   SearchQuery,
   SearchWrites,
   Stats,
@@ -87,7 +88,7 @@ function needsEmbedding(m: MemoryInput): boolean {
   return typeof m === 'object' && m !== null && m.embedding === undefined && !!textOf(m);
 }
 
-export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer, SearchWrites {
+export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer, SearchWrites, SearchJson {
   readonly #inner: MemoryStore;
   readonly #meta: HostMeta | undefined;
   readonly embedder: Embedder;
@@ -151,6 +152,21 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer, SearchW
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
+    const q = this.#embedded(query);
+    // Without a text to embed the inner call is made before any await (a Durable Object's read runs it so).
+    return this.#inner.search(q instanceof Promise ? await q : q);
+  }
+
+  /** See `SearchJson` (the inner store's hits as JSON, or its `search`'s serialised when it has no such method). */
+  async searchJson(query: SearchQuery): Promise<string> {
+    const inner = this.#inner as MemoryStore & Partial<SearchJson>;
+    const e = this.#embedded(query);
+    const q = e instanceof Promise ? await e : e;
+    return inner.searchJson ? inner.searchJson(q) : JSON.stringify(await inner.search(q));
+  }
+
+  /** `query` with its text embedded as its vector (a promise) when it has text and no vector and is not lexical. */
+  #embedded(query: SearchQuery): SearchQuery | Promise<SearchQuery> {
     if (
       typeof query === 'object' &&
       query !== null &&
@@ -159,10 +175,9 @@ export class EmbeddingStore implements TextMemoryStore, ChunkedTransfer, SearchW
       typeof query.text === 'string' &&
       query.text !== ''
     ) {
-      const [vector] = await embedAll(this.embedder, [query.text], 'query');
-      return this.#inner.search({ ...query, vector });
+      return embedAll(this.embedder, [query.text], 'query').then(([vector]) => ({ ...query, vector }));
     }
-    return this.#inner.search(query);
+    return query;
   }
 
   async reembed(options?: ReembedOptions): Promise<ReembedProgress> {

@@ -49,6 +49,7 @@ import type {
   NdjsonSource,
   PutWritesInput,
   SearchHit,
+  SearchJson,
   SearchQuery,
   SearchWrites,
   Stats,
@@ -115,7 +116,7 @@ interface Sub {
  * A store in this process's wasm instance, its pages in `pages` (outside the instance). Calls are
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
-export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites {
+export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, SearchJson {
   /** Checkpoint payloads may come as `JsonText` (edgemem/langgraph's saver). */
   readonly [takesJsonText] = true;
   readonly #pages: PageStore;
@@ -434,6 +435,16 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites {
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
+    return JSON.parse(this.#searchJson(query)) as SearchHit[];
+  }
+
+  /** See `SearchJson`. */
+  async searchJson(query: SearchQuery): Promise<string> {
+    return this.#searchJson(query);
+  }
+
+  /** The engine's JSON text of `query`'s hits (synchronous: the engine call runs before the caller's first await). */
+  #searchJson(query: SearchQuery): string {
     const [json, vector] = argument('search', () => {
       if (typeof query !== 'object' || query === null) throw invalid('search takes a query object');
       let vector = conv.f32(query.vector, 'vector');
@@ -454,7 +465,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites {
       }
       return [JSON.stringify(q), vector] as const;
     });
-    return JSON.parse(this.#call((w) => w.search(json, vector))) as SearchHit[];
+    return this.#call((w) => w.search(json, vector));
   }
 
   async putCheckpoint(c: CheckpointInput): Promise<number> {

@@ -336,6 +336,15 @@ export interface SearchWrites {
   searchWrites(): boolean;
 }
 
+/**
+ * A local store's search answered as the engine's JSON text of its hits (what `search` parses): for hosts that
+ * send the hits on as JSON (the Worker's Durable Object to its HTTP route), which then neither parse nor re-serialise
+ * them. `JSON.parse` of the text gives what `search` returns.
+ */
+export interface SearchJson {
+  searchJson(query: SearchQuery): Promise<string>;
+}
+
 /** Everything an edgemem store does. All methods reject with `EdgememError`. */
 export interface MemoryStore {
   put(memory: MemoryInput): Promise<WriteAck>;

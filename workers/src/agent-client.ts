@@ -1,4 +1,5 @@
 /** The Worker's side of the RPC to an agent's Durable Object: one object per agent id (`idFromName`). */
+import type { SearchQuery } from 'edgemem';
 import { unwrap as unwrapOutcome } from 'edgemem/rpc';
 import type { AgentMemory, Outcome, StoreArgs, StoreMethod, StoreResult } from './agent-memory.js';
 import type { Env } from './env.js';
@@ -19,6 +20,12 @@ export async function callAgent<M extends StoreMethod>(
     call(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>>;
   };
   return unwrap(await stub.call(method, args));
+}
+
+/** The agent's hits for `query` as the JSON text of an array (AgentMemory.searchJson); errors as for callAgent. */
+export async function searchAgentJson(env: Env, agent: string, query: SearchQuery): Promise<string> {
+  const stub = agentStub(env, agent) as unknown as Pick<AgentMemory, 'searchJson'>;
+  return unwrap(await stub.searchJson(query));
 }
 
 /** Unwraps an Outcome from the agent's object: a coded error comes back as a thrown ApiError. */

@@ -24,6 +24,8 @@ import {
   type MemoryStore,
   openStore,
   RETENTION_DEFAULTS,
+  type SearchJson,
+  type SearchQuery,
   type SearchWrites,
 } from 'edgemem';
 import { callStore, outcome, type Outcome as RpcOutcome, type StoreArgs, type StoreResult } from 'edgemem/rpc';
@@ -264,18 +266,39 @@ export class AgentMemory extends DurableObject<Env> {
   call<M extends StoreMethod>(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>> {
     return outcome<StoreResult<M>, WireError>(async () => {
       if (!METHODS.has(method)) throw new ApiError('INVALID_ARGUMENT', `unknown store method ${String(method)}`);
-      const store = await this.#open();
-      const pages = this.#pages;
-      if (pages && (READ_ONLY.has(method) || (method === 'search' && !searchWrites(store)))) {
-        // LocalStore makes a call's engine call before its first await: all of it runs inside `reading`.
-        const read = pages.reading((): Promise<StoreResult<M>> => callStore(store, METHODS, method, args));
-        if (!read.refused) return await read.value;
-        await read.value.catch(() => undefined);
-      }
-      const value: StoreResult<M> = await callStore(store, METHODS, method, args);
-      if (MUTATING.has(method)) await this.#wrote();
-      return value;
+      return this.#run<StoreResult<M>>(method, (store) => callStore(store, METHODS, method, args));
     }, toWire);
+  }
+
+  /**
+   * `search` answered as the JSON text of its hits (the engine's, not parsed here: `SearchJson`), which the
+   * search route sends on as it is — the hits are neither parsed, cloned as objects over the RPC, nor
+   * re-serialised.
+   */
+  searchJson(query: SearchQuery): Promise<Outcome<string>> {
+    return outcome<string, WireError>(
+      () =>
+        this.#run('search', async (store) => {
+          const s = store as MemoryStore & Partial<SearchJson>;
+          return s.searchJson ? s.searchJson(query) : JSON.stringify(await s.search(query));
+        }),
+      toWire,
+    );
+  }
+
+  /** Runs `run` on the store as `method` runs: a read outside a transaction when it writes nothing (see `call`). */
+  async #run<T>(method: StoreMethod, run: (store: MemoryStore) => Promise<T>): Promise<T> {
+    const store = await this.#open();
+    const pages = this.#pages;
+    if (pages && (READ_ONLY.has(method) || (method === 'search' && !searchWrites(store)))) {
+      // LocalStore makes a call's engine call before its first await: all of it runs inside `reading`.
+      const read = pages.reading((): Promise<T> => run(store));
+      if (!read.refused) return await read.value;
+      await read.value.catch(() => undefined);
+    }
+    const value = await run(store);
+    if (MUTATING.has(method)) await this.#wrote();
+    return value;
   }
 
   /**

@@ -114,8 +114,13 @@ function validBody<S extends z.ZodType>(text: string, schema: S): { data: z.outp
 
 /** The route's 200 response to what `call` returns, as JSON, or its error response to what `call` throws. */
 export async function respond(call: () => Promise<unknown>): Promise<Response> {
+  return respondJson(async () => JSON.stringify(await call()));
+}
+
+/** As `respond`, for a call that answers with its JSON text already. */
+export async function respondJson(call: () => Promise<string>): Promise<Response> {
   try {
-    return new Response(JSON.stringify(await call()), { headers: { 'content-type': 'application/json' } });
+    return new Response(await call(), { headers: { 'content-type': 'application/json' } });
   } catch (e) {
     return errorResponse(e);
   }

@@ -6,6 +6,7 @@ import type { FastPath } from './fast-path.js';
 import { fastMemoryGet } from './memory-get-fast-path.js';
 import { fastMemoryPut } from './memory-put-fast-path.js';
 import { registerDocsRoutes } from './routes/docs.js';
+import { fastSearch } from './search-fast-path.js';
 
 export { AgentMemory } from './agent-memory.js';
 
@@ -14,7 +15,7 @@ const app = createApp();
 registerDocsRoutes(app);
 
 /** The most frequent requests, answered without the router when they are plain (fast-path.ts). */
-const FAST_PATHS: FastPath[] = [fastMemoryGet, fastMemoryPut, fastCheckpointPut];
+const FAST_PATHS: FastPath[] = [fastMemoryGet, fastMemoryPut, fastCheckpointPut, fastSearch];
 
 export default {
   fetch: async (request, env, ctx) => {

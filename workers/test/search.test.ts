@@ -1,4 +1,6 @@
-/** `POST /search`: modes, filters, k, AS OF. */
+/** `POST /search`: modes, filters, k, AS OF; its hits as the store's `search` gives them. */
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { FUSION_METHODS } from 'edgemem';
 import { describe, expect, it } from 'vitest';
 import { agentId, api, expectError } from './helpers';
@@ -47,6 +49,23 @@ describe('search', () => {
     });
     expect(hyb.body.hits[0].key).toBe('tea');
     expect(hyb.body.hits[0].vectorRank).toBe(1);
+  });
+
+  it("answers with the engine's JSON text: the hits the store's search returns, errors coded as before", async () => {
+    const a = agentId();
+    await seed(a);
+    const query = { text: 'green tea juice', vector: [1, 0, 0.5, 0], k: 3 };
+    const res = await api('POST', `/v1/agents/${a}/search`, { body: query });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const stub = env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(a));
+    const direct = await runInDurableObject(stub, (instance) =>
+      instance.call('search', [{ ...query, vector: Float32Array.from(query.vector) }]),
+    );
+    expect(direct.ok && direct.value).toEqual(res.body.hits);
+    expect(res.body.hits.map((h: { key: string }) => h.key)).toEqual(['tea', 'juice', 'coffee']);
+    const bad = await runInDurableObject(stub, (instance) => instance.searchJson({ vector: [1, 0] }));
+    expect(!bad.ok && bad.error.code).toBe('DIMENSION_MISMATCH');
   });
 
   it('filters by namespace prefix and metadata', async () => {

@@ -1,8 +1,9 @@
 /** `POST /search`: vector, lexical or hybrid search, with namespace and metadata filters and AS OF. */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { SearchQuery } from 'edgemem';
-import { callAgent } from '../agent-client.js';
+import type { SearchHit as Hit, SearchQuery } from 'edgemem';
+import { searchAgentJson } from '../agent-client.js';
 import { requires } from '../auth.js';
+import type { Env } from '../env.js';
 import { LIMITS } from '../limits.js';
 import { AgentParams, SearchBody, SearchHit } from '../schemas.js';
 import { vectorIn } from '../wire.js';
@@ -24,11 +25,22 @@ const search = createRoute({
   },
 });
 
+/**
+ * The route's 200 body for a validated `body`: `{"hits":[…]}` around the engine's JSON text of the hits (the same JSON
+ * `c.json` would give, numbers aside: serde_json's spelling), neither parsed nor re-serialised here. The fast path
+ * (search-fast-path.ts) answers with it too.
+ */
+export async function searchAnswer(env: Env, agent: string, body: z.output<typeof SearchBody>): Promise<string> {
+  const query = defined({ ...body, vector: vectorIn(body.vector) }) as SearchQuery;
+  return `{"hits":${await searchAgentJson(env, agent, query)}}`;
+}
+
 export function registerSearchRoutes(app: App): void {
   app.openapi(search, async (c) => {
     const { agent } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const query = defined({ ...body, vector: vectorIn(body.vector) }) as SearchQuery;
-    return c.json({ hits: await callAgent(c.env, agent, 'search', query) }, 200);
+    const res = c.body(await searchAnswer(c.env, agent, c.req.valid('json')), 200, {
+      'Content-Type': 'application/json',
+    });
+    return res as unknown as ReturnType<typeof c.json<{ hits: Hit[] }, 200>>; // what the schema documents
   });
 }
