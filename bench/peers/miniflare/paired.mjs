@@ -238,7 +238,7 @@ try {
     config: {
       interleaved: 'one floor request, then the op on both sides (alternating which goes first), same inputs',
       load: 'edgemem: POST /import (NDJSON export format) + maintain; plain DO: POST /import, 2,000 per transaction',
-      edgemem_budget: 'EDGEMEM_MEMORY_BUDGET=0 (no heap budget), default i8 vectors',
+      edgemem_budget: 'EDGEMEM_MEMORY_BUDGET=0 (no heap budget), default vectors (i4 for cosine)',
     },
   };
   if (asJson) {
