@@ -1,5 +1,6 @@
 //! Pages a request reads and writes in a page store, as a Durable Object keeps them (atomic host, 8 KiB
-//! pages), and the B-trees its written pages belong to (SQLite's `dbstat` over a copy of the database):
+//! pages), the bytes it writes whole and as the object stores them (without their zero runs), and the
+//! B-trees its written pages belong to (SQLite's `dbstat` over a copy of the database):
 //! `edgemem-bench pages [--n 10000] [--iters 200] [--scalar i8|f32] [--data DIR] [--json]`. The store is
 //! loaded as the latency suite loads it, then PUT (updates and new keys, alternating), CHECKPOINT PUT,
 //! GET and hybrid SEARCH each run `iters` times; a written page is attributed to the B-tree that holds
@@ -23,6 +24,9 @@ struct Recorder {
     inner: MemoryPageStore,
     reads: Cell<u64>,
     written: RefCell<Vec<u64>>,
+    /// Bytes of the pages put, and of the same pages as a Durable Object stores them (without their
+    /// longest zero run: workers/src/page-hole.ts), since the last `take`.
+    bytes: Cell<(u64, u64)>,
 }
 
 impl Recorder {
@@ -30,12 +34,12 @@ impl Recorder {
     fn page_of(key: &str) -> Option<u64> {
         key.strip_prefix("db/")?.parse::<u64>().ok().map(|i| i + 1)
     }
-    /// (pages read, distinct pages written) since the last call.
-    fn take(&self) -> (u64, Vec<u64>) {
+    /// (pages read, distinct pages written, (bytes put, bytes as the object stores them)) since the last call.
+    fn take(&self) -> (u64, Vec<u64>, (u64, u64)) {
         let mut w = std::mem::take(&mut *self.written.borrow_mut());
         w.sort_unstable();
         w.dedup();
-        (self.reads.replace(0), w)
+        (self.reads.replace(0), w, self.bytes.replace((0, 0)))
     }
     /// The database file's bytes (its chunks in order).
     fn database(&self) -> Result<Vec<u8>, String> {
@@ -65,6 +69,8 @@ impl PageStore for Recorder {
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
         if let Some(p) = Self::page_of(key) {
             self.written.borrow_mut().push(p);
+            let (put, stored) = self.bytes.get();
+            self.bytes.set((put + value.len() as u64, stored + stored_bytes(value)));
         }
         self.inner.put(key, value)
     }
@@ -73,12 +79,25 @@ impl PageStore for Recorder {
     }
 }
 
+/// The bytes a Durable Object stores for `page`: the page without its longest run of zero bytes when
+/// that run is 256 bytes or more, plus its 2-byte start (workers/src/page-hole.ts).
+fn stored_bytes(page: &[u8]) -> u64 {
+    let (mut best, mut run) = (0, 0);
+    for &b in page {
+        run = if b == 0 { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    (if best >= 256 { page.len() - best + 2 } else { page.len() }) as u64
+}
+
 /// What one kind of request did, summed over its calls.
 #[derive(Default)]
 struct Tally {
     calls: u64,
     reads: u64,
     written: Vec<u64>,
+    /// Bytes of the pages put (a page put twice in one call counts twice) and as the object stores them.
+    bytes: (u64, u64),
 }
 
 pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
@@ -108,11 +127,12 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let mut record = |op: &'static str, s: &mut Store, f: &mut dyn FnMut(&mut Store) -> Result<(), String>| {
         rec.take();
         f(s)?;
-        let (reads, written) = rec.take();
+        let (reads, written, (put, stored)) = rec.take();
         let t = tallies.entry(op).or_default();
         t.calls += 1;
         t.reads += reads;
         t.written.extend(written);
+        t.bytes = (t.bytes.0 + put, t.bytes.1 + stored);
         Ok::<(), String>(())
     };
     let cp_payload = json!({"channel_values": {"messages": ["a step's message ".repeat(20)]}, "pad": "y".repeat(300)});
@@ -155,10 +175,12 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         trees.sort_by(|a, b| b.1.total_cmp(&a.1));
         if !as_json {
             println!(
-                "{op}: {:.2} pages written, {:.2} read per call ({} calls)",
+                "{op}: {:.2} pages written, {:.2} read per call ({} calls); {:.1} KiB put, {:.1} KiB without zero runs",
                 per(t.written.len() as u64),
                 per(t.reads),
-                t.calls
+                t.calls,
+                per(t.bytes.0) / 1024.0,
+                per(t.bytes.1) / 1024.0
             );
             for (k, v) in &trees {
                 println!("  {v:>6.2}  {k}");
@@ -167,6 +189,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         report.insert(
             op.to_string(),
             json!({"calls": t.calls, "written_per_call": per(t.written.len() as u64), "read_per_call": per(t.reads),
+                   "kib_put_per_call": per(t.bytes.0) / 1024.0, "kib_stored_per_call": per(t.bytes.1) / 1024.0,
                    "written_by_btree": trees.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>()}),
         );
     }
@@ -206,7 +229,7 @@ mod tests {
         s.put_batch((0..50).map(put).collect()).unwrap();
         rec.take();
         s.put(put(7)).unwrap();
-        let (_, written) = rec.take();
+        let (_, written, _) = rec.take();
         let owners = page_owners(&rec.database().unwrap()).unwrap();
         let names: Vec<&str> = written.iter().filter_map(|p| owners.get(p).map(String::as_str)).collect();
         for want in ["memories", "versions", "events"] {
