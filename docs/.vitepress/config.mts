@@ -113,6 +113,7 @@ export default defineConfig({
             { text: 'Fewer B-trees per write', link: '/decisions/fewer-btrees-per-write' },
             { text: 'Pages in a SQLite table', link: '/decisions/pages-in-a-sqlite-table' },
             { text: 'Pages without their zero run', link: '/decisions/pages-without-their-zero-run' },
+            { text: 'Engine pages stay 8 KiB', link: '/decisions/pages-stay-8-kib' },
             { text: 'i8 in the Worker', link: '/decisions/i8-default-in-the-worker' },
             { text: 'i4 in the Worker', link: '/decisions/i4-default-in-the-worker' },
             { text: 'i4 reads k + 10 stored vectors', link: '/decisions/i4-reads-k-plus-10' },
