@@ -15,6 +15,7 @@
 use crate::checkpoints::{
     check_id, check_thread_id, check_versions, encode_blobs, Checkpoint, MAX_PENDING_WRITES_FACTOR,
 };
+use crate::config::StoreConfig;
 use crate::error::{Error, ErrorCode, Result};
 use crate::export::ExportedVersion;
 use crate::export_stream::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
@@ -72,12 +73,15 @@ fn named(m: &Memory) -> String {
     format!("the memory {:?} in {:?} at seq {}", m.key, m.namespace, m.seq)
 }
 
-/// Checks a version's seqs, version number, validity range and end against the import's header, and
-/// its namespace and key; returns the encoded namespace.
-fn check_version(st: &ImportState, v: &ExportedVersion) -> Result<String> {
+/// Checks a version's namespace, key and vector, then its seqs, version number, validity range and end
+/// against the import's header; returns the encoded namespace.
+fn check_version(st: &ImportState, v: &ExportedVersion, cfg: &StoreConfig) -> Result<String> {
     let m = &v.memory;
     let ns = namespace::encode(&m.namespace)?;
     namespace::check_key(&m.key)?;
+    if let Some(e) = &m.embedding {
+        validate(e, cfg.dims, cfg.metric, cfg.scalar)?;
+    }
     if m.seq == 0 || m.seq > st.seq {
         return Err(Error::invalid(format!(
             "export has a version of {:?} at seq {} outside 1..={}",
@@ -279,11 +283,8 @@ impl Store {
     /// Imports one version: checked against the header's seq, then a live version becomes its memories
     /// row (and its full-text and index entries), a closed one a history row.
     fn import_version(&mut self, st: &mut ImportState, v: &ExportedVersion, adds: &mut IndexAdds) -> Result<()> {
-        let ns = check_version(st, v)?;
+        let ns = check_version(st, v, &self.cfg)?;
         let m = &v.memory;
-        if let Some(e) = &m.embedding {
-            validate(e, self.cfg.dims, self.cfg.metric, self.cfg.scalar)?;
-        }
         let value = serde_json::to_string(&m.value)?;
         let metadata = serde_json::to_string(&m.metadata)?;
         // Accounted size recomputed from content (never trusted from the document); past the limit: 413.
