@@ -2,7 +2,8 @@
  * Equivalence tests of a fast path with a body (src/fast-path.ts): each request goes to three agents in the same
  * state — to one through the router alone, to one through the Worker, to one through the fast path itself (which
  * tells whether it took the request or handed it on) — and the three answers (status, type, body, agent ids
- * replaced) are compared by the test, with what the three agents then hold.
+ * replaced) are compared by the test, with what the three agents then hold. A fast path whose requests change nothing
+ * a later answer shows (search) may send the three to one agent (`oneAgent`), whose answers then match to the byte.
  */
 
 import { createExecutionContext } from 'cloudflare:test';
@@ -10,7 +11,7 @@ import { env, exports } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { createApp } from '../src/app';
 import type { FastPath } from '../src/fast-path';
-import { agentId, BASE, token } from './helpers';
+import { ADMIN, agentId, BASE, token } from './helpers';
 
 const router = createApp();
 
@@ -25,12 +26,17 @@ export interface Case {
   what: string;
   /** After `/v1/agents/{agent}`. */
   path: string;
+  /** Another method than the fast path's. */
+  method?: string;
+  /** A literal agent id instead of the side's agent. */
+  agent?: string;
   body?: BodyInit;
   headers?: Record<string, string>;
   /** A stream body: no Content-Length. */
   stream?: boolean;
-  /** The token: the agent's write token (default), its read token, another agent's, none, or a literal. */
-  auth?: 'write' | 'read' | 'other' | 'none' | string;
+  /** The token: the agent's write or read token (default: `threeAgents`'s), another agent's, none, the admin token, or
+   * a literal. */
+  auth?: 'write' | 'read' | 'other' | 'none' | 'admin' | string;
   /** The router's answer's status. */
   status: number;
   taken: boolean;
@@ -39,9 +45,20 @@ export interface Case {
 export const SIDES = ['router', 'worker', 'fast'] as const;
 export type Side = (typeof SIDES)[number];
 
+export interface Options {
+  /** The three sides share one agent: for requests that change nothing a later answer shows (a search). */
+  oneAgent?: boolean;
+  /** The token a case without `auth` sends (default: write). */
+  auth?: 'write' | 'read';
+}
+
 /** Three agents (`name`-router, -worker, -fast) with write and read tokens, and `fast` tried on requests of `method`. */
-export function threeAgents(name: string, method: string, fast: FastPath) {
-  const agents = Object.fromEntries(SIDES.map((s) => [s, agentId(`${name}-${s}`)])) as Record<Side, string>;
+export function threeAgents(name: string, method: string, fast: FastPath, options: Options = {}) {
+  const one = agentId(name);
+  const agents = Object.fromEntries(SIDES.map((s) => [s, options.oneAgent ? one : agentId(`${name}-${s}`)])) as Record<
+    Side,
+    string
+  >;
   const tokens = {} as Record<Side, { write: string; read: string }>;
   let other = '';
 
@@ -53,15 +70,9 @@ export function threeAgents(name: string, method: string, fast: FastPath) {
 
   function request(c: Case, side: Side): Request {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...c.headers };
-    const auth = c.auth ?? 'write';
-    const t =
-      auth === 'write' || auth === 'read'
-        ? tokens[side][auth]
-        : auth === 'other'
-          ? other
-          : auth === 'none'
-            ? null
-            : auth;
+    const auth = c.auth ?? options.auth ?? 'write';
+    const named: Record<string, string | null> = { other, none: null, admin: ADMIN };
+    const t = auth === 'write' || auth === 'read' ? tokens[side][auth] : auth in named ? named[auth] : auth;
     if (t) headers.authorization = `Bearer ${t}`;
     let body: BodyInit | undefined = c.body;
     // What an HTTP client sends with a body of known length (a Request made here has none of its own).
@@ -76,7 +87,11 @@ export function threeAgents(name: string, method: string, fast: FastPath) {
         },
       });
     }
-    return new Request(`${BASE}/v1/agents/${agents[side]}${c.path}`, { method, headers, body });
+    return new Request(`${BASE}/v1/agents/${c.agent ?? agents[side]}${c.path}`, {
+      method: c.method ?? method,
+      headers,
+      body,
+    });
   }
 
   const answer = async (res: Response, side: Side): Promise<Answer> => ({

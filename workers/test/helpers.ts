@@ -14,6 +14,8 @@ export interface Res<T = any> {
   status: number;
   body: T;
   headers: Headers;
+  /** The body as sent. */
+  text: string;
 }
 
 /** Calls the Worker; `body` objects are sent as JSON. */
@@ -38,7 +40,7 @@ export async function api<T = any>(
   } catch {
     // not JSON
   }
-  return { status: res.status, body: parsed as T, headers: res.headers };
+  return { status: res.status, body: parsed as T, headers: res.headers, text };
 }
 
 /** Mints a scoped token with the admin token. */
@@ -49,7 +51,7 @@ export async function token(agent: string, scopes: string[], ttlSeconds?: number
 }
 
 /** Asserts an error response's status and code. */
-export function expectError(r: Res, status: number, code: string): void {
+export function expectError(r: Pick<Res, 'status' | 'body'>, status: number, code: string): void {
   if (r.status !== status || r.body?.error?.code !== code || typeof r.body?.error?.message !== 'string') {
     throw new Error(`expected ${status} ${code}, got ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
   }

@@ -8,37 +8,22 @@
  * bad tokens, another method.
  */
 
-import { createExecutionContext } from 'cloudflare:test';
-import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../src/app';
 import { LIMITS } from '../src/limits';
 import { fastSearch } from '../src/search-fast-path';
-import { ADMIN, agentId, api, BASE, token } from './helpers';
+import { type Case, threeAgents } from './fast-path-harness';
+import { api } from './helpers';
 
-const router = createApp();
 const json = (o: unknown) => JSON.stringify(o);
 
-interface Case {
-  what: string;
-  body?: string;
-  /** After `/v1/agents/{agent}/search`. */
-  suffix?: string;
-  agent?: string;
-  headers?: Record<string, string>;
-  /** A stream body: no Content-Length. */
-  stream?: boolean;
-  auth?: 'read' | 'write' | 'other' | 'none' | 'admin' | string;
-  method?: string;
-  status: number;
-  taken: boolean;
-}
-
 describe('the SEARCH fast path', () => {
-  const a = agentId('search-fast');
-  const tokens: Record<string, string> = {};
+  const { agents, setUp, expectAnsweredAsRouter } = threeAgents('search-fast', 'POST', fastSearch, {
+    oneAgent: true,
+    auth: 'read',
+  });
 
   beforeAll(async () => {
+    await setUp();
     const memories = [
       {
         namespace: ['u', '1'],
@@ -57,42 +42,12 @@ describe('the SEARCH fast path', () => {
         metadata: { n: 3 },
       },
     ];
-    expect((await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } })).status).toBe(200);
-    tokens.read = await token(a, ['read']);
-    tokens.write = await token(a, ['write']);
-    tokens.other = await token(agentId('search-fast-other'), ['read']);
-    tokens.admin = ADMIN;
-  });
-
-  function request(c: Case): Request {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...c.headers };
-    const auth = c.auth ?? 'read';
-    const t = auth === 'none' ? null : (tokens[auth] ?? auth);
-    if (t) headers.authorization = `Bearer ${t}`;
-    let body: BodyInit | undefined = c.body;
-    if (c.body !== undefined && !c.stream)
-      headers['content-length'] ??= String(new TextEncoder().encode(c.body).length);
-    if (c.stream && c.body !== undefined) {
-      const bytes = new TextEncoder().encode(c.body);
-      body = new ReadableStream({
-        start(ctl) {
-          ctl.enqueue(bytes);
-          ctl.close();
-        },
-      });
-    }
-    const path = `${BASE}/v1/agents/${c.agent ?? a}/search${c.suffix ?? ''}`;
-    return new Request(path, { method: c.method ?? 'POST', headers, body });
-  }
-
-  const answer = async (res: Response) => ({
-    status: res.status,
-    type: res.headers.get('content-type'),
-    body: await res.text(),
+    const put = await api('POST', `/v1/agents/${agents.router}/memories/batch`, { body: { memories } });
+    expect(put.status).toBe(200);
   });
 
   const vector = [1, 0, 0.5, 0];
-  const cases: Case[] = [
+  const cases: (Omit<Case, 'path'> & { suffix?: string })[] = [
     { what: 'a hybrid search', body: json({ text: 'green tea juice', vector, k: 3 }), status: 200, taken: true },
     { what: 'a vector search', body: json({ vector: [0, 1, 0, 0], k: 2 }), status: 200, taken: true },
     { what: 'a lexical search', body: json({ text: 'orange', mode: 'lexical' }), status: 200, taken: true },
@@ -167,21 +122,7 @@ describe('the SEARCH fast path', () => {
     { what: 'a token without read', body: json({ vector }), auth: 'write', status: 403, taken: false },
   ];
 
-  for (const c of cases) {
-    it(`${c.taken ? 'takes' : 'hands on'} and answers as the router: ${c.what}`, async () => {
-      const viaRouter = await answer(await router.fetch(request(c), env, createExecutionContext()));
-      const viaWorker = await answer(await exports.default.fetch(request(c)));
-      let handedOn = false;
-      const taken = await fastSearch(request(c), env, (r) => {
-        handedOn = true;
-        return router.fetch(r, env, createExecutionContext());
-      });
-      const viaFast = await answer(taken ?? (await router.fetch(request(c), env, createExecutionContext())));
-      expect(viaRouter.status).toBe(c.status);
-      expect(taken !== undefined && !handedOn).toBe(c.taken);
-      expect(viaWorker).toEqual(viaRouter);
-      expect(viaFast).toEqual(viaRouter);
-      if (c.status === 200 && !c.suffix) expect(Array.isArray(JSON.parse(viaRouter.body).hits)).toBe(true);
-    });
-  }
+  it('takes plain searches and answers every request as the router', async () => {
+    await expectAnsweredAsRouter(cases.map(({ suffix, ...c }) => ({ ...c, path: `/search${suffix ?? ''}` })));
+  });
 });

@@ -13,7 +13,7 @@ async function seed(a: string) {
       value: 'tea',
       text: 'green tea in the morning',
       embedding: [1, 0, 0, 0],
-      metadata: { n: 1 },
+      metadata: { n: 1, big: 1e21 }, // spelt 1e21 by the engine, 1e+21 by JSON.stringify
     },
     {
       namespace: ['u', '1'],
@@ -64,6 +64,10 @@ describe('search', () => {
     );
     expect(direct.ok && direct.value).toEqual(res.body.hits);
     expect(res.body.hits.map((h: { key: string }) => h.key)).toEqual(['tea', 'juice', 'coffee']);
+    const json = await runInDurableObject(stub, (instance) =>
+      instance.searchJson({ ...query, vector: Float32Array.from(query.vector) }),
+    );
+    expect(json.ok && res.text).toBe(`{"hits":${json.ok && json.value}}`); // the engine's text, not re-serialised
     const bad = await runInDurableObject(stub, (instance) => instance.searchJson({ vector: [1, 0] }));
     expect(!bad.ok && bad.error.code).toBe('DIMENSION_MISMATCH');
   });
