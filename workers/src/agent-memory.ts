@@ -278,10 +278,8 @@ export class AgentMemory extends DurableObject<Env> {
   searchJson(query: SearchQuery): Promise<Outcome<string>> {
     return outcome<string, WireError>(
       () =>
-        this.#run('search', async (store) => {
-          const s = store as MemoryStore & Partial<SearchJson>;
-          return s.searchJson ? s.searchJson(query) : JSON.stringify(await s.search(query));
-        }),
+        // openStore gives a LocalStore or an EmbeddingStore around one: both answer searchJson.
+        this.#run('search', (store) => (store as MemoryStore & SearchJson).searchJson(query)),
       toWire,
     );
   }

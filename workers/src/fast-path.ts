@@ -1,6 +1,6 @@
 /**
- * What the Worker's fast paths share (memory-get-, memory-put- and checkpoint-put-fast-path.ts: the API's most
- * frequent requests answered without Hono's router, its middleware chain and zod-openapi's validators): the plain
+ * What the Worker's fast paths share (memory-get-, memory-put-, checkpoint-put- and search-fast-path.ts: the API's
+ * most frequent requests answered without Hono's router, its middleware chain and zod-openapi's validators): the plain
  * URL they take, the checks every request gets first (request-checks.ts) with the route's auth, a JSON body read
  * within the route's limits (size, JSON depth) and validated by the route's schema, the route's 200 JSON response
  * or its error response. A fast path takes only what it can answer exactly as the router would; anything else —

@@ -26,9 +26,11 @@ const search = createRoute({
 });
 
 /**
- * The route's 200 body for a validated `body`: `{"hits":[…]}` around the engine's JSON text of the hits (the same JSON
- * `c.json` would give, numbers aside: serde_json's spelling), neither parsed nor re-serialised here. The fast path
- * (search-fast-path.ts) answers with it too.
+ * The route's 200 body for a validated `body`: `{"hits":[…]}` around the engine's JSON text of the hits, neither
+ * parsed nor re-serialised here. The fast path (search-fast-path.ts) answers with it too. It parses to what `c.json`
+ * would send, spelt as serde_json spells it: a whole float keeps its `.0` (`1.0`), exponents have no `+` (`1e21`), an
+ * integer past 2^53 from an import stays exact, and an object's keys come in the engine's order (integer-like keys
+ * too, which `JSON.stringify` would put first).
  */
 export async function searchAnswer(env: Env, agent: string, body: z.output<typeof SearchBody>): Promise<string> {
   const query = defined({ ...body, vector: vectorIn(body.vector) }) as SearchQuery;
@@ -41,6 +43,7 @@ export function registerSearchRoutes(app: App): void {
     const res = c.body(await searchAnswer(c.env, agent, c.req.valid('json')), 200, {
       'Content-Type': 'application/json',
     });
-    return res as unknown as ReturnType<typeof c.json<{ hits: Hit[] }, 200>>; // what the schema documents
+    // The body is the documented `{ hits }`; OpenAPIHono's typed-response check only knows `c.json`'s type for it.
+    return res as unknown as ReturnType<typeof c.json<{ hits: Hit[] }, 200>>;
   });
 }
