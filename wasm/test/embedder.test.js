@@ -57,6 +57,25 @@ describe('a store with an embedder', () => {
     await s.close();
   });
 
+  it("answers searchJson with the JSON text of search's hits, the text embedded as for search", async () => {
+    const embedder = trigramEmbedder();
+    const s = await openStore({ embedder });
+    await s.put({ namespace: ['u'], key: 'coffee', value: { pref: 'oat' }, text: 'Prefers oat milk flat whites' });
+    await s.put({ namespace: ['u'], key: 'dog', value: {}, text: 'Has a dog called Biscuit' });
+    const json = /** @type {{ searchJson(q: object): Promise<string> }} */ (/** @type {unknown} */ (s));
+    for (const q of [
+      { text: 'flatwhite', k: 2 },
+      { text: 'Biscuit', mode: 'lexical' },
+      { vector: trigramVector('a dog', 64), k: 1 },
+    ]) {
+      const calls = embedder.calls.length;
+      const text = await json.searchJson(q);
+      assert.equal(embedder.calls.length - calls, q.text && !q.mode ? 1 : 0, 'embedded only when search would');
+      assert.deepEqual(JSON.parse(text), await s.search(q));
+    }
+    await s.close();
+  });
+
   it('embeds a batch put 32 texts at a time, all before writing', async () => {
     const embedder = trigramEmbedder();
     const s = await openStore({ embedder });

@@ -13,7 +13,7 @@ async function seed(a: string) {
       value: 'tea',
       text: 'green tea in the morning',
       embedding: [1, 0, 0, 0],
-      metadata: { n: 1, big: 1e21 }, // spelt 1e21 by the engine, 1e+21 by JSON.stringify
+      metadata: { n: 1 },
     },
     {
       namespace: ['u', '1'],

@@ -28,9 +28,8 @@ const search = createRoute({
 /**
  * The route's 200 body for a validated `body`: `{"hits":[…]}` around the engine's JSON text of the hits, neither
  * parsed nor re-serialised here. The fast path (search-fast-path.ts) answers with it too. It parses to what `c.json`
- * would send, spelt as serde_json spells it: a whole float keeps its `.0` (`1.0`), exponents have no `+` (`1e21`), an
- * integer past 2^53 from an import stays exact, and an object's keys come in the engine's order (integer-like keys
- * too, which `JSON.stringify` would put first).
+ * would send; the engine's own numbers are spelt as serde_json spells them (a whole score keeps its `.0`: `1.0` where
+ * `JSON.stringify` writes `1`).
  */
 export async function searchAnswer(env: Env, agent: string, body: z.output<typeof SearchBody>): Promise<string> {
   const query = defined({ ...body, vector: vectorIn(body.vector) }) as SearchQuery;
