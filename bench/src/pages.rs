@@ -1,7 +1,7 @@
 //! Pages a request reads and writes in a page store, as a Durable Object keeps them (atomic host, 8 KiB
 //! pages), the bytes it writes whole and as the object stores them (without their zero runs), and the
 //! B-trees its written pages belong to (SQLite's `dbstat` over a copy of the database):
-//! `edgemem-bench pages [--n 10000] [--iters 200] [--scalar i8|f32] [--data DIR] [--json]`. The store is
+//! `edgemem-bench pages [--n 10000] [--iters 200] [--scalar i4|i8|f16|f32] [--data DIR] [--json]`. The store is
 //! loaded as the latency suite loads it, then PUT (updates and new keys, alternating), CHECKPOINT PUT,
 //! GET and hybrid SEARCH each run `iters` times; a written page is attributed to the B-tree that holds
 //! it after the run (a page freed and reused meanwhile counts for its last owner).
@@ -79,8 +79,9 @@ impl PageStore for Recorder {
     }
 }
 
-/// The bytes a Durable Object stores for `page`: the page without its longest run of zero bytes when
-/// that run is 256 bytes or more, plus its 2-byte start (workers/src/page-hole.ts).
+/// About the bytes a Durable Object stores for `page`: the page without its longest run of zero bytes
+/// when that run is 256 bytes or more, plus its 2-byte start. workers/src/page-hole.ts finds the longest
+/// run of zero 32-bit words and widens it, which can pick another run within 6 bytes of this length.
 fn stored_bytes(page: &[u8]) -> u64 {
     let (mut best, mut run) = (0, 0);
     for &b in page {
@@ -105,7 +106,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         flag(args, name).map(|v| v.parse().map_err(|e| format!("{name}: {e}"))).transpose().map(|v| v.unwrap_or(dflt))
     };
     let (n, iters) = (num("--n", 10_000)?, num("--iters", 200)?);
-    let scalar = ScalarKind::parse(flag(args, "--scalar").unwrap_or("i8")).ok_or("--scalar: f32, f16 or i8")?;
+    let scalar = ScalarKind::parse(flag(args, "--scalar").unwrap_or("i8")).ok_or("--scalar: f32, f16, i8 or i4")?;
     let loco = load_locomo(Path::new(&locomo_dir(flag(args, "--data"))), "minilm")?;
     let texts: Vec<String> = loco.turns.iter().map(|t| format!("{}: {}", t.speaker, t.embed_text)).collect();
     let vecs = realistic_vectors(&loco.turn_vecs, n + iters, 42);
@@ -217,6 +218,18 @@ fn page_owners(db: &[u8]) -> Result<BTreeMap<u64, String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_bytes_drop_a_long_zero_run_only() {
+        let page = |zeros: usize| {
+            let mut p = vec![1u8; 8192];
+            p[100..100 + zeros].fill(0);
+            p
+        };
+        assert_eq!(stored_bytes(&page(300)), 8192 - 300 + 2);
+        assert_eq!(stored_bytes(&page(255)), 8192, "a run under 256 bytes is kept");
+        assert_eq!(stored_bytes(&vec![0; 8192]), 2);
+    }
 
     /// A PUT's written pages are named by their B-trees: the memory row, its version and its event, and no
     /// commit row (schema v7: the events are the commit log).
