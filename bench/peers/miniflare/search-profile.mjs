@@ -2,16 +2,19 @@
 /**
  * Where a request's CPU goes inside workerd, by Linux `perf` (V8's own sampler, through Miniflare's inspector, skips
  * most of a request in workerd: samples come in bursts with gaps of many ms). The Worker under Miniflare, one agent
- * loaded with the latency corpus (`POST /import`, then `maintain()`), `--warm` requests first (V8 tiers the engine's
- * wasm up from Liftoff only after many: about 1,000 searches before the CPU per search settles), then `perf record -g`
- * on the workerd process while `--iters` requests run one after another (paired.mjs's: a LoCoMo question's text and
- * vector, k 10, through `connect()`; `--op get`, `put` or `put+search`: GETs, paired.mjs's PUTs, a PUT then a search). Prints workerd's CPU per request (/proc) and the samples by
- * kind, in ms per request. JIT and wasm code have no symbols for perf: a frame is told apart by the mapping it
- * lies in (/proc/<pid>/maps: V8's wasm code space is the smaller rwx mapping, its JS code range the larger), and a
- * sample with a wasm frame on its stack is the engine's (its page reads included: the object's SQLite, the copies).
+ * loaded with the latency corpus (`POST /import`, then `maintain()`), `--warm` requests first (a fresh store's
+ * searches cost more until the engine's caches — term counts, term lists, pages — fill: about 1,000 searches before
+ * the CPU per search settles), then `perf record -g` on the workerd process while `--iters` requests run one after
+ * another (paired.mjs's: a LoCoMo question's text and vector, k 10, through `connect()`; `--op get`, `put` or
+ * `put+search`: GETs, paired.mjs's PUTs, a PUT then a search). Prints workerd's CPU per request (/proc) and the
+ * samples by kind, in ms per request (`--json`: as JSON). JIT and wasm code have no symbols for perf: a frame is told
+ * apart by the mapping it lies in (/proc/<pid>/maps: V8's wasm code space is the smaller rwx mapping, its JS code
+ * range the larger), and a sample with a wasm frame on its stack is the engine's (its page reads included: the
+ * object's SQLite, the copies).
  *
- *   node bench/peers/miniflare/search-profile.mjs [--data DIR] [--n 10000] [--iters 600] [--warm 1500] [--op search|get|put|put+search]
- *     [--hz 2999] [--keep FILE]     # FILE: where to keep perf.data (its maps in FILE.maps); else a temp dir
+ *   node bench/peers/miniflare/search-profile.mjs [--data DIR] [--n 10000] [--iters 600] [--warm 1500]
+ *     [--op search|get|put|put+search] [--hz 2999] [--keep FILE] [--json]
+ *   FILE: where to keep perf.data (its maps in FILE.maps); else a temp dir.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +35,7 @@ const iters = Number(flag('--iters', '600'));
 const warm = Number(flag('--warm', '1500'));
 const op = flag('--op', 'search');
 const hz = Number(flag('--hz', '2999'));
+const asJson = args.includes('--json');
 const log = (...m) => console.error(...m);
 
 if (spawnSync('perf', ['--version']).status !== 0) {
@@ -62,6 +66,7 @@ function codeRegions(maps) {
     const [lo, hi] = range.split('-').map((x) => BigInt(`0x${x}`));
     rwx.push({ lo, hi });
   }
+  if (rwx.length < 2) throw new Error(`workerd has ${rwx.length} rwx mappings, not a wasm and a JS code space`);
   rwx.sort((a, b) => (a.hi - a.lo < b.hi - b.lo ? -1 : 1));
   return { wasm: rwx[0], js: rwx.at(-1) };
 }
@@ -186,6 +191,7 @@ try {
   await store.close();
 
   const script = spawnSync('perf', ['script', '-i', perfData], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (script.status !== 0) throw new Error(`perf script: ${script.stderr || `exit ${script.status}`}`);
   const regions = codeRegions(maps);
   const counts = new Map();
   let total = 0;
@@ -194,12 +200,21 @@ try {
     counts.set(k, (counts.get(k) ?? 0) + 1);
     total++;
   }
+  if (total === 0) throw new Error('perf recorded no samples (perf_event_paranoid? permissions?)');
   const perRequest = (samples) => (samples * 1000) / hz / iters;
-  console.log(
-    `${op} at ${n} memories after ${warm} warm-up requests, ${iters} under perf at ${hz} Hz: wall ${wallMs.toFixed(3)} ms, workerd CPU ${cpu.toFixed(3)} ms per request (/proc); samples ${perRequest(total).toFixed(3)} ms per request:`,
-  );
-  for (const [k, v] of [...counts].sort((a, b) => b[1] - a[1]))
-    console.log(`  ${perRequest(v).toFixed(3).padStart(7)} ms ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
+  const kinds = [...counts].sort((a, b) => b[1] - a[1]);
+  if (asJson) {
+    const ms = Object.fromEntries(kinds.map(([k, v]) => [k, perRequest(v)]));
+    console.log(
+      JSON.stringify({ op, n, warm, iters, hz, wall_ms: wallMs, cpu_ms: cpu, sampled_ms: perRequest(total), ms }),
+    );
+  } else {
+    console.log(
+      `${op} at ${n} memories after ${warm} warm-up requests, ${iters} under perf at ${hz} Hz: wall ${wallMs.toFixed(3)} ms, workerd CPU ${cpu.toFixed(3)} ms per request (/proc); samples ${perRequest(total).toFixed(3)} ms per request:`,
+    );
+    for (const [k, v] of kinds)
+      console.log(`  ${perRequest(v).toFixed(3).padStart(7)} ms ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
+  }
 } finally {
   await server.mf.dispose();
   rmSync(dir, { recursive: true, force: true });
