@@ -63,11 +63,13 @@ describe('a store with an embedder', () => {
     await s.put({ namespace: ['u'], key: 'coffee', value: { pref: 'oat' }, text: 'Prefers oat milk flat whites' });
     await s.put({ namespace: ['u'], key: 'dog', value: {}, text: 'Has a dog called Biscuit' });
     const json = /** @type {{ searchJson(q: object): Promise<string> }} */ (/** @type {unknown} */ (s));
-    for (const q of [
+    /** @type {import('edgemem').SearchQuery[]} */
+    const queries = [
       { text: 'flatwhite', k: 2 },
       { text: 'Biscuit', mode: 'lexical' },
       { vector: trigramVector('a dog', 64), k: 1 },
-    ]) {
+    ];
+    for (const q of queries) {
       const calls = embedder.calls.length;
       const text = await json.searchJson(q);
       assert.equal(embedder.calls.length - calls, q.text && !q.mode ? 1 : 0, 'embedded only when search would');
