@@ -3,7 +3,7 @@
 // EMBEDDING_FAILED with nothing written, the bare-function form, and unchanged behaviour without one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openStore } from 'edgemem';
+import { connect, openStore } from 'edgemem';
 import { rejectsWith } from './contract-suite.js';
 import { trigramEmbedder, trigramVector } from './trigram-embedder.js';
 
@@ -75,6 +75,44 @@ describe('a store with an embedder', () => {
       assert.equal(embedder.calls.length - calls, q.text && !q.mode ? 1 : 0, 'embedded only when search would');
       assert.deepEqual(JSON.parse(text), await s.search(q));
     }
+    await s.close();
+  });
+
+  it("answers searchJson over a store without one (a remote store) with search's hits as JSON", async () => {
+    const hit = {
+      namespace: ['u'],
+      key: 'dog',
+      value: { n: 1 },
+      text: 'Has a dog called Biscuit',
+      metadata: {},
+      version: 1,
+      seq: 1,
+      createdAt: 1,
+      updatedAt: 1,
+      score: 1,
+      vectorRank: 1,
+      vectorScore: 0.5,
+      lexicalRank: null,
+      lexicalScore: null,
+    };
+    /** @type {unknown[]} */
+    const sent = [];
+    /** @type {any} */
+    const fetch = async (/** @type {Request | string} */ input, /** @type {RequestInit | undefined} */ init) => {
+      const req = new Request(input, init);
+      sent.push({ path: new URL(req.url).pathname, body: JSON.parse(await req.text()) });
+      return new Response(JSON.stringify({ hits: [hit] }), { headers: { 'content-type': 'application/json' } });
+    };
+    const embedder = trigramEmbedder();
+    const s = await connect({ url: 'http://edgemem.test', agent: 'a', token: 't', fetch, embedder });
+    const json = /** @type {{ searchJson(q: object): Promise<string> }} */ (/** @type {unknown} */ (s));
+    const text = await json.searchJson({ text: 'a dog', k: 1 });
+    assert.deepEqual(JSON.parse(text), [hit]);
+    assert.deepEqual(JSON.parse(text), await s.search({ text: 'a dog', k: 1 }));
+    const first = /** @type {{ path: string, body: { text: string, vector: number[] } }} */ (sent[0]);
+    assert.equal(first.path, '/v1/agents/a/search');
+    assert.equal(first.body.text, 'a dog');
+    assertClose(first.body.vector, trigramVector('a dog', 64));
     await s.close();
   });
 
