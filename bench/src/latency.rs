@@ -73,6 +73,20 @@ fn time<T>(samples: &mut Vec<u64>, f: impl FnOnce() -> T) -> T {
     r
 }
 
+/// One hybrid top-10 search for a question, its time added to `samples` when given (None: a warm-up).
+fn timed_search(s: &mut Store, text: &str, vector: &[f32], samples: Option<&mut Vec<u64>>) -> Result<(), String> {
+    let q = SearchQuery { text: Some(text.into()), vector: Some(vector.to_vec()), k: Some(10), ..Default::default() };
+    let mut tmp = Vec::new();
+    let hits = time(&mut tmp, || s.search(&q)).map_err(|e| e.to_string())?;
+    if hits.len() != 10 {
+        return Err(format!("search returned {} hits", hits.len()));
+    }
+    if let Some(out) = samples {
+        out.extend(tmp);
+    }
+    Ok(())
+}
+
 pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let n: usize = flag(args, "--n").map(|v| v.parse().map_err(|e| format!("--n: {e}"))).transpose()?.unwrap_or(10_000);
     let iters: usize =
@@ -165,15 +179,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     }
     for it in 0..iters + warm {
         let (qt, qv) = &questions[rng.below(questions.len())];
-        let q = SearchQuery { text: Some(qt.clone()), vector: Some(qv.clone()), k: Some(10), ..Default::default() };
-        let mut tmp = Vec::new();
-        let hits = time(&mut tmp, || s.search(&q)).map_err(e)?;
-        if hits.len() != 10 {
-            return Err(format!("search returned {} hits", hits.len()));
-        }
-        if it >= warm {
-            search.extend(tmp);
-        }
+        timed_search(&mut s, qt, qv, if it >= warm { Some(&mut search) } else { None })?;
     }
     // SEARCH right after a PUT (an agent writes a memory, then searches): the write's buffered
     // full-text mark is applied by the search.
@@ -185,15 +191,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
             .embedding(vecs[n + iters + it % iters].clone());
         s.put(p).map_err(e)?;
         let (qt, qv) = &questions[rng.below(questions.len())];
-        let q = SearchQuery { text: Some(qt.clone()), vector: Some(qv.clone()), k: Some(10), ..Default::default() };
-        let mut tmp = Vec::new();
-        let hits = time(&mut tmp, || s.search(&q)).map_err(e)?;
-        if hits.len() != 10 {
-            return Err(format!("search returned {} hits", hits.len()));
-        }
-        if it >= warm {
-            after_put.extend(tmp);
-        }
+        timed_search(&mut s, qt, qv, if it >= warm { Some(&mut after_put) } else { None })?;
     }
     // AS OF the moment the store was built vs live, interleaved on the same keys.
     for it in 0..iters + warm {
