@@ -142,7 +142,10 @@ async function probePath(req: Request, env: Env, ctx: ExecutionContext): Promise
     const result = (await stub.call(method, args)).value;
     const inside = await stub.probeInside(method, args, times);
     // The same request with an object that answers at once: the Worker's own part of it.
-    const answering = { call: async () => ({ ok: true, value: result }) };
+    const answering = {
+      call: async () => ({ ok: true, value: result }),
+      searchJson: async () => ({ ok: true, value: JSON.stringify(result) }), // the search route's call
+    };
     const workerOnlyEnv = {
       ...env,
       AGENT_MEMORY: { idFromName: (name: string) => env.AGENT_MEMORY.idFromName(name), get: () => answering },
