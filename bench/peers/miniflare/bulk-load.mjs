@@ -1,7 +1,10 @@
-// Bulk loads for the large comparison (paired.mjs): the corpus's memories as edgemem's NDJSON export (streamed into
-// the Worker's `POST /import`) and as the plain DO's import lines (`POST /import`, a few thousand a request).
+// Bulk loads for the Miniflare benches (paired.mjs, request-path.mjs, do-breakdown.mjs, search-profile.mjs): the
+// corpus's memories as edgemem's NDJSON export (streamed into the Worker's `POST /import`), a new agent to load them
+// into, and the plain DO's import lines (`POST /import`, a few thousand a request).
 
 import { request } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
 
 /** Six decimals: shorter JSON, below f32 precision anyway (bench/miniflare/size.mjs rounds the same way). */
 const rounded = (v) => `[${Array.from(v, (x) => Math.round(x * 1e6) / 1e6).join(',')}]`;
@@ -78,4 +81,29 @@ export function postStream(url, headers, gen) {
     };
     pump();
   });
+}
+
+/** Creates `agent` with `dims` on the edgemem Worker at `url`; resolves to a read and write token for it (a day). */
+export async function newAgent({ url, adminToken, agent, dims }) {
+  await createAgent({ url, adminToken, agent, settings: { dims } });
+  const scopes = ['read', 'write'];
+  return (await mintToken({ url, adminToken, agent, scopes, ttlSeconds: 86400 })).token;
+}
+
+/**
+ * Streams the n memories `memory(i)` into `agent` (POST /import of `edgememExport`) with `token`, then runs
+ * `maintain()`; resolves to { store: the agent through `connect()`, open, importMs, maintainMs }.
+ */
+export async function importInto({ url, agent, token, n, dims, memory }) {
+  const store = await connect({ url, agent, token });
+  const t = performance.now();
+  const res = await postStream(
+    `${url}/v1/agents/${agent}/import`,
+    { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    edgememExport({ n, dims, memory }),
+  );
+  if (res.status !== 200) throw new Error(`import into ${agent}: HTTP ${res.status} ${res.text}`);
+  const imported = performance.now();
+  await store.maintain();
+  return { store, importMs: imported - t, maintainMs: performance.now() - imported };
 }

@@ -20,9 +20,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
+import { mintToken } from '../../../wasm/dist/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { edgememExport, postStream } from './bulk-load.mjs';
+import { importInto, newAgent } from './bulk-load.mjs';
 import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
@@ -73,22 +73,17 @@ try {
   const loadMs = {};
   for (const [layout, agent] of Object.entries(LAYOUTS)) {
     // The kv agent's empty store is made in the KV first; creating the agent would re-create an empty store.
-    if (layout === 'kv') await probe(`/probe/kv-layout?agent=${agent}&dims=${DIMS}`, {});
-    else await createAgent({ url, adminToken: ADMIN, agent, settings: { dims: DIMS } });
-    const { token } = await mintToken({ url, adminToken: ADMIN, agent, scopes: ['read', 'write'], ttlSeconds: 86400 });
+    let token;
+    if (layout === 'kv') {
+      await probe(`/probe/kv-layout?agent=${agent}&dims=${DIMS}`, {});
+      const scopes = ['read', 'write'];
+      token = (await mintToken({ url, adminToken: ADMIN, agent, scopes, ttlSeconds: 86400 })).token;
+    } else token = await newAgent({ url, adminToken: ADMIN, agent, dims: DIMS });
     tokens[layout] = token;
-    stores[layout] = await connect({ url, agent, token });
     log(`loading ${n} memories into ${agent} (POST /import, maintain)…`);
-    const t = performance.now();
-    const res = await postStream(
-      `${url}/v1/agents/${agent}/import`,
-      { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-      edgememExport({ n, dims: DIMS, memory }),
-    );
-    if (res.status !== 200) throw new Error(`import: HTTP ${res.status} ${res.text}`);
-    const imported = performance.now();
-    await stores[layout].maintain();
-    loadMs[layout] = { import: imported - t, maintain: performance.now() - imported };
+    const load = await importInto({ url, agent, token, n, dims: DIMS, memory });
+    stores[layout] = load.store;
+    loadMs[layout] = { import: load.importMs, maintain: load.maintainMs };
   }
 
   // The store calls as the Worker passes them over RPC (after zod: embeddings as plain arrays).

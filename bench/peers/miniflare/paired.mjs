@@ -26,9 +26,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { edgememExport, plainImport, postStream } from './bulk-load.mjs';
+import { importInto, newAgent, plainImport } from './bulk-load.mjs';
 import { PEER_TOKEN, startPeer } from './peer-worker.mjs';
 import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';
 
@@ -86,32 +85,17 @@ const peerPid = workerdPids().find((p) => p !== edgePid) ?? null;
 const pids = { edgemem: edgePid, plain_do: peerPid };
 
 try {
-  await createAgent({ url: edge.url, adminToken: ADMIN, agent: AGENT, settings: { dims: DIMS } });
-  const { token } = await mintToken({
-    url: edge.url,
-    adminToken: ADMIN,
-    agent: AGENT,
-    scopes: ['read', 'write'],
-    ttlSeconds: 24 * 3600,
-  });
-  const store = await connect({ url: edge.url, agent: AGENT, token });
-
+  const token = await newAgent({ url: edge.url, adminToken: ADMIN, agent: AGENT, dims: DIMS });
   log(`loading ${n} memories into edgemem (POST /import, then maintain)…`);
-  let t = performance.now();
-  const imported = await postStream(
-    `${edge.url}/v1/agents/${AGENT}/import`,
-    { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-    edgememExport({ n, dims: DIMS, memory }),
-  );
-  if (imported.status !== 200) throw new Error(`edgemem import: HTTP ${imported.status} ${imported.text}`);
-  const edgeImportMs = performance.now() - t;
-  await store.maintain();
-  const edgeLoadMs = performance.now() - t;
+  const load = await importInto({ url: edge.url, agent: AGENT, token, n, dims: DIMS, memory });
+  const store = load.store;
+  const edgeImportMs = load.importMs;
+  const edgeLoadMs = load.importMs + load.maintainMs;
 
   log(`loading ${n} memories into the plain DO (POST /import)…`);
   const peerBase = `${peer.url}/v1/agents/${AGENT}`;
   const peerHeaders = { authorization: `Bearer ${PEER_TOKEN}`, 'content-type': 'application/json' };
-  t = performance.now();
+  let t = performance.now();
   for (const body of plainImport({ n, memory })) {
     const res = await fetch(`${peerBase}/import`, { method: 'POST', headers: peerHeaders, body });
     if (!res.ok) throw new Error(`plain DO import: HTTP ${res.status} ${await res.text()}`);

@@ -21,9 +21,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { edgememExport, postStream } from './bulk-load.mjs';
+import { importInto, newAgent } from './bulk-load.mjs';
 import { cpuMs, workerdPids } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
@@ -99,24 +98,9 @@ const server = await startWorker({
 });
 try {
   const url = server.url;
-  await createAgent({ url, adminToken: ADMIN, agent: AGENT, settings: { dims: DIMS } });
-  const { token } = await mintToken({
-    url,
-    adminToken: ADMIN,
-    agent: AGENT,
-    scopes: ['read', 'write'],
-    ttlSeconds: 86400,
-  });
+  const token = await newAgent({ url, adminToken: ADMIN, agent: AGENT, dims: DIMS });
   log(`loading ${n} memories (POST /import, maintain)…`);
-  const res = await postStream(
-    `${url}/v1/agents/${AGENT}/import`,
-    { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-    edgememExport({ n, dims: DIMS, memory }),
-  );
-  if (res.status !== 200) throw new Error(`import: HTTP ${res.status} ${res.text}`);
-  const store = await connect({ url, agent: AGENT, token });
-  await store.maintain();
-  await store.close();
+  await (await importInto({ url, agent: AGENT, token, n, dims: DIMS, memory })).store.close();
 
   // One probe request per op and round: a request making thousands of calls to the object resets workerd now and
   // then (seen with --times 300; the connection is dropped, nothing is logged).

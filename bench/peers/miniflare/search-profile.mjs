@@ -22,9 +22,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus } from '../../node/corpus.mjs';
-import { edgememExport, postStream } from './bulk-load.mjs';
+import { importInto, newAgent } from './bulk-load.mjs';
 import { cpuMs, workerdPids } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
@@ -136,17 +135,9 @@ const server = await startWorker({
 try {
   const pid = workerdPids()[0];
   if (pid === undefined) throw new Error('no workerd process found');
-  await createAgent({ url: server.url, adminToken: ADMIN, agent: AGENT, settings: { dims: DIMS } });
-  const { token } = await mintToken({ url: server.url, adminToken: ADMIN, agent: AGENT, scopes: ['read', 'write'] });
-  const store = await connect({ url: server.url, agent: AGENT, token });
+  const token = await newAgent({ url: server.url, adminToken: ADMIN, agent: AGENT, dims: DIMS });
   log(`loading ${n} memories (POST /import, maintain)…`);
-  const res = await postStream(
-    `${server.url}/v1/agents/${AGENT}/import`,
-    { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
-    edgememExport({ n, dims: DIMS, memory }),
-  );
-  if (res.status !== 200) throw new Error(`import: HTTP ${res.status} ${res.text}`);
-  await store.maintain();
+  const { store } = await importInto({ url: server.url, agent: AGENT, token, n, dims: DIMS, memory });
 
   let fresh = n;
   const search = () => {
