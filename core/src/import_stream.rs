@@ -204,6 +204,8 @@ impl Store {
         });
         self.import = if ended.is_some() { None } else { state };
         self.index.add_imported(&adds);
+        // The chunk is committed; the cache keeps its old size if this fails.
+        let _ = self.fit_page_cache();
         if let Some((st, end)) = ended {
             self.seq = st.seq;
             self.last_ts = st.last_commit.map_or(0, |c| c.1);

@@ -75,6 +75,8 @@ pub struct Store {
     pub(crate) feed: Feed,
     /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
     pub(crate) import: Option<crate::import_stream::ImportState>,
+    /// SQLite's page cache size in KiB, as `fit_page_cache` (memory_budget.rs) last set it.
+    pub(crate) page_cache_kib: i64,
     vfs_name: Option<String>,
 }
 
@@ -125,6 +127,7 @@ impl Store {
             recency: Recency::default(),
             feed: Feed::default(),
             import: None,
+            page_cache_kib: 0,
             vfs_name,
         };
         match store.init() {
@@ -146,7 +149,8 @@ impl Store {
         let size = crate::page_cache::shrink_cache(&self.conn)?;
         let opened = self.load_contents();
         crate::page_cache::restore_cache(&self.conn, size)?;
-        opened
+        opened?;
+        self.fit_page_cache()
     }
 
     fn load_contents(&mut self) -> Result<()> {
@@ -199,8 +203,8 @@ impl Store {
                 c.pragma_update(None, "secure_delete", "FAST")?;
             }
         }
-        // A page cache big enough for a 10k-memory store (negative = KiB; memory_budget.rs counts it).
-        c.pragma_update(None, "cache_size", -((crate::memory_budget::PAGE_CACHE_BYTES >> 10) as i64))?;
+        // The least page cache until the index is loaded and `fit_page_cache` sizes it (negative = KiB).
+        c.pragma_update(None, "cache_size", -((crate::memory_budget::MIN_PAGE_CACHE_BYTES >> 10) as i64))?;
         Ok(())
     }
 
@@ -385,6 +389,8 @@ impl Store {
         }
         if !tx.index_ops.is_empty() {
             self.index.apply(tx.index_ops, &self.conn, &self.cfg, self.seq);
+            // The write is committed: a cache left at its old size is no reason to report it failed.
+            let _ = self.fit_page_cache();
         }
         for ev in &tx.events {
             self.feed.deliver(ev);
