@@ -26,7 +26,7 @@ const DIMS = endpoint.dims;
 const KEY = 'sk-edgemem-test'; // EMBEDDINGS_TEST_KEY in wrangler.test.jsonc
 const json = (o: unknown) => JSON.stringify(o);
 
-type Mode = 'ok' | 'http500' | 'not-json' | 'short';
+type Mode = 'ok' | 'http500' | 'not-json' | 'short' | 'huge';
 
 interface Logged {
   body: { model: string; input: string[]; input_type?: string; encoding_format?: string };
@@ -219,6 +219,7 @@ describe('an agent with an openai embedder', () => {
       ['http500', /HTTP 500.*the model is down/],
       ['not-json', /something other than JSON/],
       ['short', /malformed embedding/],
+      ['huge', /non-finite number/],
     ];
 
     for (const [mode, message] of failures) {

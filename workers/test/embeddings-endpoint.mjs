@@ -5,15 +5,15 @@
  *
  * `POST /{tag}/{mode}/v1/embeddings` embeds each input with the trigram embedder (deterministic, content-dependent
  * unit vectors of `DIMS`) when `mode` is `ok`; the other modes fail as a broken server would: `http500` (HTTP 500),
- * `not-json` (200 with an HTML body), `short` (vectors one number short). `GET /{tag}/requests` gives the
- * requests made under `tag` — body, Authorization header, and the vectors answered — so a test can check what the
- * Worker sent.
+ * `not-json` (200 with an HTML body), `short` (vectors one number short), `huge` (a number past float32's range).
+ * `GET /{tag}/requests` gives the requests made under `tag` — body, Authorization header, and the vectors answered —
+ * so a test can check what the Worker sent.
  */
 import { createServer } from 'node:http';
 import { trigramVector } from '../../wasm/test/trigram-embedder.js';
 
 const DIMS = 32;
-const MODES = new Set(['ok', 'http500', 'not-json', 'short']);
+const MODES = new Set(['ok', 'http500', 'not-json', 'short', 'huge']);
 
 /** @param {import('vitest/node').TestProject} project */
 export default async function setup(project) {
@@ -48,6 +48,7 @@ export default async function setup(project) {
         return json(400, { error: { message: 'input: strings' } });
       const dims = mode === 'short' ? DIMS - 1 : DIMS;
       const answered = inputs.map((/** @type {string} */ t) => Array.from(trigramVector(t, dims)));
+      if (mode === 'huge') for (const v of answered) v[0] = 1e39;
       const log = requests.get(tag) ?? [];
       requests.set(tag, log);
       log.push({ body: r, authorization: req.headers.authorization ?? null, mode, answered });
