@@ -19,6 +19,8 @@ export default defineConfig({
   ],
   test: {
     include: ['workers/test/**/*.test.ts'],
+    // An OpenAI-compatible embeddings endpoint on a local port for agents with an embedder (embedder.test.ts).
+    globalSetup: [here('./test/embeddings-endpoint.mjs')],
     testTimeout: 30_000,
   },
 });
