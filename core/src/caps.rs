@@ -67,7 +67,8 @@ impl Store {
                 ),
             ));
         }
-        // 2. Least recently used unpinned memories (exact order: recency flushed first).
+        // 2. Least recently used unpinned memories (exact order: recency flushed first; write_tx
+        // persisted the reads before this transaction, so this writes only what is left, if anything).
         self.recency.flush(&self.conn)?;
         while !fits(&tx.usage) {
             let batch = self.candidates(tx, "pinned = 0 AND id != ?1 ORDER BY access_tick", replacing, 32)?;

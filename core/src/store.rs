@@ -346,6 +346,11 @@ impl Store {
         };
         #[cfg(not(target_family = "wasm"))]
         let vectors_inserted = false;
+        // A write under caps may evict, which needs every read's recency persisted (caps.rs): persisted
+        // here, in bounded transactions of its own, rather than all at once inside this one.
+        if self.cfg.caps.max_bytes > 0 || self.cfg.caps.max_memories > 0 {
+            self.recency.flush(&self.conn)?;
+        }
         let mut tx = Tx {
             now,
             start: self.seq,
