@@ -15,8 +15,9 @@
  * - `reopened`: workerd restarted over the same state (the DO evicted), `empty` opened (baseline), then
  *   `loaded` opened by one stats call and one hybrid search — what a cold DO holding that data needs to answer.
  * The store's own figures (`dbBytes`, `indexBytes`) are reported beside them, and the engine's own heap — the
- * wasm linear memory of the same store built and then reopened by the npm package in fresh Node processes
- * (bench/node/heap.mjs, file storage) — which is what the isolate is charged for the engine.
+ * wasm linear memory of the same store built, reopened, and in use (reopened, then 2,000 different hybrid searches
+ * and 600 PUTs, which run the sweep that persists the searches' read recency) by the npm package in fresh Node
+ * processes (bench/node/heap.mjs, file storage) — which is what the isolate is charged for the engine.
  *
  *   node bench/miniflare/size.mjs [--data DIR] [--configs 10000:f32,100000:i4] [--json]
  */
@@ -159,6 +160,7 @@ try {
     const heapFile = join(dir, `heap-${memories}-${scalar}.db`);
     const heapLoad = heap(['--file', heapFile, '--load', String(memories), '--scalar', scalar]);
     const heapOpen = heap(['--file', heapFile, '--open', '--scalar', scalar]);
+    const heapInUse = heap(['--file', heapFile, '--open', '--scalar', scalar, '--searches', '2000', '--writes', '600']);
     rmSync(heapFile, { force: true });
     rows.push({
       memories,
@@ -184,6 +186,7 @@ try {
         base_wasm_bytes: heapOpen.base_wasm_bytes,
         peak_wasm_bytes: heapLoad.wasm_bytes,
         reopened_wasm_bytes: heapOpen.wasm_bytes,
+        in_use_wasm_bytes: heapInUse.wasm_bytes,
       },
       index: { recall_vs_exact: heapLoad.recall_vs_exact, k: 10, queries: heapLoad.recall_queries },
     });
@@ -199,7 +202,7 @@ else {
   for (const r of rows) {
     console.log(
       `${r.memories} × ${r.dims} ${r.scalar}: workerd RSS +${mib(r.after_load.delta_bytes)} after loading, +${mib(r.reopened.delta_bytes)} reopened cold; ` +
-        `engine wasm heap ${mib(r.engine_heap.peak_wasm_bytes)} at the load's peak, ${mib(r.engine_heap.reopened_wasm_bytes)} reopened; index R@10 vs exact ${r.index.recall_vs_exact?.toFixed(3)}; db ${mib(r.db_bytes)}, index ${mib(r.index_bytes)}`,
+        `engine wasm heap ${mib(r.engine_heap.peak_wasm_bytes)} at the load's peak, ${mib(r.engine_heap.reopened_wasm_bytes)} reopened, ${mib(r.engine_heap.in_use_wasm_bytes)} in use; index R@10 vs exact ${r.index.recall_vs_exact?.toFixed(3)}; db ${mib(r.db_bytes)}, index ${mib(r.index_bytes)}`,
     );
   }
 }

@@ -8,6 +8,7 @@
  *   node bench/node/heap.mjs --file F --load N --scalar f32|i8|i4 [--data DIR]   # build the store into F
  *   node bench/node/heap.mjs --file F --open --scalar f32|i8|i4 [--data DIR]     # open F, stats + one search
  *   node bench/node/heap.mjs --file F --open --scalar i4 --searches 20             # ... + 20 different searches
+ *   node bench/node/heap.mjs --file F --open --scalar i4 --searches 2000 --writes 600  # ... then 600 PUTs
  *
  * Both first open an empty in-memory store (the baseline: module instantiated, one store open), then print one
  * JSON line `{ "phase", "base_wasm_bytes", "wasm_bytes", "seconds" }`. `--load` writes N memories of the corpus
@@ -16,7 +17,8 @@
  * engine's): `recall_vs_exact` is the mean overlap of the top 10 of a vector-only search with the exact top 10
  * (cosine, brute force here) over `recall_queries` LoCoMo questions. `--searches N` (--open only) runs N different
  * hybrid searches instead of one (the first is the usual one): the heap as the page cache and the search caches
- * fill.
+ * fill. `--writes M` (--open only) then PUTs M new memories one by one: past 500 writes the engine's sweep persists
+ * the read recency the searches left (core/src/recency.rs), the heap of a store in use.
  */
 import { rmSync } from 'node:fs';
 import { openStore } from 'edgemem';
@@ -30,11 +32,12 @@ const file = flag('--file');
 const scalar = flag('--scalar', 'f32');
 const load = Number(flag('--load', '0'));
 const searches = load ? 1 : Number(flag('--searches', '1'));
+const writes = load ? 0 : Number(flag('--writes', '0'));
 const data = flag('--data', LOCOMO_DIR);
 const wasmBytes = wasmMemoryBytes;
 
 const t0 = Date.now();
-const { texts, questions, questionVecs, vecs } = loadCorpus(data, Math.max(load, 1));
+const { texts, questions, questionVecs, vecs } = loadCorpus(data, Math.max(load, writes, 1));
 const empty = await openStore({ dims: DIMS, scalar, storage: 'memory' });
 await empty.stats();
 const base = wasmBytes();
@@ -59,12 +62,17 @@ for (let i = 0; i < searches; i++) {
   const q = load ? 0 : i === 0 ? 1 : (i * 37) % questions.length;
   await store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
 }
+for (let i = 0; i < writes; i++) {
+  const text = texts[i % texts.length];
+  await store.put({ namespace: ['agent', 'writes'], key: `w${i}`, value: { i }, text, embedding: vecs[i] });
+}
 const wasm_bytes = wasmBytes();
 const recall = load ? await recallVsExact(100) : {};
 console.log(
   JSON.stringify({
     phase: load ? 'load' : 'open',
     ...(searches > 1 ? { searches } : {}),
+    ...(writes > 0 ? { writes } : {}),
     base_wasm_bytes: base,
     wasm_bytes,
     ...recall,

@@ -258,6 +258,7 @@ export function markdown(r) {
           'Δ reopened cold',
           "engine wasm heap at the load's peak",
           'reopened',
+          'in use',
           'index R@10 vs exact',
           'db',
           'index',
@@ -269,6 +270,7 @@ export function markdown(r) {
           mib(d.reopened.delta_bytes),
           mib(d.engine_heap?.peak_wasm_bytes),
           mib(d.engine_heap?.reopened_wasm_bytes),
+          mib(d.engine_heap?.in_use_wasm_bytes),
           d.index?.recall_vs_exact == null ? '–' : d.index.recall_vs_exact.toFixed(3),
           mib(d.db_bytes),
           mib(d.index_bytes),
@@ -278,7 +280,7 @@ export function markdown(r) {
       '',
     );
     out.push(
-      'Δ = RSS of the workerd process with the agent open minus with only an empty agent open (same process); "reopened cold": workerd restarted over the same state, the agent opened by one stats call and one search. Engine wasm heap: the wasm linear memory of the same store built, then reopened (stats + one search), by the npm package in fresh Node processes — the engine\'s share of an isolate. Cloudflare\'s isolate limit is 128 MB.',
+      "Δ = RSS of the workerd process with the agent open minus with only an empty agent open (same process); \"reopened cold\": workerd restarted over the same state, the agent opened by one stats call and one search. Engine wasm heap: the wasm linear memory of the same store built, then reopened (stats + one search), then in use (reopened, 2,000 different hybrid searches, then 600 PUTs, which run the sweep that persists the searches' read recency), by the npm package in fresh Node processes — the engine's share of an isolate. Cloudflare's isolate limit is 128 MB.",
       '',
     );
   }
