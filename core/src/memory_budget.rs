@@ -6,8 +6,8 @@
 //! the HNSW index (per vector: its graph copy plus ~165 B of graph, measured 362 B per 384-d i4 vector at 100k on
 //! wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —, plus
 //! SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups while
-//! they grow (measured peaks: 54.3 MB at 100k × 384 i4, 73.8 MB at 100k × 384 i8, 22.5 MB at 10k × 384 i4; the
-//! model says 62.0, 80.8 and 29.4). The same model runs natively and on wasm, so both refuse the same writes.
+//! they grow (measured peaks, in use — searched, then written — where measured: 56.9 MB at 100k × 384 i4,
+//! 73.8 MB at 100k × 384 i8 while loading, 25.8 MB at 10k × 384 i4; the model says 62.0, 80.8 and 29.4). The same model runs natively and on wasm, so both refuse the same writes.
 //!
 //! The page cache and the index share [`CACHE_AND_INDEX_BYTES`]: the cache takes what the index leaves of it (and of
 //! the budget), never less than [`MIN_PAGE_CACHE_BYTES`] (`fit_page_cache`, on open and after each write that
