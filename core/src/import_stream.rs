@@ -203,9 +203,10 @@ impl Store {
             writes: s.counts.writes,
         });
         self.import = if ended.is_some() { None } else { state };
-        self.index.add_imported(&adds);
         // The chunk is committed; the cache keeps its old size if this fails.
-        let _ = self.fit_page_cache();
+        let _ = self.fit_page_cache(adds.len() as u64);
+        self.index.add_imported(&adds);
+        let _ = self.fit_page_cache(0);
         if let Some((st, end)) = ended {
             self.seq = st.seq;
             self.last_ts = st.last_commit.map_or(0, |c| c.1);

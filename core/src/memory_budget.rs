@@ -6,15 +6,16 @@
 //! the HNSW index (per vector: its graph copy plus ~165 B of graph, measured 362 B per 384-d i4 vector at 100k on
 //! wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —, plus
 //! SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups while
-//! they grow (measured peaks, in use — searched, then written — where measured: 56.9 MB at 100k × 384 i4,
+//! they grow (measured peaks, in use — searched, then written — where measured: 57.0 MB at 100k × 384 i4,
 //! 73.8 MB at 100k × 384 i8 while loading, 25.8 MB at 10k × 384 i4; the model says 62.0, 80.8 and 29.4). The same model runs natively and on wasm, so both refuse the same writes.
 //!
-//! The page cache and the index share [`CACHE_AND_INDEX_BYTES`]: the cache takes what the index leaves of it (and of
-//! the budget), never less than [`MIN_PAGE_CACHE_BYTES`] (`fit_page_cache`, on open and after each write that
-//! changes the index), so a budget refuses the same writes as with a fixed cache of that floor. A
-//! small store's hot pages then stay in memory — a 10k-memory hybrid search read 22 pages per call with 4 MiB and
-//! 12 with 12 MiB (`edgemem-bench pages`), each a storage read in a Durable Object — while a large one's heap is the
-//! index plus the floor, as before (at 100k a search's rows are spread over ~470 MB: a bigger cache buys few hits).
+//! The page cache and the index share [`CACHE_AND_INDEX_BYTES`]: the cache takes what the index leaves of it (and
+//! of the budget, and of what the thread's other open stores hold above their floors), never less than
+//! [`MIN_PAGE_CACHE_BYTES`] (`fit_page_cache`, on open and around each write or import chunk that changes the
+//! index), so a budget refuses the same writes as with a fixed cache of that floor. A small store's hot pages then
+//! stay in memory — a 10k-memory hybrid search read 22 pages per call with 4 MiB and 13 with the 11 MiB it gets
+//! (`edgemem-bench pages`), each a storage read in a Durable Object — while a large one's heap is the index plus
+//! the floor, as before (at 100k a search's rows are spread over ~470 MB: a bigger cache buys few hits).
 
 use crate::config::ScalarKind;
 use crate::error::{Error, ErrorCode, Result};
@@ -29,6 +30,20 @@ const CACHE_AND_INDEX_BYTES: u64 = 16 << 20;
 pub(crate) const MIN_PAGE_CACHE_BYTES: u64 = 4 << 20;
 /// The rest of the heap beside the index and the cache.
 const FIXED_BYTES: u64 = 12 << 20;
+/// What the open stores of a thread hold of page cache above the floor together, at most.
+const SHARED_ABOVE_FLOOR: u64 = CACHE_AND_INDEX_BYTES - MIN_PAGE_CACHE_BYTES;
+
+thread_local! {
+    /// The page cache the thread's open stores hold above the floor. On wasm that is every store of the instance,
+    /// and a Durable Object's isolate may hold several objects: small stores side by side get the floor each and
+    /// share [`SHARED_ABOVE_FLOOR`] beside it, not 16 MiB each. (A store never leaves its thread: it holds `Rc`s.)
+    static CACHE_ABOVE_FLOOR: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The vectors `ops` add or replace in the index.
+pub(crate) fn upserts(ops: &[IndexOp]) -> u64 {
+    ops.iter().filter(|op| matches!(op, IndexOp::Upsert(..))).count() as u64
+}
 
 impl Store {
     /// Bytes one vector takes in the index.
@@ -67,17 +82,31 @@ impl Store {
         index + self.page_cache_bytes(index) + FIXED_BYTES
     }
 
-    /// Sizes SQLite's page cache to `page_cache_bytes` in whole MiB (so a growing index resizes it a dozen times
-    /// at most), at least [`MIN_PAGE_CACHE_BYTES`]; a no-op while that is unchanged. Shrinking the cache frees the
-    /// pages past its new bound at once.
-    pub(crate) fn fit_page_cache(&mut self) -> Result<()> {
-        let bytes = (self.page_cache_bytes(self.index_bytes(0)) & !((1 << 20) - 1)).max(MIN_PAGE_CACHE_BYTES);
-        let kib = (bytes >> 10) as i64;
-        if kib != self.page_cache_kib {
-            self.conn.pragma_update(None, "cache_size", -kib)?;
-            self.page_cache_kib = kib;
+    /// Sizes SQLite's page cache to `page_cache_bytes` for the index with `extra` more vectors (a write calls it
+    /// before its vectors go in, so the cache gives up their room first, and again after), in whole MiB (a
+    /// growing index resizes it a dozen times at most), and within what the thread's other stores leave of
+    /// [`CACHE_ABOVE_FLOOR`], and not past the live memories' bytes; a no-op while that is unchanged. Shrinking the cache frees the pages past its new
+    /// bound at once.
+    pub(crate) fn fit_page_cache(&mut self, extra: u64) -> Result<()> {
+        let held = self.page_cache_bytes - MIN_PAGE_CACHE_BYTES;
+        let others = CACHE_ABOVE_FLOOR.get() - held;
+        // No more than the live memories' bytes: a small store's pages fit in less, and leave the rest to others.
+        let want = self.page_cache_bytes(self.index_bytes(extra)).min(self.usage.bytes.max(MIN_PAGE_CACHE_BYTES));
+        let want = want - MIN_PAGE_CACHE_BYTES;
+        let above = want.min(SHARED_ABOVE_FLOOR.saturating_sub(others)) & !((1 << 20) - 1);
+        let bytes = MIN_PAGE_CACHE_BYTES + above;
+        if bytes != self.page_cache_bytes {
+            self.conn.pragma_update(None, "cache_size", -((bytes >> 10) as i64))?;
+            CACHE_ABOVE_FLOOR.set(others + above);
+            self.page_cache_bytes = bytes;
         }
         Ok(())
+    }
+
+    /// Gives the store's page cache above the floor back to the thread's other stores (when it closes).
+    pub(crate) fn release_page_cache(&mut self) {
+        CACHE_ABOVE_FLOOR.set(CACHE_ABOVE_FLOOR.get() - (self.page_cache_bytes - MIN_PAGE_CACHE_BYTES));
+        self.page_cache_bytes = MIN_PAGE_CACHE_BYTES;
     }
 
     /// The engine's heap now: on wasm the module's linear memory (what an isolate is charged for);
@@ -97,7 +126,7 @@ impl Store {
     /// the budget. Writes that index nothing (deletes, vector-less memories, checkpoints) always pass.
     pub(crate) fn check_memory_budget(&self, tx: &Tx) -> Result<()> {
         let budget = self.cfg.memory_budget;
-        let added = tx.index_ops.iter().filter(|op| matches!(op, IndexOp::Upsert(..))).count() as u64;
+        let added = upserts(&tx.index_ops);
         if budget == 0 || added == 0 {
             return Ok(());
         }
@@ -189,14 +218,19 @@ mod tests {
     const BIG: usize = 4096;
     const BIG_VECTOR: u64 = 4 * BIG as u64 + super::GRAPH_BYTES_PER_VECTOR;
 
-    /// Puts keys `k{from}`..`k{to}` with 4096-d vectors, in batches.
-    fn fill(s: &mut Store, from: usize, to: usize) {
+    /// Puts keys `k{from}`..`k{to}` with 4096-d vectors, in batches; `heavy`: each with a 150 KB value too
+    /// (100 are 16.6 MB of live memories, more than the cache could take).
+    fn fill(s: &mut Store, from: usize, to: usize, heavy: bool) {
         for start in (from..to).step_by(100) {
             let batch = (start..to.min(start + 100))
                 .map(|i| crate::types::MemoryPut {
                     namespace: vec!["t".into()],
                     key: format!("k{i}"),
-                    value: serde_json::json!(i),
+                    value: if heavy {
+                        serde_json::json!(format!("{i}{}", "0".repeat(150_000)))
+                    } else {
+                        serde_json::json!(i)
+                    },
                     embedding: Some((0..BIG).map(|d| ((i * 7 + d * 3) % 11) as f32 + 1.0).collect()),
                     ..Default::default()
                 })
@@ -211,9 +245,9 @@ mod tests {
     }
 
     /// The page cache takes what the index leaves of their 16 MiB share, in whole MiB, down to 4 MiB as the
-    /// index grows and back up as it shrinks; a reopened store starts at the size its index leaves; a budget
-    /// leaves it no more than the room beside the index and the fixed part. The projected peak stays flat
-    /// while the cache can give way.
+    /// index grows and back up as it shrinks, and never more than the live memories' bytes (an empty store has
+    /// the floor); a reopened store starts at the size its index leaves; a budget leaves it no more than the
+    /// room beside the index and the fixed part. The projected peak stays flat while the cache can give way.
     #[test]
     fn the_page_cache_takes_what_the_index_leaves() {
         let pages = std::rc::Rc::new(crate::MemoryPageStore::new());
@@ -222,13 +256,13 @@ mod tests {
             ..StoreConfig::memory(BIG)
         };
         let mut s = Store::open(cfg()).unwrap();
-        assert_eq!(cache_kib(&s), 16 << 10);
+        assert_eq!(cache_kib(&s), 4 << 10);
         let flat = super::CACHE_AND_INDEX_BYTES + super::FIXED_BYTES;
         assert_eq!(s.stats().unwrap().projected_peak_bytes, flat);
-        fill(&mut s, 0, 100); // 1.6 MiB of index: 14 MiB of cache
+        fill(&mut s, 0, 100, true); // 1.6 MiB of index: 14 MiB of cache
         assert_eq!(cache_kib(&s), 14 << 10);
         assert_eq!(s.stats().unwrap().projected_peak_bytes, flat);
-        fill(&mut s, 100, 800); // past 12 MiB of index: the floor
+        fill(&mut s, 100, 800, false); // past 12 MiB of index: the floor
         assert_eq!(cache_kib(&s), 4 << 10);
         let floor = super::MIN_PAGE_CACHE_BYTES + super::FIXED_BYTES;
         assert_eq!(s.stats().unwrap().projected_peak_bytes, 800 * BIG_VECTOR + floor);
@@ -240,12 +274,28 @@ mod tests {
         }
         assert_eq!(cache_kib(&s), 14 << 10);
         assert_eq!(s.stats().unwrap().projected_peak_bytes, flat);
+        drop(s); // its cache above the floor goes back to the thread's share
 
         let budget = super::FIXED_BYTES + (8 << 20);
         let mut s = Store::open(StoreConfig { memory_budget: budget, ..StoreConfig::memory(BIG) }).unwrap();
-        assert_eq!(cache_kib(&s), 8 << 10);
-        fill(&mut s, 0, 100); // 8 MiB less 1.6 of index
+        fill(&mut s, 0, 100, true); // 8 MiB less 1.6 of index
         assert_eq!(cache_kib(&s), 6 << 10);
         assert_eq!(s.stats().unwrap().projected_peak_bytes, budget);
+    }
+
+    /// Stores open side by side on a thread (on wasm: in one instance, as Durable Objects sharing an isolate)
+    /// share the cache above the floor: the first takes what it needs of it, the next what is left, until the
+    /// first gives it back.
+    #[test]
+    fn open_stores_share_the_cache_above_the_floor() {
+        let mut first = Store::open(StoreConfig::memory(BIG)).unwrap();
+        fill(&mut first, 0, 100, true);
+        assert_eq!(cache_kib(&first), 14 << 10);
+        let mut second = Store::open(StoreConfig::memory(BIG)).unwrap();
+        fill(&mut second, 0, 100, true);
+        assert_eq!(cache_kib(&second), 6 << 10);
+        drop(first);
+        fill(&mut second, 100, 200, false); // 3.2 MiB of index: 12 MiB of cache
+        assert_eq!(cache_kib(&second), 12 << 10);
     }
 }

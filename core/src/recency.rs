@@ -16,7 +16,7 @@ const FIRST_RESERVE: usize = 1024;
 /// `memories_lru`, and an atomic host (a Durable Object, the npm package's file stores) keeps a transaction's
 /// rollback journal in wasm memory, a copy of every page it changes, which wasm never gives back: flushed in one
 /// transaction, the reads of 2,000 searches (hits of a 10k-memory store) took the heap from 20 to 92 MB.
-const FLUSH_ROWS: usize = 128;
+const FLUSH_ROWS: usize = 96;
 
 #[derive(Default)]
 pub(crate) struct Recency {
@@ -65,6 +65,11 @@ impl Recency {
     /// Drops every read recency (the rows were replaced wholesale: an import).
     pub fn clear(&mut self) {
         self.reads.clear();
+    }
+
+    /// Whether more reads wait than one transaction of a flush takes.
+    pub fn backlog(&self) -> bool {
+        self.reads.len() > FLUSH_ROWS
     }
 
     /// Persists the read recency into `access_tick`: inside the caller's transaction, else in transactions of
@@ -168,13 +173,13 @@ mod tests {
         s.conn.query_row("SELECT COUNT(*) FROM memories WHERE access_tick > ?1", [written], |r| r.get(0)).unwrap()
     }
 
-    /// A flush of every read journals no more than one bounded transaction's pages (128 rows: at most a
+    /// A flush of every read journals no more than one bounded transaction's pages (96 rows: at most a
     /// page each, and a few of `memories_lru`), not a copy of every page the reads touched (24.7 MB for these
     /// 3,000 rows in one transaction), and persists every read's tick: by the sweep, and before a write under
     /// caps.
     #[test]
     fn a_flush_journals_a_bounded_number_of_pages() {
-        const BOUND: u64 = (128 + 32) * (8192 + 8);
+        const BOUND: u64 = (96 + 32) * (8192 + 8);
         let (mut s, pages, written) = read_store(Caps::default());
         assert_eq!(persisted(&s, written), 0);
         s.sweep().unwrap();

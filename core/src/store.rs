@@ -75,8 +75,8 @@ pub struct Store {
     pub(crate) feed: Feed,
     /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
     pub(crate) import: Option<crate::import_stream::ImportState>,
-    /// SQLite's page cache size in KiB, as `fit_page_cache` (memory_budget.rs) last set it.
-    pub(crate) page_cache_kib: i64,
+    /// SQLite's page cache bound, as `fit_page_cache` (memory_budget.rs) last set it.
+    pub(crate) page_cache_bytes: u64,
     vfs_name: Option<String>,
 }
 
@@ -127,7 +127,7 @@ impl Store {
             recency: Recency::default(),
             feed: Feed::default(),
             import: None,
-            page_cache_kib: 0,
+            page_cache_bytes: crate::memory_budget::MIN_PAGE_CACHE_BYTES,
             vfs_name,
         };
         match store.init() {
@@ -150,7 +150,7 @@ impl Store {
         let opened = self.load_contents();
         crate::page_cache::restore_cache(&self.conn, size)?;
         opened?;
-        self.fit_page_cache()
+        self.fit_page_cache(0)
     }
 
     fn load_contents(&mut self) -> Result<()> {
@@ -346,9 +346,9 @@ impl Store {
         };
         #[cfg(not(target_family = "wasm"))]
         let vectors_inserted = false;
-        // A write under caps may evict, which needs every read's recency persisted (caps.rs): persisted
-        // here, in bounded transactions of its own, rather than all at once inside this one.
-        if self.cfg.caps.max_bytes > 0 || self.cfg.caps.max_memories > 0 {
+        // A write under caps may evict, which needs every read's recency persisted (caps.rs) inside its
+        // transaction: a backlog goes first, in bounded transactions of its own.
+        if (self.cfg.caps.max_bytes > 0 || self.cfg.caps.max_memories > 0) && self.recency.backlog() {
             self.recency.flush(&self.conn)?;
         }
         let mut tx = Tx {
@@ -393,9 +393,10 @@ impl Store {
             self.recency.forget(id);
         }
         if !tx.index_ops.is_empty() {
-            self.index.apply(tx.index_ops, &self.conn, &self.cfg, self.seq);
             // The write is committed: a cache left at its old size is no reason to report it failed.
-            let _ = self.fit_page_cache();
+            let _ = self.fit_page_cache(crate::memory_budget::upserts(&tx.index_ops));
+            self.index.apply(tx.index_ops, &self.conn, &self.cfg, self.seq);
+            let _ = self.fit_page_cache(0);
         }
         for ev in &tx.events {
             self.feed.deliver(ev);
@@ -407,6 +408,7 @@ impl Store {
 
 impl Drop for Store {
     fn drop(&mut self) {
+        self.release_page_cache();
         if let Some(n) = self.vfs_name.take() {
             vfs::unregister_store(&n);
         }
