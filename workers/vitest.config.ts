@@ -19,7 +19,7 @@ export default defineConfig({
   ],
   test: {
     include: ['workers/test/**/*.test.ts'],
-    // An OpenAI-compatible embeddings endpoint on a local port for agents with an embedder (embedder.test.ts).
+    // An OpenAI-compatible embeddings endpoint on a local port for agents with an embedder (agent-embedder.test.ts).
     globalSetup: [here('./test/embeddings-endpoint.mjs')],
     testTimeout: 30_000,
   },

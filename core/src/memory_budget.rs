@@ -7,7 +7,8 @@
 //! wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —, plus
 //! SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups while
 //! they grow (measured peaks, in use — searched, then written — where measured: 57.0 MB at 100k × 384 i4,
-//! 73.8 MB at 100k × 384 i8 while loading, 25.8 MB at 10k × 384 i4; the model says 62.0, 80.8 and 29.4). The same model runs natively and on wasm, so both refuse the same writes.
+//! 73.8 MB at 100k × 384 i8 while loading, 23.5 MB at 10k × 384 i4; the model says 62.0, 80.8 and 29.4). The
+//! same model runs natively and on wasm, so both refuse the same writes.
 //!
 //! The page cache and the index share [`CACHE_AND_INDEX_BYTES`]: the cache takes what the index leaves of it (and
 //! of the budget, and of what the thread's other open stores hold above their floors), never less than
@@ -85,8 +86,8 @@ impl Store {
     /// Sizes SQLite's page cache to `page_cache_bytes` for the index with `extra` more vectors (a write calls it
     /// before its vectors go in, so the cache gives up their room first, and again after), in whole MiB (a
     /// growing index resizes it a dozen times at most), and within what the thread's other stores leave of
-    /// [`CACHE_ABOVE_FLOOR`], and not past the live memories' bytes; a no-op while that is unchanged. Shrinking the cache frees the pages past its new
-    /// bound at once.
+    /// [`CACHE_ABOVE_FLOOR`], and not past the live memories' bytes; a no-op while that is unchanged. Shrinking
+    /// the cache frees the pages past its new bound at once.
     pub(crate) fn fit_page_cache(&mut self, extra: u64) -> Result<()> {
         let held = self.page_cache_bytes - MIN_PAGE_CACHE_BYTES;
         let others = CACHE_ABOVE_FLOOR.get() - held;

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Vitest global setup: a real OpenAI-compatible embeddings endpoint on a local port (Node http) for the Worker's
- * embedder tests (embedder.test.ts), its URL and dims handed to them with `provide('embeddingsEndpoint')`.
+ * embedder tests (agent-embedder.test.ts), its URL and dims handed to them with `provide('embeddingsEndpoint')`.
  *
  * `POST /{tag}/{mode}/v1/embeddings` embeds each input with the trigram embedder (deterministic, content-dependent
  * unit vectors of `DIMS`) when `mode` is `ok`; the other modes fail as a broken server would: `http500` (HTTP 500),
