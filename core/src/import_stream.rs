@@ -203,10 +203,8 @@ impl Store {
             writes: s.counts.writes,
         });
         self.import = if ended.is_some() { None } else { state };
-        // The chunk is committed; the cache keeps its old size if this fails.
-        let _ = self.fit_page_cache(adds.len() as u64);
+        // Until the import ends the store counts no live bytes, so its page cache stays at the floor.
         self.index.add_imported(&adds);
-        let _ = self.fit_page_cache(0);
         if let Some((st, end)) = ended {
             self.seq = st.seq;
             self.last_ts = st.last_commit.map_or(0, |c| c.1);
@@ -214,6 +212,8 @@ impl Store {
             self.feed.reset_floor(st.seq);
             self.recency.clear();
             self.reload_usage()?;
+            // The import is committed; the cache keeps its old size if this fails.
+            let _ = self.fit_page_cache(0);
         }
         Ok(progress)
     }

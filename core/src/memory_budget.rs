@@ -12,8 +12,8 @@
 //!
 //! The page cache and the index share [`CACHE_AND_INDEX_BYTES`]: the cache takes what the index leaves of it (and
 //! of the budget, and of what the thread's other open stores hold above their floors), never less than
-//! [`MIN_PAGE_CACHE_BYTES`] (`fit_page_cache`, on open and around each write or import chunk that changes the
-//! index), so a budget refuses the same writes as with a fixed cache of that floor. A small store's hot pages then
+//! [`MIN_PAGE_CACHE_BYTES`] (`fit_page_cache`, on open, around each write and at the end of an import), so a
+//! budget refuses the same writes as with a fixed cache of that floor. A small store's hot pages then
 //! stay in memory — a 10k-memory hybrid search read 22 pages per call with 4 MiB and 13 with the 11 MiB it gets
 //! (`edgemem-bench pages`), each a storage read in a Durable Object — while a large one's heap is the index plus
 //! the floor, as before (at 100k a search's rows are spread over ~470 MB: a bigger cache buys few hits).
@@ -298,5 +298,44 @@ mod tests {
         drop(first);
         fill(&mut second, 100, 200, false); // 3.2 MiB of index: 12 MiB of cache
         assert_eq!(cache_kib(&second), 12 << 10);
+    }
+
+    /// The cache follows the live bytes: a store without vectors gets more as writes fill it, and a store an
+    /// import filled gets its share when the import ends (while it runs the store counts no live bytes).
+    #[test]
+    fn the_page_cache_follows_writes_and_imports() {
+        let mut plain = Store::open(StoreConfig::memory(0)).unwrap();
+        assert_eq!(cache_kib(&plain), 4 << 10);
+        let batch = (0..20)
+            .map(|i| crate::types::MemoryPut {
+                namespace: vec!["t".into()],
+                key: format!("p{i}"),
+                value: serde_json::json!("0".repeat(200_000)),
+                ..Default::default()
+            })
+            .collect();
+        plain.put_batch(batch).unwrap();
+        let live = plain.usage.bytes;
+        assert!(live > 5 << 20 && live < 15 << 20, "{live} live bytes");
+        assert_eq!(cache_kib(&plain), ((live >> 20) << 10) as i64);
+        drop(plain);
+
+        let mut source = Store::open(StoreConfig::memory(BIG)).unwrap();
+        fill(&mut source, 0, 100, true);
+        let mut ndjson = String::new();
+        let mut cursor = None;
+        loop {
+            let chunk = source.export_chunk(cursor.as_deref(), 1 << 20).unwrap();
+            ndjson.push_str(&chunk.ndjson);
+            cursor = chunk.cursor;
+            if cursor.is_none() {
+                break;
+            }
+        }
+        drop(source);
+        let mut copy = Store::open(StoreConfig::memory(BIG)).unwrap();
+        assert_eq!(cache_kib(&copy), 4 << 10);
+        assert!(copy.import_ndjson(&ndjson).unwrap().done);
+        assert_eq!(cache_kib(&copy), 14 << 10);
     }
 }

@@ -392,12 +392,17 @@ impl Store {
         for id in tx.touched {
             self.recency.forget(id);
         }
-        if !tx.index_ops.is_empty() {
-            // The write is committed: a cache left at its old size is no reason to report it failed.
-            let _ = self.fit_page_cache(crate::memory_budget::upserts(&tx.index_ops));
-            self.index.apply(tx.index_ops, &self.conn, &self.cfg, self.seq);
-            let _ = self.fit_page_cache(0);
+        // The write is committed: a cache left at its old size is no reason to report it failed. The cache
+        // gives up the room of the vectors the write adds before they go in, then follows the index and the
+        // live bytes.
+        let added = crate::memory_budget::upserts(&tx.index_ops);
+        if added > 0 {
+            let _ = self.fit_page_cache(added);
         }
+        if !tx.index_ops.is_empty() {
+            self.index.apply(tx.index_ops, &self.conn, &self.cfg, self.seq);
+        }
+        let _ = self.fit_page_cache(0);
         for ev in &tx.events {
             self.feed.deliver(ev);
         }
