@@ -1,10 +1,23 @@
 // Bulk loads for the Miniflare benches (paired.mjs, request-path.mjs, do-breakdown.mjs, search-profile.mjs): the
 // corpus's memories as edgemem's NDJSON export (streamed into the Worker's `POST /import`), a new agent to load them
-// into, and the plain DO's import lines (`POST /import`, a few thousand a request).
+// into, the plain DO's import lines (`POST /import`, a few thousand a request), and what they share: the admin
+// token, the agent, the corpus memory.
 
 import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
+
+/** The Worker's admin token and the agent the benches load. */
+export const ADMIN = 'bench-admin-token';
+export const AGENT = 'bench-agent';
+
+/**
+ * Memory `i` of the benches' corpus: a 1 KB value (`value1k`), the i-th LoCoMo text (cycling), the i-th vector, in
+ * namespace `nsOf(i)` under key `m{i}` (`generators` and `loadCorpus` in bench/node/corpus.mjs give the parts).
+ */
+export const corpusMemory =
+  ({ texts, vecs, nsOf, value1k }) =>
+  (i) => ({ namespace: nsOf(i), key: `m${i}`, value: value1k(i), text: texts[i % texts.length], embedding: vecs[i] });
 
 /** Six decimals: shorter JSON, below f32 precision anyway (bench/miniflare/size.mjs rounds the same way). */
 const rounded = (v) => `[${Array.from(v, (x) => Math.round(x * 1e6) / 1e6).join(',')}]`;

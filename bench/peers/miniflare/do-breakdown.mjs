@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { mintToken } from '../../../wasm/dist/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { importInto, newAgent } from './bulk-load.mjs';
+import { ADMIN, corpusMemory, importInto, newAgent } from './bulk-load.mjs';
 import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
@@ -35,20 +35,13 @@ const log = (...m) => {
   if (!asJson) console.error(...m);
 };
 
-const ADMIN = 'bench-admin-token';
 const LAYOUTS = { table: 'agent-table', kv: 'agent-kv' };
 const entry = fileURLToPath(new URL('./do-probe-worker.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'do-breakdown-'));
 
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, n + iters * 4);
 const { r, value1k, nsOf, checkpointPayload } = generators(1);
-const memory = (i) => ({
-  namespace: nsOf(i),
-  key: `m${i}`,
-  value: value1k(i),
-  text: texts[i % texts.length],
-  embedding: vecs[i],
-});
+const memory = corpusMemory({ texts, vecs, nsOf, value1k });
 
 log('bundling the instrumented Worker…');
 bundleWorker(join(dir, 'bundle'), join(dir, 'config'), { main: entry });

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { importInto, newAgent, plainImport } from './bulk-load.mjs';
+import { ADMIN, AGENT, corpusMemory, importInto, newAgent, plainImport } from './bulk-load.mjs';
 import { PEER_TOKEN, startPeer } from './peer-worker.mjs';
 import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';
 
@@ -40,19 +40,11 @@ const asJson = args.includes('--json');
 /** Progress, on stderr in both modes (the harness passes a job's stderr through as its progress). */
 const log = (...m) => console.error(...m);
 
-const ADMIN = 'bench-admin-token';
-const AGENT = 'bench-agent';
 const dir = mkdtempSync(join(tmpdir(), 'paired-mf-bench-'));
 
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, n + iters * 2);
 const { r, value1k, nsOf, checkpointPayload } = generators(1);
-const memory = (i) => ({
-  namespace: nsOf(i),
-  key: `m${i}`,
-  value: value1k(i),
-  text: texts[i % texts.length],
-  embedding: vecs[i],
-});
+const memory = corpusMemory({ texts, vecs, nsOf, value1k });
 
 /** The disk's floor: `times` 4 KiB writes each followed by fdatasync, in the persist dir. */
 function fsyncFloor(times) {

@@ -22,7 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { importInto, newAgent } from './bulk-load.mjs';
+import { ADMIN, AGENT, corpusMemory, importInto, newAgent } from './bulk-load.mjs';
 import { cpuMs, workerdPids } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
@@ -37,20 +37,12 @@ const log = (...m) => {
   if (!asJson) console.error(...m);
 };
 
-const ADMIN = 'bench-admin-token';
-const AGENT = 'bench-agent';
 const entry = fileURLToPath(new URL('./request-path-worker.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'request-path-'));
 
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, n + 1);
 const { value1k, nsOf, checkpointPayload } = generators(1);
-const memory = (i) => ({
-  namespace: nsOf(i),
-  key: `m${i}`,
-  value: value1k(i),
-  text: texts[i % texts.length],
-  embedding: vecs[i],
-});
+const memory = corpusMemory({ texts, vecs, nsOf, value1k });
 const nsq = (ns) => encodeURIComponent(ns.join('/'));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { DIMS, flag as flagOf, generators, loadCorpus } from '../../node/corpus.mjs';
-import { importInto, newAgent } from './bulk-load.mjs';
+import { ADMIN, AGENT, corpusMemory, importInto, newAgent } from './bulk-load.mjs';
 import { cpuMs, workerdPids } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
@@ -42,19 +42,11 @@ if (spawnSync('perf', ['--version']).status !== 0) {
   process.exit(1);
 }
 
-const ADMIN = 'bench-admin-token';
-const AGENT = 'bench-agent';
 const dir = mkdtempSync(join(tmpdir(), 'search-profile-'));
 const perfData = flag('--keep', join(dir, 'perf.data'));
 const { texts, questions, questionVecs, vecs } = loadCorpus(data, n);
 const { r, value1k, nsOf } = generators(1);
-const memory = (i) => ({
-  namespace: nsOf(i),
-  key: `m${i}`,
-  value: value1k(i),
-  text: texts[i % texts.length],
-  embedding: vecs[i],
-});
+const memory = corpusMemory({ texts, vecs, nsOf, value1k });
 
 /** The rwx mappings of `maps` (/proc/<pid>/maps text), smallest first: [wasm code space, JS code range]. */
 function codeRegions(maps) {
