@@ -4,7 +4,7 @@
 //! built-in embedder makes the vectors from the text),
 //! `edgemem-bench latency [--n 10000] [--json]`, `edgemem-bench caps [--json]`,
 //! `edgemem-bench embed [--json]` (the built-in embedder's speed), `edgemem-bench pages [--json]` (pages a
-//! request reads and writes, by B-tree).
+//! request reads and writes, by B-tree, and the pages a Durable Object's SQLite writes for them).
 
 mod caps;
 mod corpus;
@@ -14,6 +14,8 @@ mod embed_corpus;
 mod embed_speed;
 mod latency;
 mod locomo;
+#[cfg(not(target_arch = "wasm32"))]
+mod object_sqlite;
 #[cfg(not(target_arch = "wasm32"))]
 mod pages;
 mod percentiles;

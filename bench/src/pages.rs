@@ -1,6 +1,7 @@
 //! Pages a request reads and writes in a page store, as a Durable Object keeps them (atomic host, 8 KiB
 //! pages), the bytes it writes whole and as the object stores them (without their zero runs), and the
-//! B-trees its written pages belong to (SQLite's `dbstat` over a copy of the database):
+//! B-trees its written pages belong to (SQLite's `dbstat` over a copy of the database), and the 4 KiB pages the
+//! object's own SQLite writes for them (object_sqlite.rs: its WAL frames per call):
 //! `edgemem-bench pages [--n 10000] [--iters 200] [--scalar i4|i8|f16|f32] [--data DIR] [--json]`. The store is
 //! loaded as the latency suite loads it, then PUT (updates and new keys, alternating), CHECKPOINT PUT,
 //! GET and hybrid SEARCH each run `iters` times; a written page is attributed to the B-tree that holds
@@ -8,6 +9,7 @@
 
 use crate::corpus::{load_locomo, locomo_dir, realistic_vectors, Rng, DIMS};
 use crate::flag;
+use crate::object_sqlite::{elide_hole, ObjectSqlite};
 use edgemem_core::{
     CheckpointData, CheckpointPut, MemoryPageStore, MemoryPut, PageStore, ScalarKind, SearchQuery, Storage, Store,
     StoreConfig,
@@ -27,6 +29,8 @@ struct Recorder {
     /// Bytes of the pages put, and of the same pages as a Durable Object stores them (without their
     /// longest zero run: workers/src/page-hole.ts), since the last `take`.
     bytes: Cell<(u64, u64)>,
+    /// The object's SQLite the pages also go to (`run`; not in the tests).
+    object: Option<ObjectSqlite>,
 }
 
 impl Recorder {
@@ -70,25 +74,19 @@ impl PageStore for Recorder {
         if let Some(p) = Self::page_of(key) {
             self.written.borrow_mut().push(p);
             let (put, stored) = self.bytes.get();
-            self.bytes.set((put + value.len() as u64, stored + stored_bytes(value)));
+            self.bytes.set((put + value.len() as u64, stored + elide_hole(value).len() as u64));
+        }
+        if let (Some(o), Some(id)) = (&self.object, ObjectSqlite::id_of(key)) {
+            o.put(id, value)?;
         }
         self.inner.put(key, value)
     }
     fn delete(&self, key: &str) -> Result<(), String> {
+        if let (Some(o), Some(id)) = (&self.object, ObjectSqlite::id_of(key)) {
+            o.delete(id)?;
+        }
         self.inner.delete(key)
     }
-}
-
-/// About the bytes a Durable Object stores for `page`: the page without its longest run of zero bytes
-/// when that run is 256 bytes or more, plus its 2-byte start. workers/src/page-hole.ts finds the longest
-/// run of zero 32-bit words and widens it, which can pick another run within 6 bytes of this length.
-fn stored_bytes(page: &[u8]) -> u64 {
-    let (mut best, mut run) = (0, 0);
-    for &b in page {
-        run = if b == 0 { run + 1 } else { 0 };
-        best = best.max(run);
-    }
-    (if best >= 256 { page.len() - best + 2 } else { page.len() }) as u64
 }
 
 /// What one kind of request did, summed over its calls.
@@ -99,6 +97,8 @@ struct Tally {
     written: Vec<u64>,
     /// Bytes of the pages put (a page put twice in one call counts twice) and as the object stores them.
     bytes: (u64, u64),
+    /// The object SQLite's WAL frames (4 KiB pages written).
+    frames: u64,
 }
 
 pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
@@ -111,7 +111,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let texts: Vec<String> = loco.turns.iter().map(|t| format!("{}: {}", t.speaker, t.embed_text)).collect();
     let vecs = realistic_vectors(&loco.turn_vecs, n + iters, 42);
     let e = |e: edgemem_core::Error| e.to_string();
-    let rec = Rc::new(Recorder::default());
+    let rec = Rc::new(Recorder { object: Some(ObjectSqlite::open()?), ..Recorder::default() });
     let storage = Storage::Pages { store: rec.clone(), atomic: true };
     let mut s = Store::open(StoreConfig { storage, scalar, ..StoreConfig::memory(DIMS) }).map_err(e)?;
     let mut rng = Rng::new(1);
@@ -124,16 +124,21 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         s.put_batch(chunk.iter().map(|&i| put_of(&mut rng, i, &vecs[i])).collect()).map_err(e)?;
     }
     s.maintain().map_err(e)?;
+    let object = rec.object.as_ref().ok_or("no object")?;
+    object.commit()?;
     let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     let mut record = |op: &'static str, s: &mut Store, f: &mut dyn FnMut(&mut Store) -> Result<(), String>| {
         rec.take();
+        object.begin()?;
         f(s)?;
+        let frames = object.commit()?;
         let (reads, written, (put, stored)) = rec.take();
         let t = tallies.entry(op).or_default();
         t.calls += 1;
         t.reads += reads;
         t.written.extend(written);
         t.bytes = (t.bytes.0 + put, t.bytes.1 + stored);
+        t.frames += frames;
         Ok::<(), String>(())
     };
     let cp_payload = json!({"channel_values": {"messages": ["a step's message ".repeat(20)]}, "pad": "y".repeat(300)});
@@ -176,12 +181,14 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         trees.sort_by(|a, b| b.1.total_cmp(&a.1));
         if !as_json {
             println!(
-                "{op}: {:.2} pages written, {:.2} read per call ({} calls); {:.1} KiB put, {:.1} KiB without zero runs",
+                "{op}: {:.2} pages written, {:.2} read per call ({} calls); {:.1} KiB put, {:.1} KiB without zero runs; \
+                 the object's SQLite writes {:.2} pages of 4 KiB",
                 per(t.written.len() as u64),
                 per(t.reads),
                 t.calls,
                 per(t.bytes.0) / 1024.0,
-                per(t.bytes.1) / 1024.0
+                per(t.bytes.1) / 1024.0,
+                per(t.frames)
             );
             for (k, v) in &trees {
                 println!("  {v:>6.2}  {k}");
@@ -191,6 +198,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
             op.to_string(),
             json!({"calls": t.calls, "written_per_call": per(t.written.len() as u64), "read_per_call": per(t.reads),
                    "kib_put_per_call": per(t.bytes.0) / 1024.0, "kib_stored_per_call": per(t.bytes.1) / 1024.0,
+                   "object_pages_per_call": per(t.frames),
                    "written_by_btree": trees.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>()}),
         );
     }
@@ -218,18 +226,6 @@ fn page_owners(db: &[u8]) -> Result<BTreeMap<u64, String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stored_bytes_drop_a_long_zero_run_only() {
-        let page = |zeros: usize| {
-            let mut p = vec![1u8; 8192];
-            p[100..100 + zeros].fill(0);
-            p
-        };
-        assert_eq!(stored_bytes(&page(300)), 8192 - 300 + 2);
-        assert_eq!(stored_bytes(&page(255)), 8192, "a run under 256 bytes is kept");
-        assert_eq!(stored_bytes(&vec![0; 8192]), 2);
-    }
 
     /// A PUT's written pages are named by their B-trees: the memory row, its version and its event, and no
     /// commit row (schema v7: the events are the commit log).
