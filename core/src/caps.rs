@@ -97,7 +97,8 @@ impl Store {
     }
 
     /// Removes expired memories (expire events), applies history / event / checkpoint
-    /// retention and persists LRU recency. Returns how many memories expired.
+    /// retention (full-text marks applied first: they ride on events) and persists LRU recency.
+    /// Returns how many memories expired.
     pub fn sweep(&mut self) -> Result<u64> {
         if self.importing() {
             return Ok(0); // retention and expiry wait for the import's end (import_stream.rs)
@@ -117,6 +118,8 @@ impl Store {
                 break;
             }
         }
+        // Full-text marks ride on events (lexical_buffer.rs): applied before any event is pruned.
+        self.lexical.flush(&self.conn)?;
         let now = self.now_ms();
         let floors = (self.history_floor, self.feed.floor());
         self.conn.execute_batch("BEGIN IMMEDIATE")?;

@@ -197,10 +197,22 @@ impl Feed {
     /// Stores event `e` with its `seq` and time `now` (inside the current write transaction) and
     /// adds it to `out`, the events to deliver once that transaction commits. `tx`: the first seq of
     /// that transaction (its events' `tx`: the commit log's boundaries, time_index.rs) and the event's.
-    pub fn record(conn: &Connection, now: i64, (tx, seq): (u64, u64), e: NewEvent, out: &mut Vec<Event>) -> Result<()> {
+    /// `mark`: the full-text mark of the memory's change (lexical_buffer.rs).
+    pub fn record(
+        conn: &Connection,
+        now: i64,
+        (tx, seq): (u64, u64),
+        e: NewEvent,
+        mark: Option<crate::lexical_buffer::Mark>,
+        out: &mut Vec<Event>,
+    ) -> Result<()> {
         let payload_text = e.payload.map(|p| p.to_string());
+        // A mark's text is what the memory's row held before this change: the version the change closed
+        // (memories.rs `end_version`, at the event's seq).
         conn.prepare_cached(
-            "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload, tx) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload, tx, fts_id, fts_text)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, CASE WHEN ?11 THEN
+               (SELECT text FROM versions WHERE seq_to = ?1) END)",
         )?
         .execute(rusqlite::params![
             seq as i64,
@@ -211,7 +223,9 @@ impl Feed {
             e.version.map(|v| v as i64),
             e.channel,
             payload_text,
-            tx as i64
+            tx as i64,
+            mark.map(|m| m.0),
+            mark.is_some_and(|m| m.1)
         ])?;
         out.push(Event {
             seq,

@@ -11,9 +11,11 @@ pub const MAX_NOTIFY_PAYLOAD_BYTES: usize = 64 * 1024;
 pub const MAX_CHANNEL_BYTES: usize = 256;
 
 impl Store {
-    /// Appends an event to the feed inside the current write transaction.
+    /// Appends an event to the feed inside the current write transaction, with the full-text mark
+    /// its memory's change made, if any.
     pub(crate) fn emit(&mut self, tx: &mut Tx, seq: u64, e: NewEvent) -> Result<()> {
-        Feed::record(&self.conn, tx.now, (tx.start + 1, seq), e, &mut tx.events)
+        let mark = self.lexical.take_mark();
+        Feed::record(&self.conn, tx.now, (tx.start + 1, seq), e, mark, &mut tx.events)
     }
 
     /// Publishes an application message through the change feed. Returns its seq.

@@ -1,7 +1,13 @@
-//! The lexical (FTS5) write buffer: writes mark a memory's full-text entry stale in the small
-//! `fts_pending` table instead of updating FTS5 in their own transaction, and the marks are applied
-//! in batches — before any lexical or hybrid search reads the index, by the write that fills the
-//! buffer (or the vector index's), and in `maintain()` / `close()`.
+//! The lexical (FTS5) write buffer: writes mark a memory's full-text entry stale instead of
+//! updating FTS5 in their own transaction, and the marks are applied in batches — before any
+//! lexical or hybrid search reads the index, by the write that fills the buffer (or the vector
+//! index's), and in `maintain()` / `close()` / `sweep()`.
+//!
+//! A mark rides on the change event of the write that makes it (schema v9: `events.fts_id`, the
+//! memory's id, and `events.fts_text`, the text FTS holds for it, NULL for none): the marks waiting
+//! are those of the events after `meta.fts_applied_seq`, the first per id standing. Every write
+//! appends its event anyway, so a mark costs no page of its own (a table of marks cost a PUT one
+//! page of the ~8 it writes). The sweep applies them before it prunes events.
 //!
 //! Why: FTS5 writes a new index segment at every COMMIT and merges segments as they pile up, so a
 //! one-memory write paid a segment flush and, now and then, a merge — most of PUT's time and its
@@ -39,36 +45,60 @@ pub const LEXICAL_MERGE_PAGES: i64 = 512;
 /// leaves BM25's statistics, and so every score, as they were.
 pub const LEXICAL_FLUSH_MERGE_PAGES: i64 = 64;
 
-/// The Store's full-text part: how many marks wait in `fts_pending`, and the version of the
-/// full-text index that cached per-term results are checked against.
+/// The events after those whose marks are applied (meta `fts_applied_seq`: every mark on an event at
+/// or below it is in FTS5), as a condition on `events e`.
+macro_rules! waiting {
+    () => {
+        "e.seq > COALESCE((SELECT value FROM meta WHERE name = 'fts_applied_seq'), 0)"
+    };
+}
+
+/// A memory's full-text entry marked stale by a write: the id, and whether FTS holds an entry for the
+/// text the row had (its event then records that text: the version the change closed, feed.rs). Held
+/// until the write's event for that memory takes it (`mark`, `take_mark`).
+pub(crate) type Mark = (i64, bool);
+
+/// The Store's full-text part: how many marks wait, and the version of the full-text index that
+/// cached per-term results are checked against.
 #[derive(Default)]
 pub(crate) struct LexicalBuffer {
-    /// Marks committed to `fts_pending` and not applied yet.
+    /// Marks committed and not applied yet.
     pending: u64,
     /// Moves whenever the full-text index may change (buffer applies, import): what cached
     /// per-term BM25 lists (`search::term_scores`) are checked against.
     version: u64,
+    /// The mark of the memory whose event the current write appends next.
+    held: Option<Mark>,
 }
 
 impl LexicalBuffer {
     /// Counts the marks left by earlier sessions (on open).
     pub fn load(conn: &Connection) -> Result<LexicalBuffer> {
-        let n: i64 = conn.query_row("SELECT COUNT(*) FROM fts_pending", [], |r| r.get(0))?;
-        Ok(LexicalBuffer { pending: n as u64, version: 0 })
+        let n: i64 = conn.query_row(
+            concat!("SELECT COUNT(*) FROM events e WHERE ", waiting!(), " AND fts_id IS NOT NULL"),
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(LexicalBuffer { pending: n as u64, version: 0, held: None })
     }
 
-    /// Marks memory `id`'s FTS entry stale, in the current write transaction. Call before the row
-    /// changes: with `indexed` (FTS holds an entry for the row's current text) the mark keeps that
-    /// text. If the id was marked already, the first mark stands. The write counts its marks and
-    /// hands them to [`LexicalBuffer::committed`].
-    pub fn mark(conn: &Connection, id: i64, indexed: bool) -> Result<()> {
-        let sql = if indexed {
-            "INSERT INTO fts_pending (id, indexed_text) SELECT id, text FROM memories WHERE id = ?1 ON CONFLICT (id) DO NOTHING"
-        } else {
-            "INSERT INTO fts_pending (id, indexed_text) VALUES (?1, NULL) ON CONFLICT (id) DO NOTHING"
-        };
-        conn.prepare_cached(sql)?.execute([id])?;
-        Ok(())
+    /// Marks memory `id`'s FTS entry stale in the current write, for the write's next event: a write
+    /// marks a memory as it changes it and appends that change's event next (memories.rs), so every
+    /// mark reaches the event of its memory. With `indexed` FTS holds an entry for the row's text
+    /// before the change. If the id was marked already, the first mark stands (`apply`). The write
+    /// counts its marks and hands them to [`LexicalBuffer::committed`].
+    pub fn mark(&mut self, id: i64, indexed: bool) {
+        self.held = Some((id, indexed));
+    }
+
+    /// The mark held for the event being appended, if any.
+    pub fn take_mark(&mut self) -> Option<Mark> {
+        self.held.take()
+    }
+
+    /// Drops a mark a failed write held (its transaction rolled back).
+    pub fn drop_mark(&mut self) {
+        self.held = None;
     }
 
     /// Whether a write that made `marks` marks applies the buffer before it commits: when this write
@@ -134,14 +164,18 @@ impl LexicalBuffer {
         }
     }
 
-    /// Applies every mark to FTS5 inside the current transaction.
+    /// Applies every waiting mark to FTS5 inside the current transaction, the first per id (in id
+    /// order, as FTS5 takes rowids best), and records where they end.
     pub fn apply(&mut self, conn: &Connection) -> Result<()> {
         // Cached BM25 lists are stale from here on, whether or not the transaction commits.
         self.version += 1;
         let marks: Vec<(i64, Option<String>, Option<String>)> = {
-            let mut st = conn.prepare_cached(
-                "SELECT p.id, p.indexed_text, m.text FROM fts_pending p LEFT JOIN memories m ON m.id = p.id ORDER BY p.id",
-            )?;
+            let mut st = conn.prepare_cached(concat!(
+                "SELECT e.fts_id, e.fts_text, m.text FROM events e LEFT JOIN memories m ON m.id = e.fts_id
+                 WHERE e.seq IN (SELECT MIN(seq) FROM events e WHERE ",
+                waiting!(),
+                " AND fts_id IS NOT NULL GROUP BY fts_id) ORDER BY e.fts_id"
+            ))?;
             let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
@@ -158,7 +192,12 @@ impl LexicalBuffer {
                     .execute(params![id, t])?;
             }
         }
-        conn.prepare_cached("DELETE FROM fts_pending")?.execute([])?;
+        // An update of the row in place: its key index stays as it is (a REPLACE would write both).
+        conn.prepare_cached(
+            "INSERT INTO meta (name, value) SELECT 'fts_applied_seq', MAX(seq) FROM events WHERE true HAVING MAX(seq) > 0
+             ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+        )?
+        .execute([])?;
         Ok(())
     }
 }
@@ -207,6 +246,80 @@ mod tests {
             assert_eq!(a, b, "{q}");
             assert!(a.len() >= 10);
         }
+    }
+
+    fn paged(pages: &std::rc::Rc<crate::MemoryPageStore>, retention: crate::Retention) -> Store {
+        let storage = crate::Storage::Pages { store: pages.clone(), atomic: true };
+        Store::open(StoreConfig { storage, retention, ..StoreConfig::memory(0) }).unwrap()
+    }
+
+    fn keys(hits: Vec<(String, i64)>) -> Vec<String> {
+        let mut k: Vec<String> = hits.into_iter().map(|h| h.0).collect();
+        k.sort();
+        k
+    }
+
+    /// Marks wait on the writes' events, not in a table of their own: none of a PUT's pages is a
+    /// mark's. They outlast a reopen, the first mark per memory stands, and the scores after they
+    /// are applied are those of the same memories written at once.
+    #[test]
+    fn marks_ride_on_events_and_outlast_a_reopen() {
+        let pages = std::rc::Rc::new(crate::MemoryPageStore::new());
+        let mut s = paged(&pages, Default::default());
+        let put = |k: &str, t: &str| MemoryPut::new(&["m"], k, json!(k)).text(t);
+        s.put_batch(vec![put("a", "otter river"), put("b", "heron stone"), put("c", "willow otter")]).unwrap();
+        assert_eq!(keys(lexical(&mut s, "otter")), ["a", "c"]);
+        s.put(put("a", "lantern meadow")).unwrap();
+        s.put(put("a", "lantern harbour")).unwrap();
+        s.delete(&["m".to_string()], "b", None).unwrap();
+        s.put(put("d", "otter harbour")).unwrap();
+        s.put(MemoryPut::new(&["m"], "e", json!({"no": "text"}))).unwrap();
+        let tables: i64 = s
+            .conn
+            .query_row("SELECT COUNT(*) FROM sqlite_schema WHERE name = 'fts_pending'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(tables, 0);
+        let marked: i64 = s
+            .conn
+            .query_row("SELECT COUNT(DISTINCT fts_id) FROM events WHERE seq > 3 AND fts_id IS NOT NULL", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(marked, 3, "a (twice), b, d; e has no text");
+        assert_eq!(s.lexical.pending(), 4);
+        drop(s); // no close: nothing applied on the way out
+        let mut s = paged(&pages, Default::default());
+        assert_eq!(s.lexical.pending(), 4);
+        assert_eq!(keys(lexical(&mut s, "otter")), ["c", "d"]);
+        assert_eq!(keys(lexical(&mut s, "harbour")), ["a", "d"]);
+        assert!(lexical(&mut s, "heron").is_empty() && lexical(&mut s, "meadow").is_empty());
+        assert_eq!(s.lexical.pending(), 0);
+        let mut fresh = Store::open(StoreConfig::memory(0)).unwrap();
+        fresh
+            .put_batch(vec![put("a", "lantern harbour"), put("c", "willow otter"), put("d", "otter harbour")])
+            .unwrap();
+        for q in ["otter", "harbour lantern", "willow"] {
+            assert_eq!(lexical_bits(&mut s, q), lexical_bits(&mut fresh, q), "{q}");
+        }
+    }
+
+    /// The sweep prunes events past the feed's retention: it applies the marks on them first.
+    #[test]
+    fn the_sweep_applies_marks_before_it_prunes_their_events() {
+        let pages = std::rc::Rc::new(crate::MemoryPageStore::new());
+        let mut s = paged(&pages, crate::Retention { events_max: 2, ..Default::default() });
+        for n in 0..20 {
+            s.put(MemoryPut::new(&["m"], &format!("k{n}"), json!(n)).text(&format!("otter note{n}"))).unwrap();
+        }
+        assert_eq!(s.lexical.pending(), 20);
+        s.sweep().unwrap();
+        let events: i64 = s.conn.query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)).unwrap();
+        assert_eq!(events, 2);
+        assert_eq!(s.lexical.pending(), 0);
+        drop(s);
+        let mut s = paged(&pages, crate::Retention { events_max: 2, ..Default::default() });
+        assert_eq!(lexical(&mut s, "otter").len(), 20);
+        assert_eq!(keys(lexical(&mut s, "note7")), ["k7"]);
     }
 
     fn lexical_bits(s: &mut Store, text: &str) -> Vec<(String, u64)> {

@@ -5,7 +5,6 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::feed::{EventKind, NewEvent};
 use crate::index_state::IndexOp;
-use crate::lexical_buffer::LexicalBuffer;
 use crate::memory_json::row_to_json;
 use crate::memory_row::{
     data_cols, live_row_from, row_to_memory, versions_union, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS,
@@ -133,9 +132,10 @@ impl Store {
         Ok(seq)
     }
 
-    /// Marks memory `id`'s full-text entry stale in this write (see `LexicalBuffer::mark`).
+    /// Marks memory `id`'s full-text entry stale in this write (see `LexicalBuffer::mark`); the mark goes
+    /// with the memory's event, which must come next.
     fn mark_lexical(&mut self, tx: &mut Tx, id: i64, indexed: bool) -> Result<()> {
-        LexicalBuffer::mark(&self.conn, id, indexed)?;
+        self.lexical.mark(id, indexed);
         tx.lexical_marks += 1;
         Ok(())
     }

@@ -234,6 +234,20 @@ const MIGRATIONS: &[&str] = &[
                seq, size, NULL, NULL, NULL
         FROM memories;
     "#,
+    // v9 — a write's full-text mark rides on its event (lexical_buffer.rs): `fts_id` the memory, `fts_text`
+    // the text FTS holds for it; the marks waiting are the events' after meta `fts_applied_seq`. The
+    // `fts_pending` table cost every PUT a page of its own (~8 pages a PUT: `edgemem-bench pages`). Its
+    // marks are applied here (an entry whose text did not change is removed and put back).
+    r#"
+    INSERT INTO memories_fts (memories_fts, rowid, text)
+        SELECT 'delete', id, indexed_text FROM fts_pending WHERE indexed_text IS NOT NULL;
+    INSERT INTO memories_fts (rowid, text)
+        SELECT p.id, m.text FROM fts_pending p JOIN memories m ON m.id = p.id WHERE m.text IS NOT NULL;
+    DROP TABLE fts_pending;
+    ALTER TABLE events ADD COLUMN fts_id INTEGER;
+    ALTER TABLE events ADD COLUMN fts_text TEXT;
+    INSERT OR REPLACE INTO meta (name, value) SELECT 'fts_applied_seq', COALESCE(MAX(seq), 0) FROM events;
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

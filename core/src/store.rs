@@ -362,6 +362,7 @@ impl Store {
             lexical_marks: 0,
             vectors_inserted,
         };
+        self.lexical.drop_mark(); // one a failed write left
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {

@@ -6,8 +6,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
 use edgemem_core::{
-    AsOf, CheckpointData, CheckpointPut, MemoryPageStore, MemoryPut, ScalarKind, SearchQuery, Storage, Store,
-    StoreConfig,
+    AsOf, CheckpointData, CheckpointPut, MemoryPageStore, MemoryPut, ScalarKind, SearchMode, SearchQuery, Storage,
+    Store, StoreConfig,
 };
 use serde_json::json;
 use std::rc::Rc;
@@ -17,6 +17,11 @@ const DIMS: usize = 8;
 /// SQL turning a v8 file back into what v7 and older kept: the live version of each memory in
 /// `versions` too (open: seq_to NULL), and no `all_versions` view. Older schemas' tests go on from it.
 #[cfg(not(target_arch = "wasm32"))]
+/// Schema v9 back to v8: the full-text marks' table again (empty: the marks on events are applied by the
+/// searches before it), and events without their mark columns.
+const V9_TO_V8: &str = "CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
+    ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_text;
+    DELETE FROM meta WHERE name = 'fts_applied_seq';";
 const V8_TO_V7: &str =
     "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata,
     pinned, expires_at, created_at, updated_at, version, seq_from, size)
@@ -401,7 +406,7 @@ fn schema_v1_database_migrates_with_its_data() {
         // write buffer (the probe's searches applied it), no checkpoint blobs.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V8_TO_V7}
+            "{V9_TO_V8} {V8_TO_V7}
              DROP TABLE fts_pending; DROP INDEX memories_lru; CREATE INDEX memories_seq ON memories (seq);
              DROP TABLE checkpoint_blobs; ALTER TABLE checkpoints DROP COLUMN channel_versions;
              CREATE INDEX commits_ts ON commits (ts); CREATE INDEX events_ts ON events (ts);
@@ -466,7 +471,7 @@ fn schema_v6_database_migrates_with_its_data() {
                  // Turn the file back into what schema v6 wrote: a commit row per write, its indexes on memories.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V8_TO_V7}
+            "{V9_TO_V8} {V8_TO_V7}
              DROP INDEX memories_lru; CREATE INDEX memories_lru ON memories (pinned, access_tick, size);
              CREATE INDEX memories_vectors ON memories (id) WHERE embedding IS NOT NULL;
              CREATE INDEX memories_seq ON memories (seq);
@@ -516,7 +521,7 @@ fn schema_v7_open_versions_stay_hidden_and_close_once() {
         // Schema v7 kept each live version in `versions` too, open (seq_to NULL), and had no view.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V8_TO_V7}
+            "{V9_TO_V8} {V8_TO_V7}
              PRAGMA user_version = 7;",
         ))
         .unwrap();
@@ -540,6 +545,55 @@ fn schema_v7_open_versions_stay_hidden_and_close_once() {
         let doc = s.export().unwrap();
         assert!(doc.versions.iter().any(|v| v.memory.key == "k3" && v.seq_to.is_some()));
         assert_eq!(doc.versions.iter().filter(|v| v.seq_to.is_none()).count(), doc.memories.len());
+        drop(s);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+/// Schema v8 kept full-text marks in a table of their own; v9 applies them as it moves marks onto events.
+#[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
+fn schema_v8_full_text_marks_are_applied_by_the_migration() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let (dir, path) = temp_db(14);
+        let mut s = open_file(&path);
+        let put = |k: &str, t: &str| MemoryPut::new(&["p"], k, json!(k)).text(t);
+        let lexical = |s: &mut Store, q: &str| -> Vec<(String, u64)> {
+            let q = SearchQuery {
+                text: Some(q.into()),
+                mode: Some(SearchMode::Lexical),
+                k: Some(10),
+                ..Default::default()
+            };
+            s.search(&q).unwrap().into_iter().map(|h| (h.key, h.score.to_bits())).collect()
+        };
+        s.put_batch(vec![put("a", "otter river"), put("b", "heron stone"), put("c", "willow otter")]).unwrap();
+        assert_eq!(lexical(&mut s, "otter").len(), 2);
+        // Marks left waiting: an update, a delete, a new memory.
+        s.put(put("a", "lantern meadow")).unwrap();
+        s.delete(&ns(&["p"]), "b", None).unwrap();
+        s.put(put("d", "otter harbour")).unwrap();
+        drop(s);
+        // As v8 held them: in fts_pending, the first mark per memory with the text FTS has for it.
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(
+            "CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
+             INSERT OR IGNORE INTO fts_pending (id, indexed_text) SELECT fts_id, fts_text FROM events
+               WHERE seq > (SELECT value FROM meta WHERE name = 'fts_applied_seq') AND fts_id IS NOT NULL ORDER BY seq;
+             ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_text;
+             DELETE FROM meta WHERE name = 'fts_applied_seq'; PRAGMA user_version = 8;",
+        )
+        .unwrap();
+        assert_eq!(c.query_row("SELECT COUNT(*) FROM fts_pending", [], |r| r.get::<_, i64>(0)).unwrap(), 3);
+        drop(c);
+        let mut s = open_file(&path);
+        let mut fresh = store(DIMS);
+        fresh.put_batch(vec![put("a", "lantern meadow"), put("c", "willow otter"), put("d", "otter harbour")]).unwrap();
+        for q in ["otter", "lantern", "heron", "river", "harbour willow"] {
+            assert_eq!(lexical(&mut s, q), lexical(&mut fresh, q), "{q}");
+        }
+        assert!(lexical(&mut s, "heron").is_empty() && lexical(&mut s, "otter").len() == 2);
         drop(s);
         std::fs::remove_dir_all(&dir).ok();
     }
@@ -573,7 +627,7 @@ fn schema_v5_checkpoint_blobs_migrate_with_their_data() {
         // Turn the blobs back into v5's WITHOUT ROWID table.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V8_TO_V7}
+            "{V9_TO_V8} {V8_TO_V7}
              CREATE TABLE v5 (thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, channel TEXT NOT NULL,
                version TEXT NOT NULL, kind TEXT NOT NULL, data BLOB NOT NULL,
                PRIMARY KEY (thread_id, checkpoint_ns, channel, version)) WITHOUT ROWID;
