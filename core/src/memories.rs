@@ -253,7 +253,10 @@ impl Store {
             .prepare_cached(concat!(
                 "INSERT INTO memories (",
                 data_cols!(),
-                ", seq, size, access_tick) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13)"
+                ", seq, size, access_tick, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13, ",
+                // Above the index snapshot's ids as well as the live ones (schema v10).
+                "(SELECT max(COALESCE(MAX(id), 0), COALESCE((SELECT value FROM meta WHERE name = 'index_snapshot_max_id'), 0))
+                  + 1 FROM memories))"
             ))?
             .execute(params![
                 p.ns,

@@ -248,6 +248,21 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE events ADD COLUMN fts_text TEXT;
     INSERT OR REPLACE INTO meta (name, value) SELECT 'fts_applied_seq', COALESCE(MAX(seq), 0) FROM events;
     "#,
+    // v10 — memories' ids without AUTOINCREMENT, which wrote its high-water mark (`sqlite_sequence`, a page
+    // of its own) at every new key. The table's b-tree is the same with or without it: only its SQL text
+    // in the schema changes (SQLite's procedure for such changes: writable_schema, then a DDL statement to
+    // move the schema cookie). A new key's id is one past both the highest live id and the highest id the
+    // vector index snapshot may hold (memories.rs): what the index's replay needs (index_state.rs); an id
+    // freed above both may come back, which nothing keyed by id minds (a reused id is an update of its
+    // vector and full-text entry).
+    r#"
+    PRAGMA writable_schema = ON;
+    UPDATE sqlite_schema SET sql = replace(sql, 'PRIMARY KEY AUTOINCREMENT', 'PRIMARY KEY')
+        WHERE type = 'table' AND name = 'memories';
+    PRAGMA writable_schema = RESET;
+    CREATE TABLE schema_v10 (x);
+    DROP TABLE schema_v10;
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -289,4 +304,33 @@ pub(crate) fn meta_u64(c: &Connection, name: &str) -> Result<u64> {
         Some(rusqlite::types::Value::Integer(i)) => i as u64,
         _ => 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{MemoryPut, Store, StoreConfig};
+    use serde_json::json;
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Schema v10: memories' ids have no AUTOINCREMENT, so a new key writes no `sqlite_sequence` row.
+    #[test]
+    fn new_keys_write_no_sequence() {
+        let mut s = Store::open(StoreConfig::memory(0)).unwrap();
+        s.put_batch((0..3).map(|i| MemoryPut::new(&["p"], &format!("k{i}"), json!(i))).collect()).unwrap();
+        let sql: String =
+            s.conn.query_row("SELECT sql FROM sqlite_schema WHERE name = 'memories'", [], |r| r.get(0)).unwrap();
+        assert!(sql.contains("id          INTEGER PRIMARY KEY,") && !sql.contains("AUTOINCREMENT"), "{sql}");
+        let rows: i64 = s.conn.query_row("SELECT COUNT(*) FROM sqlite_sequence", [], |r| r.get(0)).unwrap();
+        assert_eq!(rows, 0);
+        let ids: Vec<i64> = s
+            .conn
+            .prepare("SELECT id FROM memories ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(ids, [1, 2, 3]);
+    }
 }
