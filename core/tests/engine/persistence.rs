@@ -6,22 +6,24 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
 use edgemem_core::{
-    AsOf, CheckpointData, CheckpointPut, MemoryPageStore, MemoryPut, ScalarKind, SearchMode, SearchQuery, Storage,
-    Store, StoreConfig,
+    AsOf, CheckpointData, CheckpointPut, MemoryPageStore, MemoryPut, ScalarKind, SearchQuery, Storage, Store,
+    StoreConfig,
 };
 use serde_json::json;
 use std::rc::Rc;
 
 const DIMS: usize = 8;
 
-/// SQL turning a v8 file back into what v7 and older kept: the live version of each memory in
-/// `versions` too (open: seq_to NULL), and no `all_versions` view. Older schemas' tests go on from it.
+/// SQL turning a v9 file back into v8: the full-text marks' table again (empty: the marks on events are
+/// applied by the searches before it), and events without their mark columns. (v10 changed only the
+/// memories table's SQL text, which older schemas read alike.)
 #[cfg(not(target_arch = "wasm32"))]
-/// Schema v9 back to v8: the full-text marks' table again (empty: the marks on events are applied by the
-/// searches before it), and events without their mark columns.
 const V9_TO_V8: &str = "CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
     ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_text;
     DELETE FROM meta WHERE name = 'fts_applied_seq';";
+/// SQL turning a v8 file back into what v7 and older kept: the live version of each memory in
+/// `versions` too (open: seq_to NULL), and no `all_versions` view. Older schemas' tests go on from it.
+#[cfg(not(target_arch = "wasm32"))]
 const V8_TO_V7: &str =
     "DROP VIEW all_versions; INSERT INTO versions (mem_id, ns, key, value, text, embedding, metadata,
     pinned, expires_at, created_at, updated_at, version, seq_from, size)
@@ -556,6 +558,7 @@ fn schema_v7_open_versions_stay_hidden_and_close_once() {
 fn schema_v8_full_text_marks_are_applied_by_the_migration() {
     #[cfg(not(target_arch = "wasm32"))]
     {
+        use edgemem_core::SearchMode;
         let (dir, path) = temp_db(14);
         let mut s = open_file(&path);
         let put = |k: &str, t: &str| MemoryPut::new(&["p"], k, json!(k)).text(t);
