@@ -111,6 +111,7 @@ export default defineConfig({
             { text: 'memdb over :memory:', link: '/decisions/memdb-over-memory' },
             { text: 'Buffered index writes', link: '/decisions/buffered-index-writes' },
             { text: 'Fewer B-trees per write', link: '/decisions/fewer-btrees-per-write' },
+            { text: 'Fewer rows per PUT', link: '/decisions/fewer-rows-per-put' },
             { text: 'Pages in a SQLite table', link: '/decisions/pages-in-a-sqlite-table' },
             { text: 'Pages without their zero run', link: '/decisions/pages-without-their-zero-run' },
             { text: 'Engine pages stay 8 KiB', link: '/decisions/pages-stay-8-kib' },
