@@ -211,22 +211,17 @@ impl FileState {
         if size >= self.size {
             return Ok(());
         }
+        let had = self.size.div_ceil(CHUNK);
+        // The new length first: it is the truncation (the commit point of a TRUNCATE-mode journal, whose chunks
+        // alone would still read as a hot journal). Nothing past it is ever read, so the chunks there are only
+        // tidied after, and a page store failing at that does not fail a truncation that happened (SQLite would
+        // report a commit failed that is durable).
+        self.store_size(size)?;
         match &self.backing {
+            // SQLite truncates a journal to 0 and a database to whole pages (chunks): no chunk is cut in two.
             Backing::Pages { store, prefix } => {
-                let keep = size.div_ceil(CHUNK);
-                let had = self.size.div_ceil(CHUNK);
-                for ci in keep..had {
-                    store.delete(&chunk_key(prefix, ci))?;
-                }
-                if !size.is_multiple_of(CHUNK) {
-                    let ci = size / CHUNK;
-                    if let Some(mut chunk) = store.get(&chunk_key(prefix, ci))? {
-                        let cut = (size % CHUNK) as usize;
-                        if chunk.len() > cut {
-                            chunk[cut..].fill(0);
-                            store.put(&chunk_key(prefix, ci), &chunk)?;
-                        }
-                    }
+                for ci in size.div_ceil(CHUNK)..had {
+                    let _ = store.delete(&chunk_key(prefix, ci));
                 }
             }
             Backing::Heap(h) => {
@@ -237,15 +232,16 @@ impl FileState {
                 }
             }
         }
-        self.store_size(size)
+        Ok(())
     }
-    /// Records a new length (the page store's `<prefix>/size`; a heap file's is its buffer's).
+    /// Records a new length (the page store's `<prefix>/size`; a heap file's is its buffer's), kept in
+    /// memory once the store has it.
     fn store_size(&mut self, size: u64) -> Result<(), String> {
         if size != self.size {
-            self.size = size;
             if let Backing::Pages { store, prefix } = &self.backing {
                 store.put(&format!("{prefix}/size"), &size.to_le_bytes())?;
             }
+            self.size = size;
         }
         Ok(())
     }
