@@ -207,12 +207,9 @@ impl Feed {
         out: &mut Vec<Event>,
     ) -> Result<()> {
         let payload_text = e.payload.map(|p| p.to_string());
-        // A mark's text is what the memory's row held before this change: the version the change closed
-        // (memories.rs `end_version`, at the event's seq).
         conn.prepare_cached(
-            "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload, tx, fts_id, fts_text)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, CASE WHEN ?11 THEN
-               (SELECT text FROM versions WHERE seq_to = ?1) END)",
+            "INSERT INTO events (seq, ts, kind, ns, key, version, channel, payload, tx, fts_id, fts_indexed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .execute(rusqlite::params![
             seq as i64,
@@ -225,7 +222,7 @@ impl Feed {
             payload_text,
             tx as i64,
             mark.map(|m| m.0),
-            mark.is_some_and(|m| m.1)
+            mark.map(|m| m.1)
         ])?;
         out.push(Event {
             seq,

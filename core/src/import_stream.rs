@@ -254,7 +254,6 @@ impl Store {
         self.conn.execute_batch(
             "DELETE FROM memories; DELETE FROM versions; DELETE FROM commits; DELETE FROM checkpoints;
              DELETE FROM checkpoint_writes; DELETE FROM checkpoint_blobs; DELETE FROM index_snapshot;
-             DELETE FROM meta WHERE name = 'fts_applied_seq';
              INSERT INTO memories_fts (memories_fts) VALUES ('delete-all');",
         )?;
         Ok(())

@@ -114,8 +114,9 @@ impl IndexState {
         self.ensure_fresh(conn, cfg)?;
         let Some(idx) = self.index.as_mut() else { return Ok(()) };
         // The ids the snapshot may hold end at the highest live id; every id a write makes later is above it
-        // (memories.rs). Read before the snapshot is written and recorded after: a crash between leaves an
-        // older mark, with which a replay looks at the memories made since that one, as it must.
+        // (memories.rs). Read before the snapshot is written and recorded after: a crash between leaves the
+        // previous snapshot's mark, lower or higher; a replay then upserts every id above it (again, for some)
+        // and every memory changed since the snapshot's seq, which covers the new snapshot's too.
         let max_id: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM memories", [], |r| r.get(0))?;
         crate::index_snapshot::write(conn, seq, idx)?;
         crate::schema::meta_set(conn, SNAPSHOT_MAX_ID, max_id)?;

@@ -3,11 +3,12 @@
 //! lexical or hybrid search reads the index, by the write that fills the buffer (or the vector
 //! index's), and in `maintain()` / `close()` / `sweep()`.
 //!
-//! A mark rides on the change event of the write that makes it (schema v9: `events.fts_id`, the
-//! memory's id, and `events.fts_text`, the text FTS holds for it, NULL for none): the marks waiting
-//! are those of the events after `meta.fts_applied_seq`, the first per id standing. Every write
-//! appends its event anyway, so a mark costs no page of its own (a table of marks cost a PUT one
-//! page of the ~8 it writes). The sweep applies them before it prunes events.
+//! A mark rides on the change event of the write that makes it (schema v9): `events.fts_id` is the
+//! memory's id, `events.fts_indexed` whether FTS held an entry for the text the row had before the
+//! change — that text is the version the change closed (`versions.seq_to` = the event's seq). The
+//! marks waiting are those of the events after `meta.fts_applied_seq`, the first per id standing.
+//! Every write appends its event anyway, so a mark costs no page of its own (a table of marks cost
+//! a PUT one page of the ~8 it writes). The sweep applies marks before it prunes events or history.
 //!
 //! Why: FTS5 writes a new index segment at every COMMIT and merges segments as they pile up, so a
 //! one-memory write paid a segment flush and, now and then, a merge — most of PUT's time and its
@@ -54,8 +55,8 @@ macro_rules! waiting {
 }
 
 /// A memory's full-text entry marked stale by a write: the id, and whether FTS holds an entry for the
-/// text the row had (its event then records that text: the version the change closed, feed.rs). Held
-/// until the write's event for that memory takes it (`mark`, `take_mark`).
+/// text the row had before the change. Held until the write's event for that memory takes it (`mark`,
+/// `take_mark`).
 pub(crate) type Mark = (i64, bool);
 
 /// The Store's full-text part: how many marks wait, and the version of the full-text index that
@@ -88,6 +89,7 @@ impl LexicalBuffer {
     /// before the change. If the id was marked already, the first mark stands (`apply`). The write
     /// counts its marks and hands them to [`LexicalBuffer::committed`].
     pub fn mark(&mut self, id: i64, indexed: bool) {
+        debug_assert!(self.held.is_none(), "a mark before the previous one's event");
         self.held = Some((id, indexed));
     }
 
@@ -171,7 +173,8 @@ impl LexicalBuffer {
         self.version += 1;
         let marks: Vec<(i64, Option<String>, Option<String>)> = {
             let mut st = conn.prepare_cached(concat!(
-                "SELECT e.fts_id, e.fts_text, m.text FROM events e LEFT JOIN memories m ON m.id = e.fts_id
+                "SELECT e.fts_id, (SELECT text FROM versions WHERE seq_to = e.seq AND e.fts_indexed), m.text
+                 FROM events e LEFT JOIN memories m ON m.id = e.fts_id
                  WHERE e.seq IN (SELECT MIN(seq) FROM events e WHERE ",
                 waiting!(),
                 " AND fts_id IS NOT NULL GROUP BY fts_id) ORDER BY e.fts_id"
@@ -303,7 +306,7 @@ mod tests {
         }
     }
 
-    /// The sweep prunes events past the feed's retention: it applies the marks on them first.
+    /// The sweep prunes events and versions past their retention: it applies the marks first.
     #[test]
     fn the_sweep_applies_marks_before_it_prunes_their_events() {
         let pages = std::rc::Rc::new(crate::MemoryPageStore::new());
@@ -320,6 +323,15 @@ mod tests {
         let mut s = paged(&pages, crate::Retention { events_max: 2, ..Default::default() });
         assert_eq!(lexical(&mut s, "otter").len(), 20);
         assert_eq!(keys(lexical(&mut s, "note7")), ["k7"]);
+        // A mark's text is the version its change closed: history retention prunes versions after marks apply.
+        drop(s);
+        let mut s = paged(&pages, crate::Retention { history_versions: 1, ..Default::default() });
+        for t in ["heron one", "willow two", "lantern three"] {
+            s.put(MemoryPut::new(&["m"], "k7", json!(7)).text(t)).unwrap();
+        }
+        s.sweep().unwrap();
+        assert!(lexical(&mut s, "note7").is_empty() && lexical(&mut s, "heron").is_empty());
+        assert_eq!(keys(lexical(&mut s, "lantern")), ["k7"]);
     }
 
     fn lexical_bits(s: &mut Store, text: &str) -> Vec<(String, u64)> {

@@ -120,7 +120,7 @@ impl Store {
         let seq = tx.next_seq();
         self.end_version(tx, row.id, seq, kind)?;
         if row.has_text {
-            self.mark_lexical(tx, row.id, true)?;
+            self.mark_lexical(tx, row.id, true);
         }
         self.conn.prepare_cached("DELETE FROM memories WHERE id = ?1")?.execute([row.id])?;
         if row.has_embedding {
@@ -134,10 +134,9 @@ impl Store {
 
     /// Marks memory `id`'s full-text entry stale in this write (see `LexicalBuffer::mark`); the mark goes
     /// with the memory's event, which must come next.
-    fn mark_lexical(&mut self, tx: &mut Tx, id: i64, indexed: bool) -> Result<()> {
+    fn mark_lexical(&mut self, tx: &mut Tx, id: i64, indexed: bool) {
         self.lexical.mark(id, indexed);
         tx.lexical_marks += 1;
-        Ok(())
     }
 
     /// Closes the live version of memory `id` at `seq`: copies its row into history, before the row changes.
@@ -213,7 +212,7 @@ impl Store {
     fn update_live_row(&mut self, tx: &mut Tx, row: &LiveRow, p: &Prepared, w: &RowWrite) -> Result<(i64, u64)> {
         self.end_version(tx, row.id, w.seq, EventKind::Put)?;
         if row.has_text || p.text.is_some() {
-            self.mark_lexical(tx, row.id, row.has_text)?;
+            self.mark_lexical(tx, row.id, row.has_text);
         }
         let version = row.version + 1;
         self.conn
@@ -275,7 +274,7 @@ impl Store {
             ])?;
         let id = self.conn.last_insert_rowid();
         if p.text.is_some() {
-            self.mark_lexical(tx, id, false)?;
+            self.mark_lexical(tx, id, false);
         }
         Ok((id, version))
     }

@@ -234,8 +234,9 @@ const MIGRATIONS: &[&str] = &[
                seq, size, NULL, NULL, NULL
         FROM memories;
     "#,
-    // v9 — a write's full-text mark rides on its event (lexical_buffer.rs): `fts_id` the memory, `fts_text`
-    // the text FTS holds for it; the marks waiting are the events' after meta `fts_applied_seq`. The
+    // v9 — a write's full-text mark rides on its event (lexical_buffer.rs): `fts_id` the memory, `fts_indexed`
+    // whether FTS held its text before the change; the marks waiting are the events' after meta
+    // `fts_applied_seq`. The
     // `fts_pending` table cost every PUT a page of its own (~8 pages a PUT: `edgemem-bench pages`). Its
     // marks are applied here (an entry whose text did not change is removed and put back).
     r#"
@@ -245,13 +246,14 @@ const MIGRATIONS: &[&str] = &[
         SELECT p.id, m.text FROM fts_pending p JOIN memories m ON m.id = p.id WHERE m.text IS NOT NULL;
     DROP TABLE fts_pending;
     ALTER TABLE events ADD COLUMN fts_id INTEGER;
-    ALTER TABLE events ADD COLUMN fts_text TEXT;
+    ALTER TABLE events ADD COLUMN fts_indexed INTEGER;
     INSERT OR REPLACE INTO meta (name, value) SELECT 'fts_applied_seq', COALESCE(MAX(seq), 0) FROM events;
     "#,
     // v10 — memories' ids without AUTOINCREMENT, which wrote its high-water mark (`sqlite_sequence`, a page
     // of its own) at every new key. The table's b-tree is the same with or without it: only its SQL text
-    // in the schema changes (SQLite's procedure for such changes: writable_schema, then a DDL statement to
-    // move the schema cookie). A new key's id is one past both the highest live id and the highest id the
+    // in the schema changes, through writable_schema; the CREATE and DROP move the schema cookie, as the
+    // `PRAGMA schema_version = X + 1` of SQLite's documented procedure would (v1 said ids are never reused:
+    // that no longer holds). A new key's id is one past both the highest live id and the highest id the
     // vector index snapshot may hold (memories.rs): what the index's replay needs (index_state.rs); an id
     // freed above both may come back, which nothing keyed by id minds (a reused id is an update of its
     // vector and full-text entry).
@@ -313,24 +315,27 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
-    /// Schema v10: memories' ids have no AUTOINCREMENT, so a new key writes no `sqlite_sequence` row.
+    /// Schema v10: memories' ids have no AUTOINCREMENT, so a new key writes no `sqlite_sequence` row, and
+    /// with no index snapshot above it the highest id freed comes back (AUTOINCREMENT would give 4).
     #[test]
     fn new_keys_write_no_sequence() {
         let mut s = Store::open(StoreConfig::memory(0)).unwrap();
         s.put_batch((0..3).map(|i| MemoryPut::new(&["p"], &format!("k{i}"), json!(i))).collect()).unwrap();
+        s.delete(&["p".to_string()], "k2", None).unwrap();
+        s.put(MemoryPut::new(&["p"], "k3", json!(3))).unwrap();
         let sql: String =
             s.conn.query_row("SELECT sql FROM sqlite_schema WHERE name = 'memories'", [], |r| r.get(0)).unwrap();
         assert!(sql.contains("id          INTEGER PRIMARY KEY,") && !sql.contains("AUTOINCREMENT"), "{sql}");
         let rows: i64 = s.conn.query_row("SELECT COUNT(*) FROM sqlite_sequence", [], |r| r.get(0)).unwrap();
         assert_eq!(rows, 0);
-        let ids: Vec<i64> = s
+        let ids: Vec<(String, i64)> = s
             .conn
-            .prepare("SELECT id FROM memories ORDER BY id")
+            .prepare("SELECT key, id FROM memories ORDER BY id")
             .unwrap()
-            .query_map([], |r| r.get(0))
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
             .unwrap()
             .map(|r| r.unwrap())
             .collect();
-        assert_eq!(ids, [1, 2, 3]);
+        assert_eq!(ids, [("k0".into(), 1), ("k1".into(), 2), ("k3".into(), 3)]);
     }
 }

@@ -19,7 +19,7 @@ const DIMS: usize = 8;
 /// memories table's SQL text, which older schemas read alike.)
 #[cfg(not(target_arch = "wasm32"))]
 const V9_TO_V8: &str = "CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
-    ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_text;
+    ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_indexed;
     DELETE FROM meta WHERE name = 'fts_applied_seq';";
 /// SQL turning a v8 file back into what v7 and older kept: the live version of each memory in
 /// `versions` too (open: seq_to NULL), and no `all_versions` view. Older schemas' tests go on from it.
@@ -552,6 +552,55 @@ fn schema_v7_open_versions_stay_hidden_and_close_once() {
     }
 }
 
+/// A v9 store's memories table (AUTOINCREMENT, a high-water mark in sqlite_sequence) migrates to v10 with its rows,
+/// and new keys go on above the live ids.
+#[test]
+#[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
+fn schema_v9_memories_lose_autoincrement_with_their_rows() {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let (dir, path) = temp_db(15);
+        let mut s = open_file(&path);
+        fill(&mut s, &mut Rng::new(4), 30, 0);
+        s.delete(&ns(&["p", "y"]), "k29", None).unwrap();
+        let want = probe(&mut s, &mut Rng::new(6));
+        drop(s);
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(
+            "PRAGMA writable_schema = ON;
+             UPDATE sqlite_schema SET sql = replace(sql, 'INTEGER PRIMARY KEY,', 'INTEGER PRIMARY KEY AUTOINCREMENT,')
+                 WHERE type = 'table' AND name = 'memories';
+             PRAGMA writable_schema = RESET;
+             INSERT INTO sqlite_sequence (name, seq) VALUES ('memories', 30); PRAGMA user_version = 9;",
+        )
+        .unwrap();
+        let sql: String =
+            c.query_row("SELECT sql FROM sqlite_schema WHERE name = 'memories'", [], |r| r.get(0)).unwrap();
+        assert!(sql.contains("INTEGER PRIMARY KEY AUTOINCREMENT,"), "{sql}");
+        drop(c);
+        let mut s = open_file(&path);
+        assert_eq!(probe(&mut s, &mut Rng::new(6)), want);
+        assert_eq!(s.stats().unwrap().memories, 29);
+        s.put(MemoryPut::new(&["p", "y"], "new", json!(1)).embedding(Rng::new(8).unit_vec(DIMS))).unwrap();
+        drop(s);
+        let c = rusqlite::Connection::open(&path).unwrap();
+        let sql: String =
+            c.query_row("SELECT sql FROM sqlite_schema WHERE name = 'memories'", [], |r| r.get(0)).unwrap();
+        assert!(!sql.contains("AUTOINCREMENT"), "{sql}");
+        let (max, new): (i64, i64) = c
+            .query_row(
+                "SELECT (SELECT MAX(id) FROM memories WHERE key != 'new'), id FROM memories WHERE key = 'new'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert!(new > max, "new id {new}, highest other {max}");
+        assert_eq!(c.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)).unwrap(), "ok");
+        drop(c);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
 /// Schema v8 kept full-text marks in a table of their own; v9 applies them as it moves marks onto events.
 #[test]
 #[cfg_attr(target_arch = "wasm32", ignore = "needs a filesystem")]
@@ -582,9 +631,10 @@ fn schema_v8_full_text_marks_are_applied_by_the_migration() {
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(
             "CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
-             INSERT OR IGNORE INTO fts_pending (id, indexed_text) SELECT fts_id, fts_text FROM events
+             INSERT OR IGNORE INTO fts_pending (id, indexed_text) SELECT fts_id, CASE WHEN fts_indexed THEN
+               (SELECT text FROM versions WHERE seq_to = events.seq) END FROM events
                WHERE seq > (SELECT value FROM meta WHERE name = 'fts_applied_seq') AND fts_id IS NOT NULL ORDER BY seq;
-             ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_text;
+             ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_indexed;
              DELETE FROM meta WHERE name = 'fts_applied_seq'; PRAGMA user_version = 8;",
         )
         .unwrap();
