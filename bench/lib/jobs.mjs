@@ -176,7 +176,19 @@ export function jobs({ data, root }) {
       env: MINIFLARE_ENV,
       cmd: nodeScript('bench/peers/miniflare/latency.mjs', workerLatency),
     },
-    // The plain DO again at 100k (quick: 20k), side by side with edgemem's Worker, interleaved, both bulk-loaded.
+    // The plain DO again, side by side with edgemem's Worker, interleaved, both bulk-loaded: at 10k (quick: 2k), the
+    // same store size as the two runs above, one request of each at a time, and at 100k (quick: 20k).
+    {
+      id: 'peer_plain_do_10k',
+      suites: ['latency'],
+      env: MINIFLARE_ENV,
+      cmd: nodeScript('bench/peers/miniflare/paired.mjs', {
+        '--data': data,
+        '--json': true,
+        '--n': ['2000', '10000'],
+        '--iters': ['100', '300'],
+      }),
+    },
     {
       id: 'peer_plain_do_100k',
       suites: ['latency'],

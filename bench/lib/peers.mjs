@@ -4,8 +4,9 @@
  * against edgemem's Worker (`latency.miniflare`), both measured in the same run — and its LoCoMo recall beside
  * edgemem's. Ratios are edgemem / peer: below 1 edgemem is faster, above 1 the peer is.
  * Keys: peers.{sqlite_vec,orama,plain_do}.{put,get,checkpoint_put,search}.{p50,p99,ratio_p50,ratio_p99},
- * peers.{name}.recall.{r1,r5,r10} (hybrid, categories 1–4, e5 vectors); peers.plain_do_100k: the plain DO and
- * edgemem's Worker side by side at 100k memories (bench/peers/miniflare/paired.mjs), with the run's floor.
+ * peers.{name}.recall.{r1,r5,r10} (hybrid, categories 1–4, e5 vectors); peers.plain_do_10k and plain_do_100k: the plain
+ * DO and edgemem's Worker side by side, interleaved, at 10k and 100k memories (bench/peers/miniflare/paired.mjs), with
+ * the run's floor.
  */
 import { usToMs } from './stats.mjs';
 
@@ -138,5 +139,10 @@ export function peers(out, ours, suites) {
       ];
     }),
   );
-  return { ...each, plain_do_100k: suites.has('latency') ? paired(out.peer_plain_do_100k) : null };
+  const latency = suites.has('latency');
+  return {
+    ...each,
+    plain_do_10k: latency ? paired(out.peer_plain_do_10k) : null,
+    plain_do_100k: latency ? paired(out.peer_plain_do_100k) : null,
+  };
 }

@@ -54,8 +54,7 @@ export function peersMarkdown(r) {
         '',
       );
   }
-  const big = p.plain_do_100k;
-  if (big) out.push(pairedMarkdown(big));
+  for (const side of [p.plain_do_10k, p.plain_do_100k]) if (side) out.push(pairedMarkdown(side));
   const rec = Object.entries(PEERS).filter(([name]) => p[name]?.recall);
   if (rec.length) {
     const f = (x) => (x == null ? '–' : x.toFixed(3));
@@ -89,7 +88,7 @@ export function peersMarkdown(r) {
   return out.join('\n');
 }
 
-/** The side-by-side run at 100k (peers.plain_do_100k): latency, ratio and CPU per request, and the run's floor. */
+/** A side-by-side run (peers.plain_do_10k, plain_do_100k): latency, ratio and CPU per request, the run's floor. */
 function pairedMarkdown(b) {
   const rows = PEER_OPS.filter((op) => b[op]).map((op) => {
     const v = b[op];
