@@ -178,28 +178,20 @@ export function jobs({ data, root }) {
     },
     // The plain DO again, side by side with edgemem's Worker, interleaved, both bulk-loaded: at 10k (quick: 2k), the
     // same store size as the two runs above, one request of each at a time, and at 100k (quick: 20k).
-    {
-      id: 'peer_plain_do_10k',
+    ...[
+      ['peer_plain_do_10k', ['2000', '10000']],
+      ['peer_plain_do_100k', ['20000', '100000']],
+    ].map(([id, n]) => ({
+      id,
       suites: ['latency'],
       env: MINIFLARE_ENV,
       cmd: nodeScript('bench/peers/miniflare/paired.mjs', {
         '--data': data,
         '--json': true,
-        '--n': ['2000', '10000'],
+        '--n': n,
         '--iters': ['100', '300'],
       }),
-    },
-    {
-      id: 'peer_plain_do_100k',
-      suites: ['latency'],
-      env: MINIFLARE_ENV,
-      cmd: nodeScript('bench/peers/miniflare/paired.mjs', {
-        '--data': data,
-        '--json': true,
-        '--n': ['20000', '100000'],
-        '--iters': ['100', '300'],
-      }),
-    },
+    })),
     {
       id: 'peer_plain_do_recall',
       suites: ['recall'],
