@@ -11,6 +11,7 @@ mod feed;
 mod history;
 mod hostile;
 mod memories;
+mod migrations;
 mod pages;
 mod persistence;
 mod search;
