@@ -85,6 +85,7 @@ export type StoreMethod =
   | 'notify'
   | 'changesPage'
   | 'stats'
+  | 'seq'
   | 'sweep'
   | 'maintain';
 
@@ -105,6 +106,7 @@ const METHODS = new Set<string>([
   'notify',
   'changesPage',
   'stats',
+  'seq',
   'sweep',
   'maintain',
 ]);
@@ -123,6 +125,7 @@ const READ_ONLY = new Set<string>([
   'listCheckpointsPage',
   'changesPage',
   'stats',
+  'seq',
 ]);
 
 /** Whether a search on `store` would write pages now (true when the store cannot tell). */

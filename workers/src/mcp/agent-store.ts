@@ -114,8 +114,9 @@ export class AgentStore implements MemoryStore {
   stats(): Promise<Stats> {
     return callAgent(this.#env, this.#agent, 'stats');
   }
-  async seq(): Promise<number> {
-    return (await this.stats()).seq;
+  /** The latest seq alone: `stats()` would also count the versions, events and checkpoints (whole-index scans). */
+  seq(): Promise<number> {
+    return callAgent(this.#env, this.#agent, 'seq');
   }
   export(): Promise<ExportDoc> {
     return Promise.reject(notHere('export (GET /v1/agents/{agent}/export streams it)'));
