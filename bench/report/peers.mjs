@@ -22,7 +22,7 @@ export function peersMarkdown(r) {
   if (!p) return '';
   const out = ['## Peers', ''];
   out.push(
-    'Each peer runs the same workload as edgemem on the same host in the same run (configuration: docs/benchmarks/peers.md). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold.',
+    'Each peer runs the same workload as edgemem on the same host in the same run (configuration: docs/benchmarks/peers.md). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold. The rows of the plain Durable Object compare separate runs of each side, minutes apart; the side-by-side tables after them send each request to both sides in turn, and are the comparison to read.',
     '',
   );
   const rows = [];
