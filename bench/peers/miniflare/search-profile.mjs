@@ -13,7 +13,8 @@
  * object's SQLite, the copies).
  *
  *   node bench/peers/miniflare/search-profile.mjs [--data DIR] [--n 10000] [--iters 600] [--warm 1500]
- *     [--op search|get|put|put+search] [--hz 2999] [--keep FILE] [--json]
+ *     [--op search|get|put|put+search] [--gap MS] [--hz 2999] [--keep FILE] [--json]
+ *   --gap: the client sleeps MS before each request under perf (its wall time is the requests' alone).
  *   FILE: where to keep perf.data (its maps in FILE.maps); else a temp dir.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,6 +33,8 @@ const data = flag('--data', '../shared/datasets/locomo');
 const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '600'));
 const warm = Number(flag('--warm', '1500'));
+/** ms the client sleeps before each request under perf (search-gap.mjs: a pause makes the next search cost more). */
+const gap = Number(flag('--gap', '0'));
 const op = flag('--op', 'search');
 const hz = Number(flag('--hz', '2999'));
 const asJson = args.includes('--json');
@@ -163,9 +166,14 @@ try {
   });
   await new Promise((ok) => setTimeout(ok, 500)); // perf attached
   const c0 = cpuMs(pid);
-  const t0 = performance.now();
-  for (let i = 0; i < iters; i++) await request();
-  const wallMs = (performance.now() - t0) / iters;
+  let busy = 0;
+  for (let i = 0; i < iters; i++) {
+    if (gap > 0) await new Promise((ok) => setTimeout(ok, gap));
+    const t0 = performance.now();
+    await request();
+    busy += performance.now() - t0;
+  }
+  const wallMs = busy / iters;
   const cpu = (cpuMs(pid) - c0) / iters;
   const maps = readFileSync(`/proc/${pid}/maps`, 'utf8');
   writeFileSync(`${perfData}.maps`, maps);
@@ -189,11 +197,22 @@ try {
   if (asJson) {
     const ms = Object.fromEntries(kinds.map(([k, v]) => [k, perRequest(v)]));
     console.log(
-      JSON.stringify({ op, n, warm, iters, hz, wall_ms: wallMs, cpu_ms: cpu, sampled_ms: perRequest(total), ms }),
+      JSON.stringify({
+        op,
+        n,
+        warm,
+        iters,
+        gap_ms: gap,
+        hz,
+        wall_ms: wallMs,
+        cpu_ms: cpu,
+        sampled_ms: perRequest(total),
+        ms,
+      }),
     );
   } else {
     console.log(
-      `${op} at ${n} memories after ${warm} warm-up requests, ${iters} under perf at ${hz} Hz: wall ${wallMs.toFixed(3)} ms, workerd CPU ${cpu.toFixed(3)} ms per request (/proc); samples ${perRequest(total).toFixed(3)} ms per request:`,
+      `${op} at ${n} memories after ${warm} warm-up requests, ${iters} under perf${gap > 0 ? ` (each after a ${gap} ms pause)` : ''} at ${hz} Hz: wall ${wallMs.toFixed(3)} ms, workerd CPU ${cpu.toFixed(3)} ms per request (/proc); samples ${perRequest(total).toFixed(3)} ms per request:`,
     );
     for (const [k, v] of kinds)
       console.log(`  ${perRequest(v).toFixed(3).padStart(7)} ms ${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
