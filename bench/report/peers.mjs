@@ -22,9 +22,15 @@ export function peersMarkdown(r) {
   if (!p) return '';
   const out = ['## Peers', ''];
   out.push(
-    'Each peer runs the same workload as edgemem on the same host in the same run (configuration: docs/benchmarks/peers.md). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold. The rows of the plain Durable Object compare separate runs of each side, minutes apart; the side-by-side tables after them send each request to both sides in turn, and are the comparison to read.',
+    'Each peer runs the same workload as edgemem on the same host in the same run (configuration: docs/benchmarks/peers.md). Ratio = edgemem / peer: below 1 edgemem is faster; where the peer is faster the verdict is in bold.',
     '',
   );
+  if (p.plain_do && (p.plain_do_10k || p.plain_do_100k)) {
+    out.push(
+      'The rows of the plain Durable Object compare two runs, one side after the other; the side-by-side tables after them send each request to both sides in turn, and are the comparison to read.',
+      '',
+    );
+  }
   const rows = [];
   for (const [name, meta] of Object.entries(PEERS)) {
     for (const op of PEER_OPS) {

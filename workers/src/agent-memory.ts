@@ -3,8 +3,8 @@
  * over RPC (`call`) for the HTTP API and forwards WebSocket upgrades to its `fetch`.
  *
  * - Storage: the engine's pages live in a table of the object's SQLite (older stores: its synchronous KV;
- *   do-page-store.ts); every store call runs inside `transactionSync`, so a trap or exception rolls back
- *   everything that call wrote.
+ *   do-page-store.ts); every store call that writes runs inside `transactionSync`, so a trap or exception rolls
+ *   back everything that call wrote (read-only calls run without one and may write no page: `#run`).
  * - Cold start is lazy: the store opens on the first call that needs it and stays open in this instance
  *   (opening reads only the pages it touches; the vector index loads its snapshot and replays what follows).
  * - After a trap the package re-creates the wasm instance and the store reopens from the pages before its

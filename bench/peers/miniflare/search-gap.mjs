@@ -4,9 +4,10 @@
  * latency corpus (`POST /import`, then `maintain()`), then hybrid searches (paired.mjs's: a LoCoMo question's text
  * and vector, k 10, through `connect()`) in three modes taken in turn, request by request — right after the previous
  * search, after the client sleeps `--gap` ms, after it spins the CPU for `--gap` ms — the first `--warm` rounds
- * discarded. Prints each mode's p50 / p99 and the workerd process's CPU per search (/proc). `paired.mjs` puts the
- * plain Durable Object's search (~6 ms at 10k) between two of edgemem's; the latency suite's separate runs put only a
- * trivial fetch there.
+ * discarded. Prints each mode's p50 / p99 and the workerd process's CPU per search (all its threads, /proc schedstat,
+ * read just before and after each search: `back_to_back`'s also holds what trails the search before it, which the
+ * other modes' pauses take). `paired.mjs` alternates which side goes first, so half of edgemem's searches there follow
+ * the plain Durable Object's (~6 ms at 10k); the latency suite's separate runs put only a trivial fetch between two.
  *
  *   node bench/peers/miniflare/search-gap.mjs [--data DIR] [--n 10000] [--iters 600] [--warm 300] [--gap 6] [--json]
  */
@@ -17,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { ADMIN, AGENT, corpusMemory, importInto, newAgent } from './bulk-load.mjs';
-import { cpuMs, workerdPids } from './workerd-cpu.mjs';
+import { cpuExactMs, workerdPids } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -65,12 +66,12 @@ try {
     for (const [mode, wait] of Object.entries(before)) {
       await wait();
       const q = r.below(questions.length);
-      const c0 = cpuMs(pid);
+      const c0 = cpuExactMs(pid);
       const t = performance.now();
       const hits = await store.search({ text: questions[q].question, vector: questionVecs[q], k: 10 });
       if (it >= warm) {
         samples[mode].push(performance.now() - t);
-        cpu[mode] += cpuMs(pid) - c0;
+        cpu[mode] += cpuExactMs(pid) - c0;
       }
       if (hits.length !== 10) throw new Error(`search returned ${hits.length} hits`);
     }

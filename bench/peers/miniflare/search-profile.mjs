@@ -14,7 +14,9 @@
  *
  *   node bench/peers/miniflare/search-profile.mjs [--data DIR] [--n 10000] [--iters 600] [--warm 1500]
  *     [--op search|get|put|put+search] [--gap MS] [--hz 2999] [--keep FILE] [--json]
- *   --gap: the client sleeps MS before each request under perf (its wall time is the requests' alone).
+ *   --gap: the client sleeps MS before each request under perf. The wall time is the requests' alone; the CPU (perf
+ *   samples and /proc) also holds what workerd does during the pauses (background GC and compiles, what trails a
+ *   request).
  *   FILE: where to keep perf.data (its maps in FILE.maps); else a temp dir.
  */
 import { spawn, spawnSync } from 'node:child_process';

@@ -51,6 +51,27 @@ export function cpuMs(pid) {
   }
 }
 
+/**
+ * CPU ms `pid`'s threads have run so far, to the nanosecond (the first field of each /proc/<pid>/task/<tid>/schedstat:
+ * `cpuMs` counts in 10 ms ticks, too coarse for one request), or null. A thread that ended takes its time with it.
+ */
+export function cpuExactMs(pid) {
+  if (pid == null) return null;
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        /* the thread ended */
+      }
+    }
+    return ns / 1e6;
+  } catch {
+    return null;
+  }
+}
+
 /** Bytes `pid` has written through write/pwrite calls so far (/proc/<pid>/io `wchar`: the DO's WAL and database
  * writes, its logs), or null. */
 export function writtenBytes(pid) {
