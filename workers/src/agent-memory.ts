@@ -313,9 +313,9 @@ export class AgentMemory extends DurableObject<Env> {
     opts: { filter?: EventFilter; limit: number },
   ): Promise<Outcome<{ events: ChangeEvent[]; last: number; more: boolean }>> {
     try {
-      const store = await this.#open();
-      const head = await store.seq();
-      const { events, more } = await store.changesPage(after, opts);
+      // Both run as reads (no transaction): see `#run`.
+      const head = await this.#run('seq', (store) => store.seq());
+      const { events, more } = await this.#run('changesPage', (store) => store.changesPage(after, opts));
       const tail = events.at(-1)?.seq ?? after;
       return { ok: true, value: { events, last: more ? tail : Math.max(tail, head, after), more } };
     } catch (e) {

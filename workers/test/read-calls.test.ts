@@ -63,6 +63,7 @@ describe('read-only calls', () => {
       expect((await api('GET', `/v1/agents/${a}/checkpoints?threadId=th`)).body.checkpoints).toHaveLength(1);
       expect((await api('GET', `/v1/agents/${a}/stats`)).body.memories).toBe(3);
       expect((await api('GET', `/v1/agents/${a}/namespaces`)).status).toBe(200);
+      expect((await api('GET', `/v1/agents/${a}/events?after=0`)).body.events).toHaveLength(4);
       const changes = await runInDurableObject(stubOf(a), (instance) =>
         instance.call('changesPage', [0, { limit: 10 }]),
       );
