@@ -1,11 +1,15 @@
-// Bulk loads for the Miniflare benches (paired.mjs, request-path.mjs, do-breakdown.mjs, search-profile.mjs): the
-// corpus's memories as edgemem's NDJSON export (streamed into the Worker's `POST /import`), a new agent to load them
-// into, the plain DO's import lines (`POST /import`, a few thousand a request), and what they share: the admin
-// token, the agent, the corpus memory.
+// Bulk loads for the Miniflare benches (paired.mjs, request-path.mjs, do-breakdown.mjs, search-profile.mjs,
+// search-gap.mjs): the corpus's memories as edgemem's NDJSON export (streamed into the Worker's `POST /import`), a new
+// agent to load them into, the plain DO's import lines (`POST /import`, a few thousand a request), edgemem's Worker
+// served with one agent loaded, and what they share: the admin token, the agent, the corpus memory.
 
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
+import { DIMS } from '../../node/corpus.mjs';
+import { workerdPids } from './workerd-cpu.mjs';
 
 /** The Worker's admin token and the agent the benches load. */
 export const ADMIN = 'bench-admin-token';
@@ -119,4 +123,30 @@ export async function importInto({ url, agent, token, n, dims, memory }) {
   const imported = performance.now();
   await store.maintain();
   return { store, importMs: imported - t, maintainMs: performance.now() - imported };
+}
+
+/**
+ * edgemem's Worker bundled and served by Miniflare under `dir` (without a heap budget, as the size suite), and agent
+ * AGENT loaded with `n` corpus memories (`memory(i)`) through `importInto`: the server (dispose its `mf`), a
+ * `connect()` store on the agent and the workerd process's pid. `log` reports progress.
+ */
+export async function loadedWorker({ dir, n, memory, log }) {
+  log('bundling the Worker…');
+  bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
+  const server = await startWorker({
+    bundle: join(dir, 'bundle'),
+    bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },
+    persist: join(dir, 'state'),
+  });
+  try {
+    const pid = workerdPids()[0];
+    if (pid === undefined) throw new Error('no workerd process found');
+    const token = await newAgent({ url: server.url, adminToken: ADMIN, agent: AGENT, dims: DIMS });
+    log(`loading ${n} memories (POST /import, maintain)…`);
+    const { store } = await importInto({ url: server.url, agent: AGENT, token, n, dims: DIMS, memory });
+    return { server, store, pid };
+  } catch (e) {
+    await server.mf.dispose();
+    throw e;
+  }
 }

@@ -15,10 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
-import { ADMIN, AGENT, corpusMemory, importInto, newAgent } from './bulk-load.mjs';
-import { cpuExactMs, workerdPids } from './workerd-cpu.mjs';
+import { flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
+import { corpusMemory, loadedWorker } from './bulk-load.mjs';
+import { cpuExactMs } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -35,19 +34,8 @@ const { texts, questions, questionVecs, vecs } = loadCorpus(data, n);
 const { r, nsOf, value1k } = generators(1);
 const memory = corpusMemory({ texts, vecs, nsOf, value1k });
 
-log('bundling the Worker…');
-bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
-const edge = await startWorker({
-  bundle: join(dir, 'bundle'),
-  bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },
-  persist: join(dir, 'state'),
-});
+const { server, store, pid } = await loadedWorker({ dir, n, memory, log });
 try {
-  const pid = workerdPids()[0] ?? null;
-  const token = await newAgent({ url: edge.url, adminToken: ADMIN, agent: AGENT, dims: DIMS });
-  log(`loading ${n} memories (POST /import, maintain)…`);
-  const { store } = await importInto({ url: edge.url, agent: AGENT, token, n, dims: DIMS, memory });
-
   /** What the client does before each mode's search. */
   const before = {
     back_to_back: async () => {},
@@ -92,6 +80,6 @@ try {
     }
   }
 } finally {
-  await edge.mf.dispose();
+  await server.mf.dispose();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -24,10 +24,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { DIMS, flag as flagOf, generators, loadCorpus } from '../../node/corpus.mjs';
-import { ADMIN, AGENT, corpusMemory, importInto, newAgent } from './bulk-load.mjs';
-import { cpuMs, workerdPids } from './workerd-cpu.mjs';
+import { flag as flagOf, generators, loadCorpus } from '../../node/corpus.mjs';
+import { corpusMemory, loadedWorker } from './bulk-load.mjs';
+import { cpuMs } from './workerd-cpu.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name, dflt) => flagOf(args, name, dflt);
@@ -122,20 +121,8 @@ function kindOf(s, { wasm, js }) {
   return 'other native (workerd API, V8 runtime, kernel)';
 }
 
-log('bundling the Worker…');
-bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
-const server = await startWorker({
-  bundle: join(dir, 'bundle'),
-  bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },
-  persist: join(dir, 'state'),
-});
+const { server, store, pid } = await loadedWorker({ dir, n, memory, log });
 try {
-  const pid = workerdPids()[0];
-  if (pid === undefined) throw new Error('no workerd process found');
-  const token = await newAgent({ url: server.url, adminToken: ADMIN, agent: AGENT, dims: DIMS });
-  log(`loading ${n} memories (POST /import, maintain)…`);
-  const { store } = await importInto({ url: server.url, agent: AGENT, token, n, dims: DIMS, memory });
-
   let fresh = n;
   const search = () => {
     const q = r.below(questions.length);
