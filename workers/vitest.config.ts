@@ -1,7 +1,7 @@
 /**
  * vitest-pool-workers: the test files run inside workerd with the Worker and its Durable Object (test-only
  * wrangler config). The root is the repository, not workers/: the pool resolves `.wasm` modules relative to
- * the root, and the edgemem package (with its .wasm) lives in ../wasm.
+ * the root, and the edgemem package (with its .wasm) lives in ../js.
  */
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';

@@ -49,7 +49,7 @@ export function versions(root) {
       ['-c', 'from importlib.metadata import version; print(version("wasmtime"))'],
       root,
     ),
-    edgemem: pkgVersion(root, 'wasm/package.json'),
+    edgemem: pkgVersion(root, 'js/package.json'),
     git_commit: cmd('git', ['rev-parse', 'HEAD'], root),
     git_dirty: (cmd('git', ['status', '--porcelain', '--untracked-files=no'], root) ?? '') !== '',
   };

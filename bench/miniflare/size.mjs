@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The size bench: the npm package's wasm module raw and gzip -9 (wasm/dist-wasm/edgemem_wasm_bg.wasm, what the
+ * The size bench: the npm package's wasm module raw and gzip -9 (js/dist-wasm/edgemem_wasm_bg.wasm, what the
  * Worker bundles; GNU gzip, as scripts/build-wasm reports it), and the memory one Durable Object holding
  * N memories × 384-d costs, measured as the RSS of the workerd process (bench/miniflare/workerd-rss.mjs) — the
  * honest outside view, since workerd reports no per-isolate figure to a local run.
@@ -46,7 +46,7 @@ const asJson = args.includes('--json');
 const log = (m) => console.error(`[size] ${m}`);
 const ADMIN = 'bench-admin-token';
 
-const wasmPath = fileURLToPath(new URL('../../wasm/dist-wasm/edgemem_wasm_bg.wasm', import.meta.url));
+const wasmPath = fileURLToPath(new URL('../../js/dist-wasm/edgemem_wasm_bg.wasm', import.meta.url));
 const wasm = readFileSync(wasmPath);
 /** gzip -9 as scripts/build-wasm reports it (GNU gzip), or Node's zlib at level 9 where gzip is missing. */
 function gzipBytes() {
@@ -58,7 +58,7 @@ function gzipBytes() {
 }
 const gz = gzipBytes();
 const module = {
-  wasm_path: 'wasm/dist-wasm/edgemem_wasm_bg.wasm',
+  wasm_path: 'js/dist-wasm/edgemem_wasm_bg.wasm',
   wasm_bytes: wasm.length,
   wasm_gzip_bytes: gz.bytes,
   gzip_tool: gz.tool,

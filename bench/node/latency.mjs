@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The wasm-in-Node latency of the npm package `edgemem` (wasm/dist, built by scripts/test-package or
+// The wasm-in-Node latency of the npm package `edgemem` (js/dist, built by scripts/test-package or
 // `npm run build -w edgemem`): the same agent-shaped workload as the native `edgemem-bench latency`
 // (workload.mjs: a 10k-memory store of LoCoMo turn texts with LoCoMo minilm vectors plus clustered
 // synthetic ones, then PUT, GET, CHECKPOINT PUT, hybrid SEARCH top-10), then NOTIFY publish → callback.

@@ -1,4 +1,4 @@
-//! The TypeScript of the engine's JSON shapes, generated from the Rust types: `wasm/src/generated/engine.ts`,
+//! The TypeScript of the engine's JSON shapes, generated from the Rust types: `js/src/api/generated/engine.ts`,
 //! which the npm package and the Worker import. The test fails when the committed file is stale;
 //! `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings` rewrites it.
 // wasm-test: native-only (it reads and writes a file of the repository)
@@ -15,7 +15,7 @@ use crate::stats::Stats;
 use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
 use ts_rs::{Config, TS};
 
-const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../wasm/src/generated/engine.ts");
+const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../js/src/api/generated/engine.ts");
 
 /// `export const NAME = [...] as const;` and its union type `TYPE`.
 fn names(out: &mut String, doc: &str, name: &str, ty: &str, values: impl IntoIterator<Item = &'static str>) {
@@ -124,6 +124,6 @@ fn the_committed_typescript_is_generated_from_these_types() {
     let committed = std::fs::read_to_string(PATH).unwrap_or_default();
     assert!(
         committed == fresh,
-        "wasm/src/generated/engine.ts is stale: run `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings`"
+        "js/src/api/generated/engine.ts is stale: run `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings`"
     );
 }

@@ -1,9 +1,9 @@
 // @ts-check
 /**
  * Troubleshooting covers every coded error: the codes the engine defines (core/src/error.rs; the package and the
- * Worker use the list generated from it, wasm/src/generated/engine.ts) are read from their sources, and each
+ * Worker use the list generated from it, js/src/api/generated/engine.ts) are read from their sources, and each
  * must have its `## CODE` entry in docs/troubleshooting.md with a meaning, an action, and the HTTP status
- * (workers/src/http-errors.ts) and CLI exit code (wasm/src/cli/exit-codes.ts) it really has — and no entry may name a
+ * (workers/src/http-errors.ts) and CLI exit code (js/src/cli/exit-codes.ts) it really has — and no entry may name a
  * code that no longer exists.
  */
 import assert from 'node:assert/strict';
@@ -21,7 +21,7 @@ function arrayCodes(/** @type {string} */ source, /** @type {string} */ marker) 
 }
 
 const engine = [...read('core/src/error.rs').matchAll(/^ +\w+ = "([A-Z_]+)",$/gm)].map((m) => m[1]);
-const generated = arrayCodes(read('wasm/src/generated/engine.ts'), 'export const ERROR_CODES');
+const generated = arrayCodes(read('js/src/api/generated/engine.ts'), 'export const ERROR_CODES');
 const page = read('docs/troubleshooting.md');
 const entries = [...page.matchAll(/^## ([A-Z_]+)$/gm)].map((m) => m[1]);
 
@@ -63,7 +63,7 @@ function recordNumbers(/** @type {string} */ source, /** @type {string} */ marke
 
 test('each entry states the HTTP status and the CLI exit code the code really has', () => {
   const status = recordNumbers(read('workers/src/http-errors.ts'), 'export const STATUS');
-  const exits = recordNumbers(read('wasm/src/cli/exit-codes.ts'), 'export const EXIT_CODES');
+  const exits = recordNumbers(read('js/src/cli/exit-codes.ts'), 'export const EXIT_CODES');
   assert.ok(
     Object.keys(status).length >= 9 && Object.keys(exits).length >= 9,
     'the status or exit maps were not found',

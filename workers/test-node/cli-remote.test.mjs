@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The command line (`edgemem`, wasm/dist/cli/main.js) against the Worker under Miniflare: the shared CLI suite on
+ * The command line (`edgemem`, js/dist/cli/main.js) against the Worker under Miniflare: the shared CLI suite on
  * fresh agents (every store command, export from one agent and import into another), then what only a remote
  * agent has — `token` minting scoped tokens, the Worker's auth codes as exit codes, and `tail` following the feed.
  */
@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createAgent } from 'edgemem';
-import { CLI, cli, cliFails, cliJson, startCli } from '../../wasm/test/cli-run.js';
-import { cliSuite } from '../../wasm/test/cli-suite.js';
+import { CLI, cli, cliFails, cliJson, startCli } from '../../js/test/cli/cli-run.js';
+import { cliSuite } from '../../js/test/cli/cli-suite.js';
 import { testWorker } from './test-worker.mjs';
 
 const ADMIN = 'cli-remote-admin';

@@ -79,7 +79,7 @@ describe('the production deployment bundle (wrangler deploy --dry-run)', () => {
     assert.equal(wasm.length, 1, `wasm modules: ${wasm}`);
     const sha = (/** @type {Buffer} */ b) => createHash('sha256').update(b).digest('hex');
     const shipped = readFileSync(join(outDir, wasm[0]));
-    assert.equal(sha(shipped), sha(readFileSync(join(root, 'wasm/dist-wasm/edgemem_wasm_bg.wasm'))));
+    assert.equal(sha(shipped), sha(readFileSync(join(root, 'js/dist-wasm/edgemem_wasm_bg.wasm'))));
     assert.ok(readFileSync(join(outDir, 'index.js'), 'utf8').includes(wasm[0]), 'index.js does not import the .wasm');
   });
 

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect } from 'edgemem';
-import { startEmbeddingsServer } from '../../wasm/test/embeddings-server.js';
-import { trigramEmbedder, trigramVector } from '../../wasm/test/trigram-embedder.js';
+import { startEmbeddingsServer } from '../../js/test/embed/embeddings-server.js';
+import { trigramEmbedder, trigramVector } from '../../js/test/embed/trigram-embedder.js';
 import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const ADMIN = 'embedder-admin';

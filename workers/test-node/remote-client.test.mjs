@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect, createAgent, EdgememError, mintToken } from 'edgemem';
 import { WebSocket as WsWebSocket } from 'ws';
-import { rejectsWith } from '../../wasm/test/contract-suite.js';
+import { rejectsWith } from '../../js/test/contract/suite.js';
 import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const ADMIN = 'remote-client-admin';

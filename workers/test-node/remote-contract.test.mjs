@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The MemoryStore contract (wasm/test/contract-suite.js) against the remote client `connect()`: the Worker,
+ * The MemoryStore contract (js/test/contract-suite.js) against the remote client `connect()`: the Worker,
  * bundled by wrangler, served by Miniflare on a real port; each fresh store is a new agent created with the
  * test's settings (`createAgent`, admin token) and reached with a token scoped to that agent only.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { connect, createAgent, mintToken } from 'edgemem';
-import { contractSuite } from '../../wasm/test/contract-suite.js';
+import { contractSuite } from '../../js/test/contract/suite.js';
 import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
 
 const ADMIN = 'remote-contract-admin';

@@ -10,7 +10,7 @@
  * so a test can check what the Worker sent.
  */
 import { createServer } from 'node:http';
-import { trigramVector } from '../../wasm/test/trigram-embedder.js';
+import { trigramVector } from '../../js/test/embed/trigram-embedder.js';
 
 const DIMS = 32;
 const MODES = new Set(['ok', 'http500', 'not-json', 'short', 'huge']);

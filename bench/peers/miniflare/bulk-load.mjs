@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { connect, createAgent, mintToken } from '../../../wasm/dist/node.js';
+import { connect, createAgent, mintToken } from '../../../js/dist/entries/node.js';
 import { DIMS } from '../../node/corpus.mjs';
 import { workerdPids } from './workerd-cpu.mjs';
 

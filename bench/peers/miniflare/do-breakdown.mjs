@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
-import { mintToken } from '../../../wasm/dist/node.js';
+import { mintToken } from '../../../js/dist/entries/node.js';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { ADMIN, corpusMemory, importInto, newAgent } from './bulk-load.mjs';
 import { cpuMs, workerdPids, writtenBytes } from './workerd-cpu.mjs';

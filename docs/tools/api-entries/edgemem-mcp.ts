@@ -2,4 +2,4 @@
  * The `edgemem/mcp` entry of the package, for the API reference (TypeDoc names the module after this file's tag).
  * @module edgemem/mcp
  */
-export * from '../../../wasm/src/mcp/index.js';
+export * from '../../../js/src/mcp/index.js';

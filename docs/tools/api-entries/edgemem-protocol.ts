@@ -2,4 +2,4 @@
  * The `edgemem/protocol` entry of the package, for the API reference (TypeDoc names the module after this file's tag).
  * @module edgemem/protocol
  */
-export * from '../../../wasm/src/protocol.js';
+export * from '../../../js/src/protocol/index.js';

@@ -2,4 +2,4 @@
  * The `edgemem/testing` entry of the package, for the API reference (TypeDoc names the module after this file's tag).
  * @module edgemem/testing
  */
-export * from '../../../wasm/src/testing.js';
+export * from '../../../js/src/testing/index.js';

@@ -2,4 +2,4 @@
  * The `edgemem` entry of the package, for the API reference (TypeDoc names the module after this file's tag).
  * @module edgemem
  */
-export * from '../../../wasm/src/node.js';
+export * from '../../../js/src/entries/node.js';

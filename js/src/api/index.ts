@@ -1,0 +1,27 @@
+/** What every entry of the package exports besides `openStore`. */
+
+export type { Embedder, EmbedderOption, EmbedFunction, EmbedKind } from '../embed/embedder.js';
+export type { ReembedOptions, ReembedProgress, TextMemoryStore } from '../embed/embedding-store.js';
+export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from '../embed/openai-embeddings.js';
+export type { StoreSettings } from '../local/local-store.js';
+export type { OpenOptions, OpenTextOptions, StorageOption } from '../local/open-store.js';
+export { MemoryPageStore, type PageStore } from '../pages/page-store.js';
+export type { AdminOptions, AgentEmbedder, AgentInfo, AgentSettings, MintedToken, Scope } from '../remote/admin.js';
+export { agentSettings, createAgent, mintToken } from '../remote/admin.js';
+export type { ReconnectOptions, WebSocketConstructor, WebSocketLike } from '../remote/feed.js';
+export type { FetchLike, TokenSource } from '../remote/http.js';
+export type { ConnectOptions, ConnectTextOptions } from '../remote/store.js';
+export { EdgememError, ERROR_CODES, type ErrorCode } from './errors.js';
+export {
+  EVENT_KINDS,
+  FILTER_OPS,
+  FUSION_DEFAULTS,
+  FUSION_METHODS,
+  METRICS,
+  RETENTION_DEFAULTS,
+  SCALAR_KINDS,
+  SEARCH_MODES,
+} from './generated/engine.js';
+export { documentFromLines, documentLines, lineChunks, ndjsonLines } from './ndjson.js';
+export { allChanges, allHistory, someCheckpoints } from './paging.js';
+export type * from './types.js';

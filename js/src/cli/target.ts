@@ -1,0 +1,66 @@
+/**
+ * Which store a command works on: a local database file (`--store PATH`) or an agent of the edgemem Worker
+ * (`--url`, `--agent`, `--token`, or EDGEMEM_URL / EDGEMEM_AGENT / EDGEMEM_TOKEN). Every store command takes these
+ * options; `withStore` opens the store, runs the command and closes it, whatever happens.
+ */
+
+import { type Command, Option } from 'commander';
+import { type EdgememError, invalid } from '../api/errors.js';
+import type { MemoryStore } from '../api/types.js';
+import { connect, openStore } from '../entries/node.js';
+import { parseCount } from './args.js';
+
+export interface TargetOptions {
+  store?: string;
+  url?: string;
+  agent?: string;
+  token?: string;
+  dims?: number;
+  json?: boolean;
+}
+
+/** Adds the store options and `--json` to `cmd`. */
+export function targetOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--store <path>', 'a local store: its database file (created if missing)'))
+    .addOption(
+      new Option('--dims <n>', 'embedding dimensions of a new local store (an existing one keeps its own)').argParser(
+        parseCount,
+      ),
+    )
+    .addOption(new Option('--url <url>', 'the edgemem Worker').env('EDGEMEM_URL'))
+    .addOption(new Option('--agent <id>', 'the agent on the Worker').env('EDGEMEM_AGENT'))
+    .addOption(new Option('--token <token>', 'a token for that agent (scoped or the admin token)').env('EDGEMEM_TOKEN'))
+    .option('--json', 'print JSON (for scripts) instead of a table');
+}
+
+export interface OpenHooks {
+  /** A remote subscription that ended on its own (RESUME_GAP, UNAUTHORIZED, FORBIDDEN). */
+  onError?: (error: EdgememError) => void;
+}
+
+/** Opens the store the options name: `--store` wins over a Worker named only by the environment. */
+export async function openTarget(o: TargetOptions, hooks: OpenHooks = {}): Promise<MemoryStore> {
+  if (o.store !== undefined) return openStore({ storage: { file: o.store }, dims: o.dims ?? 0 });
+  if (o.url === undefined)
+    throw invalid(
+      'no store: give --store PATH, or --url URL --agent ID --token T (or EDGEMEM_URL, EDGEMEM_AGENT, EDGEMEM_TOKEN)',
+    );
+  if (o.agent === undefined) throw invalid('--url needs --agent ID (or EDGEMEM_AGENT)');
+  if (o.token === undefined) throw invalid('--url needs --token T (or EDGEMEM_TOKEN)');
+  return connect({ url: o.url, agent: o.agent, token: o.token, ...(hooks.onError ? { onError: hooks.onError } : {}) });
+}
+
+/** Opens the store, runs `fn` on it, and closes it (also when `fn` fails). */
+export async function withStore<T>(
+  o: TargetOptions,
+  fn: (store: MemoryStore) => Promise<T>,
+  hooks?: OpenHooks,
+): Promise<T> {
+  const store = await openTarget(o, hooks);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}

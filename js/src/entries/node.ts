@@ -1,0 +1,54 @@
+/**
+ * The Node entry of `edgemem`: `openStore` with memory, host page-store or file storage (synchronous fs), and
+ * `connect` (the remote store), whose WebSocket is the global one (Node ≥ 22) or else the `ws` package.
+ */
+
+import { readFileSync } from 'node:fs';
+import { EdgememError } from '../api/errors.js';
+import type { MemoryStore } from '../api/types.js';
+import type { TextMemoryStore } from '../embed/embedding-store.js';
+import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../local/open-store.js';
+import { NodeFilePageStore } from '../pages/node-file-page-store.js';
+import type { WebSocketConstructor } from '../remote/feed.js';
+import { type ConnectOptions, type ConnectTextOptions, remoteWithEmbedder } from '../remote/store.js';
+
+export * from '../api/index.js';
+export { type EmbeddingsServer, type ServeEmbeddingsOptions, serveEmbeddings } from '../embed/embeddings-server.js';
+export { NodeFilePageStore };
+
+async function readWasm(): Promise<WebAssembly.Module> {
+  return new WebAssembly.Module(readFileSync(new URL('../../dist-wasm/edgemem_wasm_bg.wasm', import.meta.url)));
+}
+
+/** Opens an in-process store; `storage: { file }` keeps it in a SQLite database file (created if missing). */
+export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<MemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+  return openWithEmbedder(options, readWasm, (path) => new NodeFilePageStore(path));
+}
+
+/** Node 20 has no global WebSocket: `ws` (an optional peer dependency) is imported on the first `subscribe`. */
+async function nodeWebSocket(): Promise<WebSocketConstructor> {
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (global) return global;
+  const name = 'ws'; // not a literal: bundlers and tsc leave the optional dependency alone
+  try {
+    const mod = (await import(name)) as { WebSocket?: WebSocketConstructor; default?: WebSocketConstructor };
+    const ws = mod.WebSocket ?? mod.default;
+    if (ws) return ws;
+  } catch (e) {
+    throw new EdgememError(
+      'INVALID_ARGUMENT',
+      'subscribe needs a WebSocket: Node < 22 has none built in — `npm install ws`, or pass connect({ WebSocket })',
+      { cause: e },
+    );
+  }
+  throw new EdgememError('INVALID_ARGUMENT', 'the ws package exports no WebSocket class');
+}
+
+/** A remote store of `agent` on the edgemem Worker at `url` (no request until the first call). */
+export async function connect(options: ConnectTextOptions): Promise<TextMemoryStore>;
+export async function connect(options: ConnectOptions): Promise<MemoryStore>;
+export async function connect(options: ConnectOptions): Promise<MemoryStore | TextMemoryStore> {
+  return remoteWithEmbedder(options, nodeWebSocket);
+}

@@ -1,0 +1,21 @@
+/**
+ * The workerd entry of `edgemem` (Cloudflare Workers; chosen by the `workerd` export condition, which
+ * wrangler and Miniflare use): the .wasm is imported as a compiled module — workerd forbids compiling
+ * wasm from bytes — and instantiated by the first `openStore`, never at import time.
+ */
+
+import wasmModule from '../../dist-wasm/edgemem_wasm_bg.wasm';
+import type { MemoryStore } from '../api/types.js';
+import type { TextMemoryStore } from '../embed/embedding-store.js';
+import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../local/open-store.js';
+
+export * from '../api/index.js';
+/** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
+export { connect } from '../remote/store.js';
+
+/** Opens an in-process store: `'memory'` or a host page store (e.g. a Durable Object's synchronous KV). */
+export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<MemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+  return openWithEmbedder(options, async () => wasmModule, undefined);
+}

@@ -1,0 +1,172 @@
+/**
+ * Conversions between the public types and the engine's JSON shapes (generated/engine.ts), with seq checks. The
+ * engine speaks camelCase, so options pass through as they are; what is left: vectors (Float32Array), memories and
+ * checkpoints (snake_case, as in the export format), write acks and events.
+ */
+
+import { checkSafe, invalid, safeOut } from '../api/errors.js';
+import type {
+  AsOf,
+  ChangeEvent,
+  ChannelBlob,
+  Checkpoint,
+  CheckpointData,
+  FusionOptions,
+  JsonObject,
+  JsonValue,
+  Memory,
+  MemoryInput,
+  Namespace,
+  PendingWrite,
+  WriteAck,
+} from '../api/types.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: engine JSON is checked by the engine's serde.
+type Raw = any;
+
+export function asOfArg(a: AsOf | undefined): Raw {
+  if (a === undefined) return undefined;
+  if ('seq' in a) return { seq: checkSafe(a.seq, 'asOf.seq') };
+  if ('time' in a && Number.isSafeInteger(a.time)) return { time: a.time };
+  throw invalid('asOf must be { seq } or { time } with an integer');
+}
+
+export function optSafe(n: number | undefined, what: string): number | undefined {
+  return n === undefined ? undefined : checkSafe(n, what);
+}
+
+/** A vector argument as a Float32Array (what the adapter takes). */
+export function f32(v: Float32Array | number[] | undefined, what: string): Float32Array | undefined {
+  if (v === undefined) return undefined;
+  if (v instanceof Float32Array) return v;
+  if (Array.isArray(v)) return Float32Array.from(v);
+  throw invalid(`${what} must be a Float32Array or an array of numbers`);
+}
+
+/** A memory without its embedding (the embedding crosses separately, as a Float32Array). */
+export function putArg(m: MemoryInput): Raw {
+  if (typeof m !== 'object' || m === null) throw invalid('a memory must be an object');
+  return {
+    ...m,
+    embedding: undefined,
+    pinned: m.pinned ?? false,
+    ttlMs: optSafe(m.ttlMs, 'ttlMs'),
+    ifVersion: optSafe(m.ifVersion, 'ifVersion'),
+  };
+}
+
+export function toAck(a: Raw): WriteAck {
+  return {
+    seq: safeOut(a.seq, 'seq'),
+    version: safeOut(a.version, 'version'),
+    evicted: (a.evicted as [Namespace, string][]).map(([namespace, key]) => ({ namespace, key })),
+  };
+}
+
+export function toMemory(m: Raw): Memory {
+  const out: Memory = {
+    namespace: m.namespace,
+    key: m.key,
+    value: m.value,
+    text: m.text,
+    metadata: m.metadata,
+    pinned: m.pinned,
+    expiresAt: m.expires_at,
+    createdAt: m.created_at,
+    updatedAt: m.updated_at,
+    version: safeOut(m.version, 'version'),
+    seq: safeOut(m.seq, 'seq'),
+    size: m.size,
+  };
+  if (Array.isArray(m.embedding)) out.embedding = Float32Array.from(m.embedding as number[]);
+  return out;
+}
+
+/** Fusion settings, range-checked; absent ones take the engine's defaults. */
+export function fusionArg(f: FusionOptions | undefined): Raw {
+  if (f === undefined) return undefined;
+  return {
+    ...f,
+    pool: optSafe(f.pool, 'fusion.pool'),
+    feedbackDocs: inRange(f.feedbackDocs, 0, 20, true, 'fusion.feedbackDocs'),
+    feedbackTerms: inRange(f.feedbackTerms, 0, 50, true, 'fusion.feedbackTerms'),
+    feedbackWeight: inRange(f.feedbackWeight, 0, 1, false, 'fusion.feedbackWeight'),
+  };
+}
+
+/** An optional number in lo..=hi (an integer when `int`), else INVALID_ARGUMENT. */
+function inRange(v: number | undefined, lo: number, hi: number, int: boolean, what: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !(v >= lo && v <= hi) || (int && !Number.isInteger(v))) {
+    throw invalid(`${what} must be ${int ? 'an integer' : 'a number'} in ${lo}..=${hi}, got ${String(v)}`);
+  }
+  return v;
+}
+
+export function dataArg(d: CheckpointData): Raw {
+  if (d instanceof Uint8Array) return { bytes: Array.from(d) };
+  if (d === undefined) throw invalid('checkpoint data is required');
+  return { json: d };
+}
+
+function toData(d: Raw): CheckpointData {
+  if ('bytes' in d) return Uint8Array.from(d.bytes as number[]);
+  return d.json as JsonValue;
+}
+
+export function toCheckpoint(c: Raw): Checkpoint {
+  return {
+    threadId: c.thread_id,
+    checkpointNs: c.checkpoint_ns,
+    checkpointId: c.checkpoint_id,
+    parentId: c.parent_id,
+    data: toData(c.data),
+    metadata: c.metadata as JsonObject,
+    createdAt: c.created_at,
+    seq: safeOut(c.seq, 'seq'),
+    pendingWrites: (c.pending_writes as Raw[]).map(
+      (w): PendingWrite => ({ taskId: w.task_id, idx: w.idx, channel: w.channel, value: toData(w.value) }),
+    ),
+    channelVersions: (c.channel_versions ?? {}) as Record<string, string>,
+    blobs: ((c.blobs ?? []) as Raw[]).map(
+      (b): ChannelBlob => ({ channel: b.channel, version: b.version, data: toData(b.data) }),
+    ),
+  };
+}
+
+export function toEvent(e: Raw): ChangeEvent {
+  const out: ChangeEvent = { seq: safeOut(e.seq, 'seq'), ts: e.ts, kind: e.kind };
+  if (e.namespace != null) out.namespace = e.namespace;
+  if (e.key != null) out.key = e.key;
+  if (e.version != null) out.version = safeOut(e.version, 'version');
+  if (e.channel != null) out.channel = e.channel;
+  if (e.payload !== undefined && e.payload !== null) out.payload = e.payload;
+  return out;
+}
+
+/**
+ * Checks every seq and version of an export document before import: beyond 2^53-1 the store would hand
+ * back rounded numbers later, so it is INVALID_ARGUMENT now. (Shapes are left to the engine's checks.)
+ */
+export function checkExportSeqs(doc: Raw): void {
+  const list = (v: unknown): Raw[] => (Array.isArray(v) ? v : []);
+  const num = (n: unknown, what: string) => {
+    if (n !== undefined && n !== null) checkSafe(n, what);
+  };
+  num(doc.seq, 'doc.seq');
+  num(doc.history_floor, 'doc.history_floor');
+  const memory = (m: Raw, what: string) => {
+    if (typeof m !== 'object' || m === null) return;
+    num(m.seq, `${what}.seq`);
+    num(m.version, `${what}.version`);
+  };
+  for (const [i, m] of list(doc.memories).entries()) memory(m, `doc.memories[${i}]`);
+  for (const [i, v] of list(doc.versions).entries()) {
+    if (typeof v !== 'object' || v === null) continue;
+    memory(v.memory, `doc.versions[${i}].memory`);
+    num(v.seq_to, `doc.versions[${i}].seq_to`);
+    num(v.id, `doc.versions[${i}].id`);
+  }
+  for (const [i, c] of list(doc.commits).entries()) num(list(c)[0], `doc.commits[${i}][0]`);
+  for (const [i, c] of list(doc.checkpoints).entries()) num(c?.seq, `doc.checkpoints[${i}].seq`);
+}
