@@ -5,7 +5,7 @@
 
 use crate::checkpoints::Checkpoint;
 use crate::error::{Error, ErrorCode, Result};
-use crate::import_stream::document_lines;
+use crate::import_stream::{document_lines, ImportChunk};
 use crate::memory_row::{row_to_memory, versions_union, MEM_COLS};
 use crate::store::Store;
 use crate::types::Memory;
@@ -138,7 +138,7 @@ impl Store {
                 "export's memories are not its live versions (each memory needs its version with seq_to null)",
             ));
         }
-        let progress = self.import_lines(document_lines(doc).into_iter().map(Ok))?;
+        let progress = self.import_lines(document_lines(doc).into_iter().map(Ok), ImportChunk::WHOLE)?;
         debug_assert!(progress.done);
         Ok(())
     }

@@ -7,10 +7,17 @@
 //! duplicate memory, version, commit, checkpoint or pending write is INVALID_ARGUMENT); and the
 //! `end` line's counts equal what came, so a cut stream never passes for a whole one.
 //!
-//! While an import is in progress (between its `header` and `end` chunks, also across a reopen: the
-//! state is kept in `meta`), writes are refused with CONFLICT and retention waits. A chunk that fails
-//! abandons the import: the store is emptied again, so it never holds half an import. A new
-//! `header` on a store whose import was abandoned by its client starts over the same way.
+//! The verdict is one for the whole stream: the caller says where each chunk sits in it
+//! ([`ImportChunk`]). The `header` line is accepted only as the first line of the `first` chunk, the
+//! `end` line only as the last line of the `last` chunk, and a `last` chunk must end with it; anything
+//! else is INVALID_ARGUMENT. So the chunk that commits the import is the stream's last: a stream that
+//! goes on after its `end` line, or starts again with a second `header`, is refused before anything of
+//! it is kept.
+//!
+//! While an import is in progress (between its first and last chunks, also across a reopen: the state
+//! is kept in `meta`), writes are refused with CONFLICT and retention waits. A chunk that is refused
+//! abandons the import: the store is emptied again, so it never holds half an import. A `first` chunk
+//! on a store whose import was abandoned by its client starts over the same way.
 
 use crate::checkpoints::{
     check_id, check_thread_id, check_versions, encode_blobs, Checkpoint, MAX_PENDING_WRITES_FACTOR,
@@ -55,6 +62,21 @@ pub struct ImportProgress {
     pub commits: u64,
     pub checkpoints: u64,
     pub writes: u64,
+}
+
+/// Where a chunk of a streamed import sits in its stream (see the module doc). A one-chunk import is
+/// [`ImportChunk::WHOLE`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ImportChunk {
+    /// The stream's first chunk: it starts with the `header` line.
+    pub first: bool,
+    /// The stream's last chunk: it ends with the `end` line.
+    pub last: bool,
+}
+
+impl ImportChunk {
+    /// The whole stream in one chunk.
+    pub const WHOLE: ImportChunk = ImportChunk { first: true, last: true };
 }
 
 /// Vectors of live memories imported by a chunk, put in the index once it commits.
@@ -133,31 +155,44 @@ impl Store {
         self.import.is_some()
     }
 
-    /// Imports a chunk of NDJSON export lines (whole lines; blank lines are skipped). The first chunk
-    /// starts with the `header`, the last ends with `end`; see the module doc.
-    pub fn import_ndjson(&mut self, ndjson: &str) -> Result<ImportProgress> {
+    /// Imports a chunk of NDJSON export lines (whole lines; blank lines are skipped), `at` its place in
+    /// the stream: the first chunk starts with the `header` line, the last ends with `end`; see the module
+    /// doc.
+    pub fn import_ndjson(&mut self, ndjson: &str, at: ImportChunk) -> Result<ImportProgress> {
         let lines = ndjson.split('\n').enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| {
             ExportLine::parse(l).map_err(|e| Error::invalid(format!("import line {} of this chunk: {e}", i + 1)))
         });
-        self.import_lines(lines)
+        self.import_lines(lines, at)
     }
 
     /// Imports export lines as one transaction (see `import_ndjson`).
-    pub(crate) fn import_lines(&mut self, lines: impl Iterator<Item = Result<ExportLine>>) -> Result<ImportProgress> {
+    pub(crate) fn import_lines(
+        &mut self,
+        lines: impl Iterator<Item = Result<ExportLine>>,
+        at: ImportChunk,
+    ) -> Result<ImportProgress> {
         let was_importing = self.import.is_some();
-        let mut state = self.import.clone();
+        // A first chunk starts the import (over an abandoned one); a later one goes on with the import in progress.
+        let mut state = if at.first { None } else { self.import.clone() };
         let mut adds: IndexAdds = Vec::new();
         let mut ended = None;
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let r = (|| {
-            for line in lines {
+            if !at.first && state.is_none() {
+                return Err(Error::invalid("no import is in progress: an import's first chunk starts it"));
+            }
+            for (i, line) in lines.enumerate() {
                 if ended.is_some() {
                     return Err(Error::invalid("import lines after the `end` line"));
                 }
                 match line? {
                     ExportLine::Header(h) => {
+                        if !at.first || i > 0 {
+                            return Err(Error::invalid(
+                                "a `header` line past the start of the import (only the first chunk's first line is one)",
+                            ));
+                        }
                         self.import_header(&h.format, h.dims, &h.metric, h.seq)?;
-                        adds.clear();
                         state = Some(ImportState { seq: h.seq, ..ImportState::default() });
                     }
                     other => {
@@ -169,6 +204,11 @@ impl Store {
                             ExportLine::Checkpoint(c) => self.import_checkpoint(st, &c)?,
                             ExportLine::Write(w) => self.import_write(st, &w)?,
                             ExportLine::End(end) => {
+                                if !at.last {
+                                    return Err(Error::invalid(
+                                        "an `end` line before the import's last chunk (the stream goes on after it)",
+                                    ));
+                                }
                                 self.import_end(st, &end)?;
                                 ended = Some((st.clone(), end));
                             }
@@ -177,11 +217,16 @@ impl Store {
                     }
                 }
             }
-            match (&ended, &state) {
-                (Some(_), _) | (None, None) => {
-                    self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?;
-                }
-                (None, Some(st)) => crate::schema::meta_set(&self.conn, STATE_META, serde_json::to_string(st)?)?,
+            let Some(st) = &state else {
+                return Err(Error::invalid("an import starts with its `header` line"));
+            };
+            if at.last && ended.is_none() {
+                return Err(Error::invalid("the import ended before its `end` line"));
+            }
+            if ended.is_some() {
+                self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?;
+            } else {
+                crate::schema::meta_set(&self.conn, STATE_META, serde_json::to_string(st)?)?;
             }
             Ok(())
         })()

@@ -62,7 +62,7 @@ pub use export_stream::{
 };
 pub use feed::{ChangesPage, Event, EventFilter, EventKind, SubscriptionId};
 pub use filter::{Condition, FilterOp};
-pub use import_stream::ImportProgress;
+pub use import_stream::{ImportChunk, ImportProgress};
 pub use memories::{HistoryPage, HISTORY_PAGE_MAX};
 pub use namespace_list::NamespaceQuery;
 pub use page_bytes::MAX_PAGE_BYTES;

@@ -335,7 +335,7 @@ mod tests {
         drop(source);
         let mut copy = Store::open(StoreConfig::memory(BIG)).unwrap();
         assert_eq!(cache_kib(&copy), 4 << 10);
-        assert!(copy.import_ndjson(&ndjson).unwrap().done);
+        assert!(copy.import_ndjson(&ndjson, crate::ImportChunk::WHOLE).unwrap().done);
         assert_eq!(cache_kib(&copy), 14 << 10);
     }
 }

@@ -154,7 +154,7 @@ fn blobs_travel_in_both_export_formats() {
         }
     }
     let mut c = store(0);
-    c.import_ndjson(&ndjson).unwrap();
+    c.import_ndjson(&ndjson, edgemem_core::ImportChunk::WHOLE).unwrap();
     assert_eq!(c.get_checkpoint("t", "", Some("c1")).unwrap().unwrap().blobs, vec![blob("m", "1", json!("one"))]);
     assert_eq!(c.get_checkpoint("t", "", None).unwrap().unwrap().blobs.len(), 2);
 }

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use edgemem_core::{CheckpointData, CheckpointPut, MemoryPut, Store, StoreConfig};
+use edgemem_core::{CheckpointData, CheckpointPut, ImportChunk, MemoryPut, Store, StoreConfig};
 use serde_json::{json, Value};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -91,10 +91,23 @@ pub fn export_chunks(s: &mut Store, max: usize) -> Vec<String> {
     }
 }
 
+/// Imports `chunks` as a whole stream (the first chunk `first`, the last `last`).
 pub fn import_all(s: &mut Store, chunks: &[String]) -> edgemem_core::Result<edgemem_core::ImportProgress> {
-    let mut last = None;
-    for c in chunks {
-        last = Some(s.import_ndjson(c)?);
+    import_part(s, chunks, true, true)
+}
+
+/// Imports `chunks` as a part of a stream: its first chunk is the stream's first when `first`, its last
+/// chunk the stream's last when `last`.
+pub fn import_part(
+    s: &mut Store,
+    chunks: &[String],
+    first: bool,
+    last: bool,
+) -> edgemem_core::Result<edgemem_core::ImportProgress> {
+    let mut progress = None;
+    for (i, c) in chunks.iter().enumerate() {
+        let at = ImportChunk { first: first && i == 0, last: last && i + 1 == chunks.len() };
+        progress = Some(s.import_ndjson(c, at)?);
     }
-    Ok(last.expect("at least one chunk"))
+    Ok(progress.expect("at least one chunk"))
 }

@@ -10,6 +10,7 @@ mod errors;
 mod feed;
 mod history;
 mod hostile;
+mod import_verdict;
 mod memories;
 mod migrations;
 mod pages;

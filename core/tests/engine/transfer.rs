@@ -6,7 +6,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
-use edgemem_core::{CheckpointData, ErrorCode, ExportLine, MemoryPut, SearchQuery, Store, StoreConfig};
+use edgemem_core::{CheckpointData, ErrorCode, ExportLine, ImportChunk, MemoryPut, SearchQuery, Store, StoreConfig};
 use serde_json::json;
 
 const DIMS: usize = 8;
@@ -106,11 +106,11 @@ fn import_in_progress_refuses_writes_and_a_failed_chunk_empties_the_store() {
     let all = lines(&export_chunks(&mut a, 1 << 20));
     let chunks = rechunk(&all, 10);
     let mut b = store(DIMS);
-    b.import_ndjson(&chunks[0]).unwrap();
+    import_part(&mut b, &chunks[..1], true, false).unwrap();
     let e = b.put(MemoryPut::new(&["z"], "k", json!(1))).unwrap_err();
     assert_eq!(e.code, ErrorCode::Conflict, "{e}");
     // A broken line in a later chunk: INVALID_ARGUMENT, and the partial import is gone.
-    let e = b.import_ndjson("{\"kind\":\"version\",\"memory\":").unwrap_err();
+    let e = b.import_ndjson("{\"kind\":\"version\",\"memory\":", ImportChunk::default()).unwrap_err();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
     let st = b.stats().unwrap();
     assert_eq!((st.memories, st.seq), (0, 0));
@@ -118,13 +118,13 @@ fn import_in_progress_refuses_writes_and_a_failed_chunk_empties_the_store() {
 
     // Cut short, then abandoned by its client: abort empties it too.
     let mut c = store(DIMS);
-    import_all(&mut c, &chunks[..2]).unwrap();
+    import_part(&mut c, &chunks[..2], true, false).unwrap();
     assert!(c.abort_import().unwrap());
     assert_eq!(c.stats().unwrap().memories, 0);
     assert!(!c.abort_import().unwrap());
     // A new header over an abandoned import starts over.
     let mut d = store(DIMS);
-    import_all(&mut d, &chunks[..2]).unwrap();
+    import_part(&mut d, &chunks[..2], true, false).unwrap();
     let p = import_all(&mut d, &chunks).unwrap();
     assert!(p.done);
     assert_eq!(d.export().unwrap(), a.export().unwrap());
@@ -134,7 +134,7 @@ fn import_in_progress_refuses_writes_and_a_failed_chunk_empties_the_store() {
 #[track_caller]
 fn import_error(lines: &[String]) -> ErrorCode {
     let mut b = store(DIMS);
-    let e = b.import_ndjson(&lines.join("\n")).unwrap_err();
+    let e = b.import_ndjson(&lines.join("\n"), ImportChunk::WHOLE).unwrap_err();
     let st = b.stats().unwrap();
     assert_eq!((st.memories, st.seq), (0, 0), "a refused import leaves the store empty");
     e.code
@@ -205,9 +205,12 @@ fn import_validates_like_the_live_api() {
     assert_eq!(import_error(&[all[0].clone(), "{\"kind\":\"nope\"}".into()]), ErrorCode::InvalidArgument);
     assert_eq!(import_error(&[all[0].clone(), "[[[".into()]), ErrorCode::InvalidArgument);
     // Into a store holding data: CONFLICT; into other dims: DIMENSION_MISMATCH.
-    assert_eq!(a.import_ndjson(&all.join("\n")).unwrap_err().code, ErrorCode::Conflict);
+    assert_eq!(a.import_ndjson(&all.join("\n"), ImportChunk::WHOLE).unwrap_err().code, ErrorCode::Conflict);
     let mut other = store(DIMS + 1);
-    assert_eq!(other.import_ndjson(&all.join("\n")).unwrap_err().code, ErrorCode::DimensionMismatch);
+    assert_eq!(
+        other.import_ndjson(&all.join("\n"), ImportChunk::WHOLE).unwrap_err().code,
+        ErrorCode::DimensionMismatch
+    );
     // The lines parse back to what was written.
     for l in &all {
         let line = ExportLine::parse(l).unwrap();
@@ -244,11 +247,11 @@ fn an_import_survives_a_reopen_mid_way() {
         ..StoreConfig::memory(DIMS)
     };
     let mut b = Store::open(cfg()).unwrap();
-    b.import_ndjson(&chunks[0]).unwrap();
+    import_part(&mut b, &chunks[..1], true, false).unwrap();
     drop(b);
     let mut b = Store::open(cfg()).unwrap();
     assert_eq!(b.put(MemoryPut::new(&["z"], "k", json!(1))).unwrap_err().code, ErrorCode::Conflict, "still importing");
-    import_all(&mut b, &chunks[1..]).unwrap();
+    import_part(&mut b, &chunks[1..], false, true).unwrap();
     assert_eq!(b.export().unwrap(), a.export().unwrap());
 }
 

@@ -333,10 +333,10 @@ impl WasmStore {
         Ok(ExportChunkOut { ndjson: c.ndjson, cursor: c.cursor })
     }
 
-    /// Imports a chunk of NDJSON export lines; `ImportProgress` JSON.
+    /// Imports a chunk of NDJSON export lines, `first` / `last` its place in the stream; `ImportProgress` JSON.
     #[wasm_bindgen(js_name = importChunk)]
-    pub fn import_chunk(&mut self, ndjson: &str) -> Result<String, JsValue> {
-        let p = self.s()?.import_ndjson(ndjson).map_err(to_js)?;
+    pub fn import_chunk(&mut self, ndjson: &str, first: bool, last: bool) -> Result<String, JsValue> {
+        let p = self.s()?.import_ndjson(ndjson, edgemem_core::ImportChunk { first, last }).map_err(to_js)?;
         self.out(&p)
     }
 
