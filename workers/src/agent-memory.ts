@@ -18,17 +18,26 @@
 import { DurableObject } from 'cloudflare:workers';
 import {
   type ChangeEvent,
-  type ChunkedTransfer,
+  type ChunkPlace,
   type EventFilter,
   type ImportProgress,
+  type LocalMemoryStore,
   type MemoryStore,
   openStore,
   RETENTION_DEFAULTS,
-  type SearchJson,
   type SearchQuery,
-  type SearchWrites,
 } from 'edgemem';
-import { callStore, outcome, type Outcome as RpcOutcome, type StoreArgs, type StoreResult } from 'edgemem/rpc';
+import {
+  CALL_METHODS,
+  type CallMethod,
+  callStore,
+  outcome,
+  READ_METHODS,
+  type Outcome as RpcOutcome,
+  type StoreArgs,
+  type StoreResult,
+  WRITE_METHODS,
+} from 'edgemem/rpc';
 import { agentEmbedder, checkEmbedder } from './agent-embedder.js';
 import {
   type AgentSettings,
@@ -64,81 +73,27 @@ export interface AgentState {
 const IDLE_RETENTION_MS = 3600 * 1000;
 
 /**
- * The store methods the Worker may call. Whole-store and unbounded reads are not among them (`export`,
- * `import`, `history`, `changes` and `listCheckpoints` without pages): a call's result must fit in one
- * RPC (32 MiB), so the routes use the paged and chunked forms.
+ * The store methods the Worker may call: the table's one-call methods (edgemem/rpc `CALL_METHODS`). Whole-store
+ * and unbounded reads are not among them (`export`, `import`, `history`, `changes` and `listCheckpoints` without
+ * pages): a call's result must fit in one RPC (32 MiB), so the routes use the paged and chunked forms.
  */
-export type StoreMethod =
-  | 'put'
-  | 'putBatch'
-  | 'get'
-  | 'delete'
-  | 'list'
-  | 'listNamespaces'
-  | 'historyPage'
-  | 'search'
-  | 'putCheckpoint'
-  | 'getCheckpoint'
-  | 'listCheckpointsPage'
-  | 'putWrites'
-  | 'deleteThread'
-  | 'notify'
-  | 'changesPage'
-  | 'stats'
-  | 'seq'
-  | 'sweep'
-  | 'maintain';
-
-const METHODS = new Set<string>([
-  'put',
-  'putBatch',
-  'get',
-  'delete',
-  'list',
-  'listNamespaces',
-  'historyPage',
-  'search',
-  'putCheckpoint',
-  'getCheckpoint',
-  'listCheckpointsPage',
-  'putWrites',
-  'deleteThread',
-  'notify',
-  'changesPage',
-  'stats',
-  'seq',
-  'sweep',
-  'maintain',
-]);
-const MUTATING = new Set<string>(['put', 'putBatch', 'delete', 'putCheckpoint', 'putWrites', 'deleteThread', 'notify']);
+export type StoreMethod = CallMethod;
+const METHODS = new Set<string>(CALL_METHODS);
+/** Calls that change the store: each arms the maintenance alarm. */
+const MUTATING = new Set<string>(WRITE_METHODS);
 /**
  * Methods whose engine calls only read pages: they run without `transactionSync` (do-page-store.ts `reading`).
  * So does `search` while the store says it would write nothing (`SearchWrites`): before BM25 reads the full-text
  * index a search applies the writes buffered for it, which writes pages; the alarm applies them when writes pause.
  */
-const READ_ONLY = new Set<string>([
-  'get',
-  'list',
-  'listNamespaces',
-  'historyPage',
-  'getCheckpoint',
-  'listCheckpointsPage',
-  'changesPage',
-  'stats',
-  'seq',
-]);
-
-/** Whether a search on `store` would write pages now (true when the store cannot tell). */
-function searchWrites(store: MemoryStore): boolean {
-  return (store as MemoryStore & Partial<SearchWrites>).searchWrites?.() ?? true;
-}
+const READ_ONLY = new Set<string>(READ_METHODS);
 
 /** A call's result as it crosses the RPC boundary (edgemem/rpc; errors as values keep their code). */
 export type Outcome<T> = RpcOutcome<T, WireError>;
 export type { StoreArgs, StoreResult };
 
 export class AgentMemory extends DurableObject<Env> {
-  #store: Promise<MemoryStore> | undefined;
+  #store: Promise<LocalMemoryStore> | undefined;
   /** The page store of the store `#store` opens. */
   #pages: DurableObjectPageStore | undefined;
   readonly #feed: LiveFeed;
@@ -151,7 +106,7 @@ export class AgentMemory extends DurableObject<Env> {
   }
 
   /** The store, opened on first use (and its sockets' subscriptions restored). */
-  #open(): Promise<MemoryStore> {
+  #open(): Promise<LocalMemoryStore> {
     this.#store ??= (async () => {
       const own = readAgentSettings(this.ctx.storage);
       const settings = mergedSettings(this.env, own);
@@ -279,19 +234,14 @@ export class AgentMemory extends DurableObject<Env> {
    * re-serialised.
    */
   searchJson(query: SearchQuery): Promise<Outcome<string>> {
-    return outcome<string, WireError>(
-      () =>
-        // openStore gives a LocalStore or an EmbeddingStore around one: both answer searchJson.
-        this.#run('search', (store) => (store as MemoryStore & SearchJson).searchJson(query)),
-      toWire,
-    );
+    return outcome<string, WireError>(() => this.#run('search', (store) => store.searchJson(query)), toWire);
   }
 
   /** Runs `run` on the store as `method` runs: a read outside a transaction when it writes nothing (see `call`). */
-  async #run<T>(method: StoreMethod, run: (store: MemoryStore) => Promise<T>): Promise<T> {
+  async #run<T>(method: StoreMethod, run: (store: LocalMemoryStore) => Promise<T>): Promise<T> {
     const store = await this.#open();
     const pages = this.#pages;
-    if (pages && (READ_ONLY.has(method) || (method === 'search' && !searchWrites(store)))) {
+    if (pages && (READ_ONLY.has(method) || (method === 'search' && !store.searchWrites()))) {
       // LocalStore makes a call's engine call before its first await: all of it runs inside `reading`.
       const read = pages.reading((): Promise<T> => run(store));
       if (!read.refused) return await read.value;
@@ -326,7 +276,7 @@ export class AgentMemory extends DurableObject<Env> {
   /** One chunk of the agent's streamed export (routes/admin.ts streams them into the response). */
   async exportChunk(cursor: string | null): Promise<Outcome<{ ndjson: string; cursor: string | null }>> {
     try {
-      const store = (await this.#open()) as MemoryStore & ChunkedTransfer;
+      const store = await this.#open();
       return { ok: true, value: await store.exportChunk(cursor, LIMITS.exportChunkBytes) };
     } catch (e) {
       return { ok: false, error: toWire(e) };
@@ -334,10 +284,10 @@ export class AgentMemory extends DurableObject<Env> {
   }
 
   /** Imports one chunk of NDJSON lines (routes/admin.ts feeds the request body through it). */
-  async importChunk(ndjson: string): Promise<Outcome<ImportProgress>> {
+  async importChunk(ndjson: string, at: ChunkPlace): Promise<Outcome<ImportProgress>> {
     try {
-      const store = (await this.#open()) as MemoryStore & ChunkedTransfer;
-      const value = await store.importChunk(ndjson);
+      const store = await this.#open();
+      const value = await store.importChunk(ndjson, at);
       await this.#wrote();
       return { ok: true, value };
     } catch (e) {
@@ -348,7 +298,7 @@ export class AgentMemory extends DurableObject<Env> {
   /** Abandons an unfinished import (its request ended early): the store is emptied again. */
   async importAbort(): Promise<Outcome<boolean>> {
     try {
-      const store = (await this.#open()) as MemoryStore & ChunkedTransfer;
+      const store = await this.#open();
       return { ok: true, value: await store.importAbort() };
     } catch (e) {
       return { ok: false, error: toWire(e) };

@@ -4,8 +4,12 @@
  * conversion between the one-document export (`ExportDoc`, `edgemem-export/1`) and the lines of the
  * streamed one (`edgemem-export/2`: header, version…, commits…, checkpoint…, write…, end).
  */
-import { EdgememError, invalid, wellFormed } from './errors.js';
+import { checkSafe, EdgememError, invalid, wellFormed } from './errors.js';
 import type { ExportDoc, NdjsonSource } from './types.js';
+
+/** An export document's parts, as `checkExportSeqs` walks them before the engine checks their shapes. */
+// biome-ignore lint/suspicious/noExplicitAny: untrusted JSON, probed field by field
+type Loose = any;
 
 /** The longest line an import takes, in UTF-16 units (a memory or checkpoint as JSON is far shorter). */
 export const MAX_LINE_CHARS = 16 << 20;
@@ -98,6 +102,31 @@ export async function* lineChunks(
   if (chunk.length) yield chunk.join('\n');
 }
 
+/** A chunk of an import and where it sits in its stream: the engine accepts a `header` only at the start of the first, an `end` only at the close of the last. */
+export interface PlacedChunk {
+  ndjson: string;
+  first: boolean;
+  last: boolean;
+}
+
+/**
+ * `chunks` with their places, each held back until the next one is known, so the last chunk is known to be the
+ * last: an import's verdict is one for the whole stream (a stream that goes on after its `end` line is refused,
+ * and nothing of it stays).
+ */
+export async function* placedChunks(chunks: AsyncIterable<string>): AsyncGenerator<PlacedChunk> {
+  let held: string | undefined;
+  let first = true;
+  for await (const chunk of chunks) {
+    if (held !== undefined) {
+      yield { ndjson: held, first, last: false };
+      first = false;
+    }
+    held = chunk;
+  }
+  if (held !== undefined) yield { ndjson: held, first, last: true };
+}
+
 /** The streamed export's lines of a one-document export. */
 export function* documentLines(doc: ExportDoc): Generator<string> {
   if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
@@ -181,4 +210,31 @@ export async function documentFromLines(lines: AsyncIterable<string>): Promise<E
   }
   if (!ended) throw new EdgememError('INTERNAL', 'the export stream ended before its end line');
   return doc as unknown as ExportDoc;
+}
+
+/**
+ * Checks every seq and version of an export document before import: beyond 2^53-1 the store would hand
+ * back rounded numbers later, so it is INVALID_ARGUMENT now. (Shapes are left to the engine's checks.)
+ */
+export function checkExportSeqs(doc: ExportDoc): void {
+  const list = (v: unknown): Loose[] => (Array.isArray(v) ? v : []);
+  const num = (n: unknown, what: string) => {
+    if (n !== undefined && n !== null) checkSafe(n, what);
+  };
+  num(doc.seq, 'doc.seq');
+  num(doc.history_floor, 'doc.history_floor');
+  const memory = (m: Loose, what: string) => {
+    if (typeof m !== 'object' || m === null) return;
+    num(m.seq, `${what}.seq`);
+    num(m.version, `${what}.version`);
+  };
+  for (const [i, m] of list(doc.memories).entries()) memory(m, `doc.memories[${i}]`);
+  for (const [i, v] of list(doc.versions).entries()) {
+    if (typeof v !== 'object' || v === null) continue;
+    memory(v.memory, `doc.versions[${i}].memory`);
+    num(v.seq_to, `doc.versions[${i}].seq_to`);
+    num(v.id, `doc.versions[${i}].id`);
+  }
+  for (const [i, c] of list(doc.commits).entries()) num(list(c)[0], `doc.commits[${i}][0]`);
+  for (const [i, c] of list(doc.checkpoints).entries()) num(c?.seq, `doc.checkpoints[${i}].seq`);
 }

@@ -314,6 +314,14 @@ export interface ExportStreamOptions {
   chunkBytes?: number;
 }
 
+/** Where an import chunk sits in its stream (`placedChunks` tells). */
+export interface ChunkPlace {
+  /** The stream's first chunk: it starts with the `header` line. */
+  first: boolean;
+  /** The stream's last chunk: it ends with the `end` line. */
+  last: boolean;
+}
+
 /**
  * A local store's streamed export and import one chunk at a time: what `exportStream` / `importStream`
  * are made of, for hosts that carry the stream across a boundary themselves (the Worker's Durable Object).
@@ -322,7 +330,7 @@ export interface ChunkedTransfer {
   /** The next chunk of NDJSON lines of the export and the cursor of the one after (null: that was the last). */
   exportChunk(cursor: string | null, maxBytes?: number): Promise<{ ndjson: string; cursor: string | null }>;
   /** Imports whole NDJSON lines; the first chunk starts with the header line, the last ends with the end line. */
-  importChunk(ndjson: string): Promise<ImportProgress>;
+  importChunk(ndjson: string, at: ChunkPlace): Promise<ImportProgress>;
   /** Abandons an unfinished import (the store is emptied again); false when none was in progress. */
   importAbort(): Promise<boolean>;
 }
@@ -344,6 +352,24 @@ export interface SearchWrites {
 export interface SearchJson {
   searchJson(query: SearchQuery): Promise<string>;
 }
+
+/** Engine settings of a store (everything optional: the engine's defaults, e.g. `RETENTION_DEFAULTS`). */
+export interface StoreSettings extends Partial<Omit<engine.StoreOptions, 'retention'>> {
+  retention?: Partial<engine.Retention>;
+  /**
+   * Once writes pause for this many ms, the store indexes what they buffered (new text into the full-text
+   * index, new vectors into the HNSW graph), so neither the write that would fill the buffer nor a search
+   * pays for it. Default 100; 0 turns it off (then the 256th buffered vector is inserted by its write,
+   * with the 255 before it, and `maintain()` indexes on demand).
+   */
+  idleFlushMs?: number;
+}
+
+/**
+ * What `openStore` gives: a `MemoryStore` in this process, with the hooks a host that carries its calls across a
+ * boundary uses (the Worker's Durable Object): chunked export and import, `searchWrites`, `searchJson`.
+ */
+export interface LocalMemoryStore extends MemoryStore, ChunkedTransfer, SearchWrites, SearchJson {}
 
 /** Everything an edgemem store does. All methods reject with `EdgememError`. */
 export interface MemoryStore {

@@ -1,23 +1,23 @@
 /** The browser entry of `edgemem`: `openStore` with memory or host page-store storage, and OPFS in a Web Worker. */
 
-import type { MemoryStore } from '../api/types.js';
-import type { TextMemoryStore } from '../embed/embedding-store.js';
+import type { LocalMemoryStore } from '../api/types.js';
+import type { TextMemoryStore } from '../embed/text-embedding.js';
 import type { OpenOptions, OpenTextOptions } from '../local/open-store.js';
 import { OpfsPageStore } from '../pages/opfs-page-store.js';
 import { openStore as openFetched } from './default.js';
 
-export * from '../api/index.js';
 /** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
 export { connect } from '../remote/store.js';
+export * from './public-api.js';
 export { OpfsPageStore };
 
 /**
  * Opens an in-process store. `storage: { opfs: name }` keeps it in the origin private file system and
  * works only inside a dedicated Web Worker (elsewhere: INVALID_ARGUMENT); `'memory'` works everywhere.
  */
-export async function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
-export async function openStore(options?: OpenOptions): Promise<MemoryStore>;
-export async function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+export async function openStore(options: OpenTextOptions): Promise<LocalMemoryStore & TextMemoryStore>;
+export async function openStore(options?: OpenOptions): Promise<LocalMemoryStore>;
+export async function openStore(options: OpenOptions = {}): Promise<LocalMemoryStore> {
   const storage = options.storage;
   if (typeof storage !== 'object' || storage === null || !('opfs' in storage)) return openFetched(options);
   const pages = await OpfsPageStore.open(storage.opfs);

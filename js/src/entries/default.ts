@@ -1,13 +1,13 @@
 /** The default entry of `edgemem` (bundlers, Deno, the browser main thread): `openStore` with memory or host page-store storage, the .wasm fetched next to the package. */
 
-import type { MemoryStore } from '../api/types.js';
-import type { TextMemoryStore } from '../embed/embedding-store.js';
+import type { LocalMemoryStore } from '../api/types.js';
+import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../local/open-store.js';
 import type { WasmSource } from '../local/runtime.js';
 
-export * from '../api/index.js';
 /** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
 export { connect } from '../remote/store.js';
+export * from './public-api.js';
 
 async function fetchWasm(): Promise<WasmSource> {
   const res = await fetch(new URL('../../dist-wasm/edgemem_wasm_bg.wasm', import.meta.url));
@@ -16,8 +16,8 @@ async function fetchWasm(): Promise<WasmSource> {
 }
 
 /** Opens an in-process store. Where fetching the .wasm next to this file is not possible, pass `options.wasm`. */
-export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
-export function openStore(options?: OpenOptions): Promise<MemoryStore>;
-export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+export function openStore(options: OpenTextOptions): Promise<LocalMemoryStore & TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<LocalMemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<LocalMemoryStore> {
   return openWithEmbedder(options, fetchWasm, undefined);
 }

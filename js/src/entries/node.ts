@@ -5,15 +5,15 @@
 
 import { readFileSync } from 'node:fs';
 import { EdgememError } from '../api/errors.js';
-import type { MemoryStore } from '../api/types.js';
-import type { TextMemoryStore } from '../embed/embedding-store.js';
+import type { LocalMemoryStore, MemoryStore } from '../api/types.js';
+import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../local/open-store.js';
 import { NodeFilePageStore } from '../pages/node-file-page-store.js';
 import type { WebSocketConstructor } from '../remote/feed.js';
 import { type ConnectOptions, type ConnectTextOptions, remoteWithEmbedder } from '../remote/store.js';
 
-export * from '../api/index.js';
 export { type EmbeddingsServer, type ServeEmbeddingsOptions, serveEmbeddings } from '../embed/embeddings-server.js';
+export * from './public-api.js';
 export { NodeFilePageStore };
 
 async function readWasm(): Promise<WebAssembly.Module> {
@@ -21,9 +21,9 @@ async function readWasm(): Promise<WebAssembly.Module> {
 }
 
 /** Opens an in-process store; `storage: { file }` keeps it in a SQLite database file (created if missing). */
-export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
-export function openStore(options?: OpenOptions): Promise<MemoryStore>;
-export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+export function openStore(options: OpenTextOptions): Promise<LocalMemoryStore & TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<LocalMemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<LocalMemoryStore> {
   return openWithEmbedder(options, readWasm, (path) => new NodeFilePageStore(path));
 }
 

@@ -5,17 +5,17 @@
  */
 
 import wasmModule from '../../dist-wasm/edgemem_wasm_bg.wasm';
-import type { MemoryStore } from '../api/types.js';
-import type { TextMemoryStore } from '../embed/embedding-store.js';
+import type { LocalMemoryStore } from '../api/types.js';
+import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../local/open-store.js';
 
-export * from '../api/index.js';
 /** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
 export { connect } from '../remote/store.js';
+export * from './public-api.js';
 
 /** Opens an in-process store: `'memory'` or a host page store (e.g. a Durable Object's synchronous KV). */
-export function openStore(options: OpenTextOptions): Promise<TextMemoryStore>;
-export function openStore(options?: OpenOptions): Promise<MemoryStore>;
-export function openStore(options: OpenOptions = {}): Promise<MemoryStore | TextMemoryStore> {
+export function openStore(options: OpenTextOptions): Promise<LocalMemoryStore & TextMemoryStore>;
+export function openStore(options?: OpenOptions): Promise<LocalMemoryStore>;
+export function openStore(options: OpenOptions = {}): Promise<LocalMemoryStore> {
   return openWithEmbedder(options, async () => wasmModule, undefined);
 }

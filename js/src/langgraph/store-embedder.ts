@@ -1,8 +1,8 @@
-/** Whether a `MemoryStore` embeds text itself — an `EmbeddingStore` (`openStore` / `connect` with an embedder) or a remote agent whose Worker embeds — and at how many dimensions. */
+/** Whether a `MemoryStore` embeds text itself — a store opened with an embedder (`openStore` / `connect`) or a remote agent whose Worker embeds — and at how many dimensions. */
 
 import type { MemoryStore } from '../api/types.js';
-import { EmbeddingStore } from '../embed/embedding-store.js';
 import { RemoteStore } from '../remote/store.js';
+import { StoreBase } from '../store/base.js';
 
 /** Who embeds a store's text-only puts and text searches, and their vectors' dimensions. */
 export interface StoreEmbedder {
@@ -13,11 +13,12 @@ export interface StoreEmbedder {
 }
 
 /**
- * The embedder behind `store`, or null when it embeds nothing. Checked by class, not by shape: an
- * `EmbeddingStore` carries its embedder; a `RemoteStore` asks its agent's settings (one request).
+ * The embedder behind `store`, or null when it embeds nothing. Checked by class, not by shape: a store opened
+ * with an embedder carries it; a `RemoteStore` without one asks its agent's settings (one request).
  */
 export async function storeEmbedder(store: MemoryStore): Promise<StoreEmbedder | null> {
-  if (store instanceof EmbeddingStore) return { where: 'client', id: store.embedder.id, dims: store.embedder.dims };
+  const own = store instanceof StoreBase ? store.embedder : undefined;
+  if (own) return { where: 'client', id: own.id, dims: own.dims };
   if (store instanceof RemoteStore) {
     const e = (await store.agentInfo()).settings.embedder;
     return e ? { where: 'worker', id: `${e.kind}:${e.model}`, dims: e.dims } : null;

@@ -143,30 +143,3 @@ export function toEvent(e: Raw): ChangeEvent {
   if (e.payload !== undefined && e.payload !== null) out.payload = e.payload;
   return out;
 }
-
-/**
- * Checks every seq and version of an export document before import: beyond 2^53-1 the store would hand
- * back rounded numbers later, so it is INVALID_ARGUMENT now. (Shapes are left to the engine's checks.)
- */
-export function checkExportSeqs(doc: Raw): void {
-  const list = (v: unknown): Raw[] => (Array.isArray(v) ? v : []);
-  const num = (n: unknown, what: string) => {
-    if (n !== undefined && n !== null) checkSafe(n, what);
-  };
-  num(doc.seq, 'doc.seq');
-  num(doc.history_floor, 'doc.history_floor');
-  const memory = (m: Raw, what: string) => {
-    if (typeof m !== 'object' || m === null) return;
-    num(m.seq, `${what}.seq`);
-    num(m.version, `${what}.version`);
-  };
-  for (const [i, m] of list(doc.memories).entries()) memory(m, `doc.memories[${i}]`);
-  for (const [i, v] of list(doc.versions).entries()) {
-    if (typeof v !== 'object' || v === null) continue;
-    memory(v.memory, `doc.versions[${i}].memory`);
-    num(v.seq_to, `doc.versions[${i}].seq_to`);
-    num(v.id, `doc.versions[${i}].id`);
-  }
-  for (const [i, c] of list(doc.commits).entries()) num(list(c)[0], `doc.commits[${i}][0]`);
-  for (const [i, c] of list(doc.checkpoints).entries()) num(c?.seq, `doc.checkpoints[${i}].seq`);
-}

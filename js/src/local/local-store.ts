@@ -13,8 +13,7 @@ import {
   wellFormed,
 } from '../api/errors.js';
 import type * as engine from '../api/generated/engine.js';
-import { documentFromLines, documentLines, lineChunks, ndjsonLines } from '../api/ndjson.js';
-import { allChanges, allHistory, someCheckpoints } from '../api/paging.js';
+import { lineChunks, ndjsonLines, placedChunks } from '../api/ndjson.js';
 import type {
   ChangeEvent,
   ChangesOptions,
@@ -23,9 +22,9 @@ import type {
   CheckpointInput,
   CheckpointPage,
   ChunkedTransfer,
+  ChunkPlace,
   DeleteOptions,
   EventFilter,
-  ExportDoc,
   ExportStreamOptions,
   GetCheckpointOptions,
   GetOptions,
@@ -39,35 +38,23 @@ import type {
   ListPage,
   Memory,
   MemoryInput,
-  MemoryStore,
   Namespace,
   NdjsonSource,
   PutWritesInput,
   SearchHit,
-  SearchJson,
   SearchQuery,
   SearchWrites,
   Stats,
+  StoreSettings,
   Subscription,
   WriteAck,
 } from '../api/types.js';
 import type { PageStore } from '../pages/page-store.js';
+import { StoreBase } from '../store/base.js';
 import * as conv from './conversions.js';
 import { EnginePages } from './engine-pages.js';
 import { takesJsonText, Utf8Json } from './json-text.js';
 import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
-
-/** Engine settings of a store (everything optional: the engine's defaults, e.g. `RETENTION_DEFAULTS`). */
-export interface StoreSettings extends Partial<Omit<engine.StoreOptions, 'retention'>> {
-  retention?: Partial<engine.Retention>;
-  /**
-   * Once writes pause for this many ms, the store indexes what they buffered (new text into the full-text
-   * index, new vectors into the HNSW graph), so neither the write that would fill the buffer nor a search
-   * pays for it. Default 100; 0 turns it off (then the 256th buffered vector is inserted by its write,
-   * with the 255 before it, and `maintain()` indexes on demand).
-   */
-  idleFlushMs?: number;
-}
 
 /** `StoreSettings.idleFlushMs` when not given. */
 const IDLE_FLUSH_MS = 100;
@@ -116,7 +103,7 @@ interface Sub {
  * A store in this process's wasm instance, its pages in `pages` (outside the instance). Calls are
  * synchronous underneath; subscription callbacks run right after the call that caused the event returns.
  */
-export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, SearchJson {
+export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrites {
   /** Checkpoint payloads may come as `JsonText` (edgemem/langgraph's saver). */
   readonly [takesJsonText] = true;
   readonly #pages: PageStore;
@@ -136,6 +123,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
   #lastWrite = 0;
 
   private constructor(pages: PageStore, config: string, idleFlushMs: number) {
+    super();
     this.#pages = pages;
     this.#engine = new EnginePages(pages);
     this.#watched = pages.transaction ? this.#engine : undefined;
@@ -312,7 +300,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     }
   }
 
-  async put(memory: MemoryInput): Promise<WriteAck> {
+  protected async putEmbedded(memory: MemoryInput): Promise<WriteAck> {
     const [json, emb] = argument('put', () => {
       const raw = conv.putArg(memory);
       let emb = conv.f32(memory.embedding, 'embedding');
@@ -327,7 +315,7 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     return ack;
   }
 
-  async putBatch(memories: MemoryInput[]): Promise<WriteAck[]> {
+  protected async putBatchEmbedded(memories: MemoryInput[]): Promise<WriteAck[]> {
     if (!Array.isArray(memories)) throw invalid('putBatch takes an array of memories');
     const [json, flat, lens] = argument('putBatch', () => {
       const raws = memories.map(conv.putArg);
@@ -413,10 +401,6 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     return JSON.parse(this.#call((w) => w.listNamespaces(q))) as Namespace[];
   }
 
-  async history(namespace: Namespace, key: string): Promise<Memory[]> {
-    return allHistory((o) => this.historyPage(namespace, key, o));
-  }
-
   async historyPage(namespace: Namespace, key: string, options?: HistoryOptions): Promise<HistoryPage> {
     const o = opts(options, 'history options');
     const args = argument('history', () =>
@@ -434,12 +418,11 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     };
   }
 
-  async search(query: SearchQuery): Promise<SearchHit[]> {
+  protected async searchEmbedded(query: SearchQuery): Promise<SearchHit[]> {
     return JSON.parse(this.#searchJson(query)) as SearchHit[];
   }
 
-  /** See `SearchJson`. */
-  async searchJson(query: SearchQuery): Promise<string> {
+  protected override async searchJsonEmbedded(query: SearchQuery): Promise<string> {
     return this.#searchJson(query);
   }
 
@@ -497,11 +480,6 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     });
     const c = JSON.parse(this.#call((w) => w.getCheckpoint(args)));
     return c === null ? null : conv.toCheckpoint(c);
-  }
-
-  async listCheckpoints(options: ListCheckpointsOptions = {}): Promise<Checkpoint[]> {
-    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
-    return someCheckpoints(options, (o) => this.listCheckpointsPage(o));
   }
 
   async listCheckpointsPage(options: ListCheckpointsOptions = {}): Promise<CheckpointPage> {
@@ -582,11 +560,6 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     };
   }
 
-  async changes(after: number, options?: ChangesOptions): Promise<ChangeEvent[]> {
-    checkPositive(opts(options, 'changes options').limit ?? 1000, 'limit');
-    return allChanges(after, options, (a, o) => this.changesPage(a, o));
-  }
-
   async changesPage(after: number, options?: ChangesOptions): Promise<ChangesPage> {
     const a = checkSafe(after, 'after');
     const o = opts(options, 'changes options');
@@ -614,18 +587,6 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     );
   }
 
-  async export(): Promise<ExportDoc> {
-    return documentFromLines(ndjsonLines(this.exportStream()));
-  }
-
-  async import(doc: ExportDoc): Promise<void> {
-    if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
-    checkSafe(doc.seq, 'doc.seq');
-    conv.checkExportSeqs(doc);
-    const lines = argument('import', () => [...documentLines(doc)].join('\n'));
-    await this.importStream(lines);
-  }
-
   async *exportStream(options: ExportStreamOptions = {}): AsyncIterable<string> {
     const bytes = options.chunkBytes ?? DEFAULT_EXPORT_CHUNK_BYTES;
     checkPositive(bytes, 'chunkBytes');
@@ -640,7 +601,9 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
   async importStream(source: NdjsonSource): Promise<ImportProgress> {
     let progress: ImportProgress | undefined;
     try {
-      for await (const chunk of lineChunks(ndjsonLines(source))) progress = await this.importChunk(chunk);
+      for await (const { ndjson, first, last } of placedChunks(lineChunks(ndjsonLines(source)))) {
+        progress = await this.importChunk(ndjson, { first, last });
+      }
     } catch (e) {
       // The source failed (or a chunk did: the engine has already emptied the store).
       await this.importAbort().catch(() => false);
@@ -665,10 +628,13 @@ export class LocalStore implements MemoryStore, ChunkedTransfer, SearchWrites, S
     return chunk;
   }
 
-  async importChunk(ndjson: string): Promise<ImportProgress> {
+  async importChunk(ndjson: string, at: ChunkPlace): Promise<ImportProgress> {
     if (typeof ndjson !== 'string') throw invalid('importChunk takes NDJSON text');
     wellFormed(ndjson, 'the NDJSON text');
-    const progress = JSON.parse(this.#call((w) => w.importChunk(ndjson))) as ImportProgress;
+    const { first, last } = opts(at, 'importChunk place');
+    if (typeof first !== 'boolean' || typeof last !== 'boolean')
+      throw invalid("importChunk takes the chunk's place in its stream: { first, last }, both booleans");
+    const progress = JSON.parse(this.#call((w) => w.importChunk(ndjson, first, last))) as ImportProgress;
     if (progress.done) this.#wrote();
     return progress;
   }

@@ -1,11 +1,11 @@
 /** `openStore` options and the runtime-independent part of opening a local store. */
 
 import { invalid, toEdgememError } from '../api/errors.js';
-import type { MemoryStore } from '../api/types.js';
+import type { LocalMemoryStore, StoreSettings } from '../api/types.js';
 import { type EmbedderOption, toEmbedder } from '../embed/embedder.js';
-import { EmbeddingStore, type TextMemoryStore } from '../embed/embedding-store.js';
+import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { MemoryPageStore, type PageStore } from '../pages/page-store.js';
-import { LocalStore, type StoreSettings } from './local-store.js';
+import { LocalStore } from './local-store.js';
 import { initRuntime, isReady, type WasmSource } from './runtime.js';
 
 /**
@@ -40,7 +40,7 @@ export async function openWithEmbedder(
   options: OpenOptions,
   load: () => Promise<WasmSource>,
   fileStore: PagesForFile | undefined,
-): Promise<MemoryStore | TextMemoryStore> {
+): Promise<LocalMemoryStore | (LocalMemoryStore & TextMemoryStore)> {
   if (typeof options !== 'object' || options === null) throw invalid('openStore takes an options object');
   if (options.embedder === undefined) {
     if (options.reembed !== undefined) throw invalid('reembed needs an embedder');
@@ -49,7 +49,7 @@ export async function openWithEmbedder(
   if (options.reembed !== undefined && typeof options.reembed !== 'boolean') throw invalid('reembed must be a boolean');
   const embedder = await toEmbedder(options.embedder, options.dims);
   const inner = await openWith({ ...options, dims: embedder.dims }, load, fileStore);
-  return EmbeddingStore.over(inner, embedder, options.reembed === true);
+  return inner.useEmbedder(embedder, options.reembed === true);
 }
 
 export type PagesForFile = (path: string) => PageStore;
@@ -59,7 +59,7 @@ export async function openWith(
   options: OpenOptions,
   load: () => Promise<WasmSource>,
   fileStore: PagesForFile | undefined,
-): Promise<MemoryStore> {
+): Promise<LocalStore> {
   if (typeof options !== 'object' || options === null) throw invalid('openStore takes an options object');
   if (!isReady()) {
     try {

@@ -6,7 +6,7 @@
  */
 
 import { invalid } from '../api/errors.js';
-import type { StoreSettings } from '../local/local-store.js';
+import type { StoreSettings } from '../api/types.js';
 import { type FetchLike, HttpClient } from './http.js';
 import { pathPart } from './wire.js';
 

@@ -10,8 +10,7 @@
  */
 
 import { argument, checkSafe, EdgememError, invalid, safeOut } from '../api/errors.js';
-import { documentFromLines, documentLines, lineChunks, ndjsonLines } from '../api/ndjson.js';
-import { allHistory, someCheckpoints } from '../api/paging.js';
+import { lineChunks, ndjsonLines } from '../api/ndjson.js';
 import type {
   ChangeEvent,
   ChangesOptions,
@@ -21,7 +20,6 @@ import type {
   CheckpointPage,
   DeleteOptions,
   EventFilter,
-  ExportDoc,
   GetCheckpointOptions,
   GetOptions,
   HistoryOptions,
@@ -45,8 +43,8 @@ import type {
   WriteAck,
 } from '../api/types.js';
 import { type EmbedderOption, toEmbedder } from '../embed/embedder.js';
-import { EmbeddingStore, type TextMemoryStore } from '../embed/embedding-store.js';
-import { checkExportSeqs } from '../local/conversions.js';
+import type { TextMemoryStore } from '../embed/text-embedding.js';
+import { StoreBase } from '../store/base.js';
 import type { AgentInfo } from './admin.js';
 import { type ReconnectOptions, RemoteSubscription, type WebSocketConstructor } from './feed.js';
 import { type FetchLike, HttpClient, type QueryValue, type TokenSource } from './http.js';
@@ -93,7 +91,7 @@ export async function remoteWithEmbedder(
 ): Promise<MemoryStore | TextMemoryStore> {
   const store = new RemoteStore(options, loadWebSocket);
   if (typeof options !== 'object' || options === null || options.embedder === undefined) return store;
-  return EmbeddingStore.over(store, await toEmbedder(options.embedder), false);
+  return store.useEmbedder(await toEmbedder(options.embedder), false);
 }
 
 /** How an entry finds a WebSocket class when `options.WebSocket` is not given. */
@@ -106,7 +104,7 @@ export const globalWebSocket: WebSocketLoader = async () => {
 };
 
 /** The remote store of one agent. */
-export class RemoteStore implements MemoryStore {
+export class RemoteStore extends StoreBase {
   readonly #http: HttpClient;
   readonly #agent: string;
   readonly #options: ConnectOptions;
@@ -115,6 +113,7 @@ export class RemoteStore implements MemoryStore {
   #closed = false;
 
   constructor(options: ConnectOptions, loadWebSocket: WebSocketLoader = globalWebSocket) {
+    super();
     if (typeof options !== 'object' || options === null) throw invalid('connect takes { url, agent, token }');
     this.#http = new HttpClient(options);
     this.#agent = `/v1/agents/${wire.pathPart(options.agent, 'agent')}`;
@@ -149,13 +148,13 @@ export class RemoteStore implements MemoryStore {
     };
   }
 
-  async put(memory: MemoryInput): Promise<WriteAck> {
+  protected async putEmbedded(memory: MemoryInput): Promise<WriteAck> {
     const body = this.#memoryBody(memory);
     const ns = wire.nsQuery(memory.namespace);
     return wire.toAck(await this.#call('PUT', this.#memoryPath(memory.key), { query: { ns }, body }));
   }
 
-  async putBatch(memories: MemoryInput[]): Promise<WriteAck[]> {
+  protected async putBatchEmbedded(memories: MemoryInput[]): Promise<WriteAck[]> {
     if (!Array.isArray(memories)) throw invalid('putBatch takes an array of memories');
     if (memories.length === 0) {
       if (this.#closed) throw invalid('the store is closed');
@@ -218,10 +217,6 @@ export class RemoteStore implements MemoryStore {
     return (await this.#call<{ namespaces: Namespace[] }>('GET', '/namespaces', { query })).namespaces;
   }
 
-  async history(namespace: Namespace, key: string): Promise<Memory[]> {
-    return allHistory((o) => this.historyPage(namespace, key, o));
-  }
-
   async historyPage(namespace: Namespace, key: string, options: HistoryOptions = {}): Promise<HistoryPage> {
     const query = { ns: wire.nsQuery(namespace), afterSeq: options.afterSeq, limit: options.limit };
     const r = await this.#call<{ versions: unknown[]; nextAfterSeq: number | null }>(
@@ -232,7 +227,7 @@ export class RemoteStore implements MemoryStore {
     return { versions: r.versions.map(wire.toMemory), nextAfterSeq: r.nextAfterSeq ?? null };
   }
 
-  async search(query: SearchQuery): Promise<SearchHit[]> {
+  protected async searchEmbedded(query: SearchQuery): Promise<SearchHit[]> {
     if (typeof query !== 'object' || query === null) throw invalid('search takes a query object');
     const body = { ...query, vector: wire.vectorOut(query.vector, 'vector') };
     return (await this.#call<{ hits: unknown[] }>('POST', '/search', { body })).hits.map(wire.toHit);
@@ -261,11 +256,6 @@ export class RemoteStore implements MemoryStore {
       if (e instanceof EdgememError && e.code === 'NOT_FOUND') return null;
       throw e;
     }
-  }
-
-  async listCheckpoints(options: ListCheckpointsOptions = {}): Promise<Checkpoint[]> {
-    if (typeof options !== 'object' || options === null) throw invalid('listCheckpoints takes { threadId?, ... }');
-    return someCheckpoints(options, (o) => this.listCheckpointsPage(o), 1000);
   }
 
   async listCheckpointsPage(options: ListCheckpointsOptions = {}): Promise<CheckpointPage> {
@@ -323,7 +313,8 @@ export class RemoteStore implements MemoryStore {
     return sub;
   }
 
-  async changes(after: number, options: ChangesOptions = {}): Promise<ChangeEvent[]> {
+  /** Its own loop over the events route, whose pages carry the cursor to go on from (`last`), filtered pages too. */
+  override async changes(after: number, options: ChangesOptions = {}): Promise<ChangeEvent[]> {
     let cursor = checkSafe(after, 'after');
     const limit = checkSafe(options.limit ?? 1000, 'limit');
     const out: ChangeEvent[] = [];
@@ -365,18 +356,6 @@ export class RemoteStore implements MemoryStore {
 
   async seq(): Promise<number> {
     return (await this.stats()).seq;
-  }
-
-  async export(): Promise<ExportDoc> {
-    return documentFromLines(ndjsonLines(this.exportStream()));
-  }
-
-  async import(doc: ExportDoc): Promise<void> {
-    if (typeof doc !== 'object' || doc === null) throw invalid('import takes an export document');
-    checkSafe(doc.seq, 'doc.seq');
-    checkExportSeqs(doc);
-    const lines = [...argument('import', () => [...documentLines(doc)])];
-    await this.importStream(lines.map((l) => `${l}\n`));
   }
 
   async *exportStream(): AsyncIterable<string> {

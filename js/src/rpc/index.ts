@@ -196,3 +196,17 @@ export class RpcClient {
     for (const p of pending) p.reject(error);
   }
 }
+
+export {
+  type Access,
+  CALL_METHODS,
+  type CallMethod,
+  type Crossing,
+  isCallMethod,
+  type MethodSpec,
+  READ_METHODS,
+  STORE_METHODS,
+  type StoreMethodName,
+  WRITE_METHODS,
+} from '../store/methods.js';
+export { type CallStore, type StoreOverRpcOptions, storeOverRpc } from './store-over-rpc.js';

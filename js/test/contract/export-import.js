@@ -104,6 +104,30 @@ export function exportImportCases(fresh) {
     await rejectsWith(b.importStream(text), 'CONFLICT');
   });
 
+  it('one verdict per stream: lines after the end (in a later chunk) or a second header leave the store empty', async () => {
+    const a = await fresh({ dims: 2 });
+    for (let i = 0; i < 4; i++) await a.put({ namespace: ['v'], key: `k${i}`, value: i, embedding: [1, i] });
+    let text = '';
+    for await (const chunk of a.exportStream()) text += chunk;
+    const lines = text.trim().split('\n');
+    const b = await fresh({ dims: 2 });
+    // Past the end, 1.25 MiB of lines (more than one import chunk of 1 MiB), so what follows the end line comes
+    // in a later chunk than the end line did: the whole stream is still refused, nothing of it kept.
+    const after = Array.from({ length: 20 }, () => 'x'.repeat(1 << 16));
+    await rejectsWith(b.importStream([...lines, ...after].join('\n')), 'INVALID_ARGUMENT');
+    assert.deepEqual([(await b.stats()).memories, await b.seq()], [0, 0]);
+    await rejectsWith(b.importStream([...lines, ...after, lines[1]].join('\n')), 'INVALID_ARGUMENT');
+    assert.deepEqual([(await b.stats()).memories, await b.seq()], [0, 0]);
+    // A second header in the middle (here with a seq beyond the first's) is refused, not taken as a new start.
+    const header = JSON.parse(lines[0]);
+    const second = JSON.stringify({ ...header, seq: header.seq + 100 });
+    await rejectsWith(b.importStream([...lines.slice(0, 2), second, ...lines.slice(2)].join('\n')), 'INVALID_ARGUMENT');
+    assert.deepEqual([(await b.stats()).memories, await b.seq()], [0, 0]);
+    // The same stream, whole and alone, goes in.
+    await b.importStream(text);
+    assert.deepEqual(await b.export(), await a.export());
+  });
+
   it('an import is validated like live writes: duplicates, commit times, sizes', async () => {
     const a = await fresh({ dims: 2 });
     await a.put({ namespace: ['v'], key: 'k', value: 1, embedding: [1, 0] });

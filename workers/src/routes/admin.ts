@@ -3,7 +3,7 @@
  * Durable Object is called chunk by chunk, each call well inside its per-call limit), sweep and maintain on demand.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { type ImportProgress as ImportProgressT, lineChunks, ndjsonLines } from 'edgemem';
+import { type ImportProgress as ImportProgressT, lineChunks, ndjsonLines, placedChunks } from 'edgemem';
 import { callAgent, transferStub, unwrap } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
@@ -140,8 +140,9 @@ export function registerAdminRoutes(app: App): void {
     const stub = transferStub(c.env, c.req.valid('param').agent);
     let progress: ImportProgressT | undefined;
     try {
-      for await (const chunk of lineChunks(ndjsonLines(body, LIMITS.importLineChars), LIMITS.importChunkChars)) {
-        progress = unwrap(await stub.importChunk(chunk));
+      const lines = ndjsonLines(body, LIMITS.importLineChars);
+      for await (const { ndjson, first, last } of placedChunks(lineChunks(lines, LIMITS.importChunkChars))) {
+        progress = unwrap(await stub.importChunk(ndjson, { first, last }));
       }
     } catch (e) {
       // A failed chunk has already emptied the store; a failed body (a line too long, cut, not UTF-8) has not.

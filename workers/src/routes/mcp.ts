@@ -21,7 +21,7 @@ import { createMcpServer } from 'edgemem/mcp';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
-import { AgentStore } from '../mcp/agent-store.js';
+import { agentStore } from '../mcp/agent-store.js';
 import { checkSession, mintSession } from '../mcp/sessions.js';
 import { AgentParams, ErrorBody } from '../schemas.js';
 import { type App, ERRORS, jsonBody, limitBody, NOT_FOUND } from './common.js';
@@ -106,7 +106,7 @@ export function registerMcpRoute(app: App): void {
     if (session !== undefined && !initializing) await checkSession(c.env, agent, session);
     const principal = c.get('principal');
     const readOnly = !principal.admin && !principal.scopes.includes('write');
-    const server = createMcpServer(new AgentStore(c.env, agent), { readOnly, subscriptions: false });
+    const server = createMcpServer(agentStore(c.env, agent), { readOnly, subscriptions: false });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
