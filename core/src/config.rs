@@ -1,7 +1,7 @@
 //! Store configuration: where the bytes live, vector settings, caps and retention.
 //! Defaults are what a typical agent wants; every field is documented with its unit.
 
-use crate::page_store::PageStore;
+use crate::storage::page_store::PageStore;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 

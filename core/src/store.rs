@@ -5,18 +5,18 @@
 //! changes it (the vector index, the lexical buffer, LRU recency, the change feed, usage); the
 //! parts take the connection, never the Store, so they depend on nothing above them.
 
-use crate::clock::{system_now_ms, ClockFn};
+use crate::base::clock::{system_now_ms, ClockFn};
+use crate::base::error::{Error, ErrorCode, Result};
 use crate::config::{ScalarKind, Storage, StoreConfig};
-use crate::error::{Error, ErrorCode, Result};
-use crate::feed::{Event, Feed};
-use crate::index_state::{IndexOp, IndexState};
-use crate::lexical_buffer::{LexicalBuffer, LEXICAL_MERGE_PAGES};
-use crate::memdb;
-use crate::recency::Recency;
-use crate::schema;
-use crate::search::term_scores::TermCache;
-use crate::usage::Usage;
-use crate::vfs;
+use crate::state::feed::{Event, Feed};
+use crate::state::index_state::{IndexOp, IndexState};
+use crate::state::lexical_buffer::{LexicalBuffer, LEXICAL_MERGE_PAGES};
+use crate::state::recency::Recency;
+use crate::state::term_cache::TermCache;
+use crate::state::usage::Usage;
+use crate::storage::memdb;
+use crate::storage::schema;
+use crate::storage::vfs;
 use rusqlite::{Connection, OpenFlags};
 
 /// State of one write transaction.
@@ -74,7 +74,7 @@ pub struct Store {
     /// Subscribers and the pruned floor of the change feed (feed.rs).
     pub(crate) feed: Feed,
     /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
-    pub(crate) import: Option<crate::import_stream::ImportState>,
+    pub(crate) import: Option<crate::transfer::import::ImportState>,
     /// SQLite's page cache bound, as `fit_page_cache` (memory_budget.rs) last set it.
     pub(crate) page_cache_bytes: u64,
     vfs_name: Option<String>,
@@ -86,8 +86,8 @@ impl Store {
     pub fn open(cfg: StoreConfig) -> Result<Store> {
         #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
         crate::wasm_rt::init();
-        if cfg.dims > crate::vector_index::MAX_DIMS {
-            return Err(Error::invalid(format!("dims must be at most {}", crate::vector_index::MAX_DIMS)));
+        if cfg.dims > crate::vectors::index::MAX_DIMS {
+            return Err(Error::invalid(format!("dims must be at most {}", crate::vectors::index::MAX_DIMS)));
         }
         if matches!(cfg.scalar, ScalarKind::I8 | ScalarKind::I4) && cfg.metric != crate::config::Metric::Cosine {
             // Both quantisations scale each vector: magnitudes (ip, l2) would be lost.
@@ -98,7 +98,7 @@ impl Store {
             return Err(Error::invalid("file storage is native-only; on wasm use Storage::Pages or Storage::Memory"));
         }
         // Before anything initialises SQLite (configuration is refused after that).
-        crate::page_cache::install();
+        crate::storage::page_cache::install();
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let mut vfs_name = None;
         let conn = match &cfg.storage {
@@ -127,7 +127,7 @@ impl Store {
             recency: Recency::default(),
             feed: Feed::default(),
             import: None,
-            page_cache_bytes: crate::memory_budget::MIN_PAGE_CACHE_BYTES,
+            page_cache_bytes: crate::state::memory_budget::MIN_PAGE_CACHE_BYTES,
             vfs_name,
         };
         match store.init() {
@@ -146,9 +146,9 @@ impl Store {
         schema::migrate(&mut self.conn)?;
         self.check_settings()?;
         // Opening scans whole indexes once (the counts, the index snapshot): through a small page cache.
-        let size = crate::page_cache::shrink_cache(&self.conn)?;
+        let size = crate::storage::page_cache::shrink_cache(&self.conn)?;
         let opened = self.load_contents();
-        crate::page_cache::restore_cache(&self.conn, size)?;
+        crate::storage::page_cache::restore_cache(&self.conn, size)?;
         opened?;
         self.fit_page_cache(0)
     }
@@ -204,7 +204,7 @@ impl Store {
             }
         }
         // The least page cache until the index is loaded and `fit_page_cache` sizes it (negative = KiB).
-        c.pragma_update(None, "cache_size", -((crate::memory_budget::MIN_PAGE_CACHE_BYTES >> 10) as i64))?;
+        c.pragma_update(None, "cache_size", -((crate::state::memory_budget::MIN_PAGE_CACHE_BYTES >> 10) as i64))?;
         Ok(())
     }
 
@@ -243,7 +243,7 @@ impl Store {
     /// Loads the seq, usage, recency and floors; returns how many live memories have a vector.
     fn load_counters(&mut self) -> Result<u64> {
         let c = &self.conn;
-        let (seq, ts) = crate::time_index::last_commit(c)?.unwrap_or((0, 0));
+        let (seq, ts) = crate::storage::time_index::last_commit(c)?.unwrap_or((0, 0));
         let meta_seq = schema::meta_u64(c, "seq_floor")?;
         self.seq = seq.max(meta_seq);
         self.last_ts = ts;
@@ -396,7 +396,7 @@ impl Store {
         // The write is committed: a cache left at its old size is no reason to report it failed. The cache
         // gives up the room of the vectors the write adds before they go in, then follows the index and the
         // live bytes.
-        let added = crate::memory_budget::upserts(&tx.index_ops);
+        let added = crate::state::memory_budget::upserts(&tx.index_ops);
         if added > 0 {
             let _ = self.fit_page_cache(added);
         }

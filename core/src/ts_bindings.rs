@@ -3,16 +3,16 @@
 //! `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings` rewrites it.
 // wasm-test: native-only (it reads and writes a file of the repository)
 
+use crate::base::error::ErrorCode;
+use crate::base::filter::{Condition, FilterOp};
+use crate::base::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
 use crate::config::{Metric, Retention, ScalarKind, StoreOptions};
-use crate::error::ErrorCode;
-use crate::feed::{ChangesPage, Event, EventFilter, EventKind};
-use crate::filter::{Condition, FilterOp};
-use crate::import_stream::ImportProgress;
-use crate::memories::HistoryPage;
-use crate::namespace_list::NamespaceQuery;
-use crate::search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery};
-use crate::stats::Stats;
-use crate::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
+use crate::features::memories::crud::HistoryPage;
+use crate::features::memories::namespaces::NamespaceQuery;
+use crate::features::search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery};
+use crate::features::stats::Stats;
+use crate::state::feed::{ChangesPage, Event, EventFilter, EventKind};
+use crate::transfer::import::ImportProgress;
 use ts_rs::{Config, TS};
 
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../js/src/api/generated/engine.ts");

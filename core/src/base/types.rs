@@ -1,0 +1,145 @@
+//! Plain data types of the memory API: what a caller puts, what it gets back, how it lists.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A point in the store's past: a commit sequence number, or a wall-clock time (ms since epoch),
+/// which maps to the last seq committed at or before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum AsOf {
+    Seq(u64),
+    Time(i64),
+}
+
+/// One memory as stored: identified by (namespace, key). Its fields are snake_case: it is also a line of
+/// the export format, which stays as it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Memory {
+    pub namespace: Vec<String>,
+    pub key: String,
+    pub value: Value,
+    /// What lexical search indexes (derived from a string `value` when not given).
+    pub text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<Vec<f32>>,
+    pub metadata: Map<String, Value>,
+    pub pinned: bool,
+    /// Expiry, ms since epoch.
+    pub expires_at: Option<i64>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// Per-key version, 1 for the first put; continues across delete + re-put.
+    pub version: u64,
+    /// Global commit sequence number of this version.
+    pub seq: u64,
+    /// Accounted bytes (what caps count).
+    pub size: u64,
+}
+
+/// A write of one memory.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct MemoryPut {
+    pub namespace: Vec<String>,
+    pub key: String,
+    pub value: Value,
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub embedding: Option<Vec<f32>>,
+    #[serde(default)]
+    pub metadata: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub pinned: bool,
+    /// Time to live in ms from now.
+    #[serde(default)]
+    pub ttl_ms: Option<u64>,
+    /// Compare-and-set: the write applies only if the live version equals this
+    /// (0 = the key must not exist), else CONFLICT.
+    #[serde(default)]
+    pub if_version: Option<u64>,
+}
+
+impl MemoryPut {
+    pub fn new(namespace: &[&str], key: &str, value: Value) -> Self {
+        MemoryPut {
+            namespace: namespace.iter().map(|s| s.to_string()).collect(),
+            key: key.to_string(),
+            value,
+            ..Default::default()
+        }
+    }
+    pub fn text(mut self, text: &str) -> Self {
+        self.text = Some(text.to_string());
+        self
+    }
+    pub fn embedding(mut self, v: Vec<f32>) -> Self {
+        self.embedding = Some(v);
+        self
+    }
+    pub fn metadata(mut self, m: Value) -> Self {
+        self.metadata = m.as_object().cloned();
+        self
+    }
+    pub fn pinned(mut self, pinned: bool) -> Self {
+        self.pinned = pinned;
+        self
+    }
+    pub fn ttl_ms(mut self, ttl: u64) -> Self {
+        self.ttl_ms = Some(ttl);
+        self
+    }
+    pub fn if_version(mut self, v: u64) -> Self {
+        self.if_version = Some(v);
+        self
+    }
+}
+
+/// What a successful write tells the caller.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct WriteAck {
+    pub seq: u64,
+    pub version: u64,
+    /// Memories evicted to make room, as (namespace, key).
+    pub evicted: Vec<(Vec<String>, String)>,
+}
+
+/// Listing memories under a namespace prefix, in (namespace, key) order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct ListQuery {
+    pub prefix: Vec<String>,
+    /// Metadata conditions.
+    #[serde(default)]
+    pub filter: Vec<crate::base::filter::Condition>,
+    /// Conditions on top-level fields of the value.
+    #[serde(default)]
+    pub value_filter: Vec<crate::base::filter::Condition>,
+    /// Matching memories to skip first (with no cursor).
+    #[serde(default)]
+    pub offset: usize,
+    /// Page size (default 100, at most 1000).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// The `next_cursor` of the previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    #[serde(default)]
+    pub as_of: Option<AsOf>,
+    #[serde(default)]
+    pub include_embeddings: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct ListPage {
+    pub items: Vec<Memory>,
+    pub next_cursor: Option<String>,
+}

@@ -1,0 +1,126 @@
+//! AS OF reads and history retention. A version is visible at seq S when
+//! seq_from <= S < seq_to (seq_to NULL: still live), and it had not expired at S's commit time.
+//! Time-based AS OF maps to the last seq committed at or before that time (the commit log).
+
+use crate::base::error::Result;
+use crate::base::namespace;
+use crate::base::types::{AsOf, Memory};
+use crate::features::memories::crud::history_pruned;
+use crate::features::memories::row::{row_to_memory, versions_union};
+use crate::storage::time_index::{seq_by_time, ts_at_or_after, Bound};
+use crate::store::Store;
+use rusqlite::{params, OptionalExtension};
+
+impl Store {
+    /// The seq an `AsOf` names (a seq beyond the present is the present).
+    pub fn resolve_as_of(&self, a: AsOf) -> Result<u64> {
+        match a {
+            AsOf::Seq(s) => Ok(s.min(self.seq)),
+            AsOf::Time(t) => Ok(seq_by_time(&self.conn, t, Bound::AtOrBefore)?.unwrap_or(0)),
+        }
+    }
+
+    /// The moment expiry is judged at for an AS OF read of seq `s`: the asked time itself for
+    /// `AsOf::Time`, the commit time of `s` for `AsOf::Seq`.
+    pub(crate) fn as_of_time(&self, a: AsOf, s: u64) -> Result<i64> {
+        match a {
+            AsOf::Time(t) => Ok(t),
+            AsOf::Seq(_) => self.ts_of_seq(s),
+        }
+    }
+
+    /// Commit time of the write that produced `seq` (now for the present).
+    pub(crate) fn ts_of_seq(&self, seq: u64) -> Result<i64> {
+        if seq >= self.seq {
+            return Ok(self.now_ms().max(self.last_ts));
+        }
+        Ok(ts_at_or_after(&self.conn, seq)?.unwrap_or(self.last_ts))
+    }
+
+    pub(crate) fn get_as_of(
+        &mut self,
+        ns: &[String],
+        key: &str,
+        a: AsOf,
+        with_embedding: bool,
+    ) -> Result<Option<Memory>> {
+        let ns = namespace::encode(ns)?;
+        namespace::check_key(key)?;
+        let s = self.resolve_as_of(a)?;
+        // One index seek: the newest version that began at or before `s`, if it lasted past `s`.
+        let found = self
+            .conn
+            .prepare_cached(&format!(
+                "{} LIMIT 1",
+                versions_union(
+                    &["seq_to"],
+                    "ns = ?1 AND key = ?2 AND seq_from <= ?3",
+                    "ns = ?1 AND key = ?2 AND seq <= ?3",
+                    "seq_from DESC"
+                )
+            ))?
+            .query_row(params![ns, key, s as i64], |r| {
+                Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?))
+            })
+            .optional()?
+            .and_then(|(row, seq_to)| seq_to.is_none_or(|t| t as u64 > s).then_some(row));
+        match found {
+            Some((_, m)) => {
+                if let Some(exp) = m.expires_at {
+                    if exp <= self.as_of_time(a, s)? {
+                        return Ok(None);
+                    }
+                }
+                Ok(Some(m))
+            }
+            None if s < self.history_floor => Err(history_pruned(s, self.history_floor)),
+            None => Ok(None),
+        }
+    }
+
+    /// Drops past versions beyond retention (N per key, max age) and raises the history floor.
+    pub(crate) fn prune_history(&mut self, now: i64) -> Result<()> {
+        let r = self.cfg.retention;
+        let mut floor = self.history_floor;
+        if r.history_max_age_ms > 0 {
+            let cutoff = now - r.history_max_age_ms as i64;
+            let m: Option<i64> = self.conn.query_row(
+                "SELECT MAX(seq_to) FROM versions WHERE seq_to IS NOT NULL AND ended_at < ?1",
+                [cutoff],
+                |row| row.get(0),
+            )?;
+            if let Some(m) = m {
+                floor = floor.max(m as u64);
+                self.conn.execute("DELETE FROM versions WHERE seq_to IS NOT NULL AND ended_at < ?1", [cutoff])?;
+            }
+        }
+        if r.history_versions > 0 {
+            let doomed = "SELECT ns, key, seq_from, seq_to FROM (SELECT ns, key, seq_from, seq_to,
+                 row_number() OVER (PARTITION BY ns, key ORDER BY seq_from DESC) AS rn FROM versions WHERE seq_to IS NOT NULL) WHERE rn > ?1";
+            let m: Option<i64> = self.conn.query_row(
+                &format!("SELECT MAX(seq_to) FROM ({doomed})"),
+                [r.history_versions as i64],
+                |row| row.get(0),
+            )?;
+            if let Some(m) = m {
+                floor = floor.max(m as u64);
+                self.conn.execute(
+                    &format!(
+                        "DELETE FROM versions WHERE (ns, key, seq_from) IN (SELECT ns, key, seq_from FROM ({doomed}))"
+                    ),
+                    [r.history_versions as i64],
+                )?;
+            }
+        }
+        if floor > self.history_floor {
+            crate::storage::schema::meta_set(&self.conn, "history_floor", floor as i64)?;
+            // The commit log is only needed inside the retained window (keep the newest row).
+            self.conn.execute(
+                "DELETE FROM commits WHERE seq < ?1 AND seq < (SELECT MAX(seq) FROM commits)",
+                [floor as i64],
+            )?;
+            self.history_floor = floor;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,9 @@
+//! What the Store does, each feature a file or folder of `impl Store` methods over the Store and its parts:
+//! memories, checkpoints, search, the change feed's API, host metadata and stats.
+
+pub(crate) mod app_meta;
+pub(crate) mod changes;
+pub(crate) mod checkpoints;
+pub(crate) mod memories;
+pub(crate) mod search;
+pub(crate) mod stats;
