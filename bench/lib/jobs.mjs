@@ -2,10 +2,10 @@
  * The harness's jobs: each command the benchmark run starts, which suites it feeds, and its parameters in the
  * full and the `--quick` run. A suite is what a person selects (`--suite latency,reactive`); a job is a process
  * (the native latency run feeds both `latency` and `temporal`; the Miniflare latency run feeds `latency` and
- * `cold_start`). Peers (bench/peers/) run beside the edgemem host they are compared with. Full parameters keep
- * the whole run within ~12 minutes on a 2-core machine, quick ones within ~3 — plus the robustness suite (~7 min
- * full, measured 396 s on the 2-core VM; ~40 s quick) and the plain DO side by side at 100k (~6 min full, most of
- * it loading 100k memories into both; measured 380 s on the 2-core VM under load; ~1 min quick).
+ * `cold_start`). Peers (bench/peers/) run beside the edgemem host they are compared with. The whole full run
+ * took 1,264 s (~21 min) on the 2-core VM (commit ac8f8fb): the robustness suite ~7 min of it (measured 396 s;
+ * ~40 s quick), the plain DO side by side at 100k ~6 (most of it loading 100k memories into both; measured 380 s
+ * under load; ~1 min quick), the other suites the rest; quick runs stay within ~3 minutes plus those two.
  */
 
 export const SUITES = [

@@ -11,6 +11,7 @@ import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../loc
 import { NodeFilePageStore } from '../pages/node-file-page-store.js';
 import type { WebSocketConstructor } from '../remote/feed.js';
 import { type ConnectOptions, type ConnectTextOptions, remoteWithEmbedder } from '../remote/store.js';
+import { globalOrWsWebSocket } from '../remote/websocket.js';
 
 export { type EmbeddingsServer, type ServeEmbeddingsOptions, serveEmbeddings } from '../embed/embeddings-server.js';
 export * from './public-api.js';
@@ -27,28 +28,9 @@ export function openStore(options: OpenOptions = {}): Promise<LocalMemoryStore> 
   return openWithEmbedder(options, readWasm, (path) => new NodeFilePageStore(path));
 }
 
-/** Node 20 has no global WebSocket: `ws` (an optional peer dependency) is imported on the first `subscribe`. */
-async function nodeWebSocket(): Promise<WebSocketConstructor> {
-  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  if (global) return global;
-  const name = 'ws'; // not a literal: bundlers and tsc leave the optional dependency alone
-  try {
-    const mod = (await import(name)) as { WebSocket?: WebSocketConstructor; default?: WebSocketConstructor };
-    const ws = mod.WebSocket ?? mod.default;
-    if (ws) return ws;
-  } catch (e) {
-    throw new EdgememError(
-      'INVALID_ARGUMENT',
-      'subscribe needs a WebSocket: Node < 22 has none built in — `npm install ws`, or pass connect({ WebSocket })',
-      { cause: e },
-    );
-  }
-  throw new EdgememError('INVALID_ARGUMENT', 'the ws package exports no WebSocket class');
-}
-
 /** A remote store of `agent` on the edgemem Worker at `url` (no request until the first call). */
 export async function connect(options: ConnectTextOptions): Promise<TextMemoryStore>;
 export async function connect(options: ConnectOptions): Promise<MemoryStore>;
 export async function connect(options: ConnectOptions): Promise<MemoryStore | TextMemoryStore> {
-  return remoteWithEmbedder(options, nodeWebSocket);
+  return remoteWithEmbedder(options, globalOrWsWebSocket);
 }
