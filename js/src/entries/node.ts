@@ -4,12 +4,10 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { EdgememError } from '../api/errors.js';
 import type { LocalMemoryStore, MemoryStore } from '../api/types.js';
 import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../local/open-store.js';
 import { NodeFilePageStore } from '../pages/node-file-page-store.js';
-import type { WebSocketConstructor } from '../remote/feed.js';
 import { type ConnectOptions, type ConnectTextOptions, remoteWithEmbedder } from '../remote/store.js';
 import { globalOrWsWebSocket } from '../remote/websocket.js';
 
