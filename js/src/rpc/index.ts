@@ -6,6 +6,7 @@
  */
 import { EdgememError, ERROR_CODES, type ErrorCode, invalid } from '../api/errors.js';
 import type { MemoryStore } from '../api/types.js';
+import { type StoreOverRpcOptions, storeOverRpc } from './store-over-rpc.js';
 
 export { EdgememError };
 
@@ -187,6 +188,14 @@ export class RpcClient {
   /** A served store's method, typed as MemoryStore declares it. */
   store<M extends StoreMethod>(method: M, ...args: StoreArgs<M>): Promise<StoreResult<M>> {
     return this.call(method, ...args) as Promise<StoreResult<M>>;
+  }
+
+  /**
+   * The served store as a `MemoryStore` (`storeOverRpc`: each one-call method of the table is one request, the
+   * paged reads come whole from their pages; a subscription and streamed transfer are refused).
+   */
+  memoryStore(options?: StoreOverRpcOptions): MemoryStore {
+    return storeOverRpc((method, args) => this.store(method, ...args), options);
   }
 
   /** Rejects every call still waiting (the other side died: a Worker's `error` event, say). */

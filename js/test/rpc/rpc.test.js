@@ -5,7 +5,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EdgememError, openStore } from 'edgemem';
-import { callStore, outcome, RpcClient, serveRpc, serveStore, toWireError, unwrap } from 'edgemem/rpc';
+import {
+  CALL_METHODS,
+  callStore,
+  outcome,
+  RpcClient,
+  STORE_METHODS,
+  serveRpc,
+  serveStore,
+  toWireError,
+  unwrap,
+} from 'edgemem/rpc';
 
 /** @param {unknown} e @param {string} code */
 function isCode(e, code) {
@@ -151,5 +161,48 @@ describe('edgemem/rpc building blocks', () => {
     await assert.rejects(client.call('f'), (e) => isCode(e, 'INTERNAL'));
     port1.close();
     port2.close();
+  });
+});
+
+describe('edgemem/rpc: a MemoryStore over the boundary, built from the method table', () => {
+  it('serves every one-call method, answers the paged reads whole and refuses what cannot cross', async () => {
+    const store = await openStore({ dims: 0 });
+    const channel = new MessageChannel();
+    serveStore(channel.port1, store, CALL_METHODS);
+    const remote = new RpcClient(channel.port2).memoryStore();
+    channel.port1.start();
+    channel.port2.start();
+    try {
+      for (let i = 0; i < 3; i++) await remote.put({ namespace: ['n'], key: 'k', value: i });
+      await remote.putCheckpoint({ threadId: 't', checkpointId: 'c1', data: { step: 1 } });
+      assert.deepEqual(
+        (await remote.history(['n'], 'k')).map((m) => m.value),
+        [0, 1, 2],
+      );
+      assert.equal((await remote.changes(0)).length, 4);
+      assert.deepEqual(
+        (await remote.listCheckpoints({ threadId: 't' })).map((c) => c.checkpointId),
+        ['c1'],
+      );
+      assert.equal(await remote.seq(), await store.seq());
+      await assert.rejects(
+        remote.subscribe({}, () => {}),
+        (e) => isCode(e, 'INVALID_ARGUMENT'),
+      );
+      await assert.rejects(remote.export(), (e) => isCode(e, 'INVALID_ARGUMENT'));
+      await assert.rejects(remote.exportStream()[Symbol.asyncIterator]().next(), (e) => isCode(e, 'INVALID_ARGUMENT'));
+      await remote.close(); // closes nothing on the serving side
+      assert.equal((await store.stats()).memories, 1);
+      // Every method of the table is there, and the one-call ones are exactly what crosses as a call.
+      assert.deepEqual(Object.keys(remote).sort(), Object.keys(STORE_METHODS).sort());
+      assert.deepEqual(
+        CALL_METHODS.filter((m) => STORE_METHODS[m].crossing !== 'call'),
+        [],
+      );
+    } finally {
+      channel.port1.close();
+      channel.port2.close();
+      await store.close();
+    }
   });
 });
