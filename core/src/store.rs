@@ -1,16 +1,19 @@
 //! The `Store`: opening and closing a database, the write-transaction discipline every mutation
 //! goes through (one seq per change, events and in-memory effects applied only after COMMIT),
-//! and the clock. Feature methods live in their own files as further `impl Store` blocks. The
-//! in-memory state beside SQLite is kept in parts, each a type with its own file that alone
-//! changes it (the vector index, the lexical buffer, LRU recency, the change feed, usage); the
-//! parts take the connection, never the Store, so they depend on nothing above them.
+//! and the clock. Feature methods live in features/ and transfer/ as further `impl Store` blocks. The
+//! in-memory state beside SQLite is kept in parts (state/), each a type with its own file that alone
+//! changes it (the import gate, the page cache's share, the vector index, the lexical buffer, the term
+//! cache, LRU recency, the change feed, usage); the parts take the connection, never the Store, so they
+//! depend on nothing above them, and this file calls nothing but its own methods and its parts'.
 
 use crate::base::clock::{system_now_ms, ClockFn};
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::config::{ScalarKind, Storage, StoreConfig};
 use crate::state::feed::{Event, Feed};
+use crate::state::import_gate::ImportGate;
 use crate::state::index_state::{IndexOp, IndexState};
 use crate::state::lexical_buffer::{LexicalBuffer, LEXICAL_MERGE_PAGES};
+use crate::state::memory_budget::{self, PageCacheShare, MIN_PAGE_CACHE_BYTES};
 use crate::state::recency::Recency;
 use crate::state::term_cache::TermCache;
 use crate::state::usage::Usage;
@@ -57,7 +60,7 @@ pub struct Store {
     pub(crate) seq: u64,
     pub(crate) last_ts: i64,
     pub(crate) clock: Option<ClockFn>,
-    /// Past versions before this seq were pruned by retention (history.rs).
+    /// Past versions before this seq were pruned by retention (features/memories/history.rs).
     pub(crate) history_floor: u64,
     /// Writes since `sweep` last ran (caps.rs runs it every few hundred).
     pub(crate) writes_since_sweep: u64,
@@ -65,7 +68,7 @@ pub struct Store {
     pub(crate) index: IndexState,
     /// Full-text marks waiting to be applied (lexical_buffer.rs).
     pub(crate) lexical: LexicalBuffer,
-    /// What live searches cache of the full-text index (search/term_scores.rs).
+    /// What live searches cache of the full-text index (state/term_cache.rs).
     pub(crate) term_cache: TermCache,
     /// Live-memory accounting (usage.rs).
     pub(crate) usage: Usage,
@@ -73,10 +76,10 @@ pub struct Store {
     pub(crate) recency: Recency,
     /// Subscribers and the pruned floor of the change feed (feed.rs).
     pub(crate) feed: Feed,
-    /// An unfinished streamed import (import_stream.rs): writes are refused until it ends.
-    pub(crate) import: Option<crate::transfer::import::ImportState>,
-    /// SQLite's page cache bound, as `fit_page_cache` (memory_budget.rs) last set it.
-    pub(crate) page_cache_bytes: u64,
+    /// An unfinished streamed import (state/import_gate.rs): writes are refused until it ends.
+    pub(crate) import: ImportGate,
+    /// SQLite's page cache bound and its share of the thread's (state/memory_budget.rs).
+    pub(crate) page_cache: PageCacheShare,
     vfs_name: Option<String>,
 }
 
@@ -126,8 +129,8 @@ impl Store {
             usage: Usage::default(),
             recency: Recency::default(),
             feed: Feed::default(),
-            import: None,
-            page_cache_bytes: crate::state::memory_budget::MIN_PAGE_CACHE_BYTES,
+            import: ImportGate::default(),
+            page_cache: PageCacheShare::default(),
             vfs_name,
         };
         match store.init() {
@@ -155,7 +158,7 @@ impl Store {
 
     fn load_contents(&mut self) -> Result<()> {
         let vectors = self.load_counters()?;
-        self.load_import_state()?;
+        self.import = ImportGate::load(&self.conn)?;
         self.lexical = LexicalBuffer::load(&self.conn)?;
         self.index = IndexState::open(&self.conn, &self.cfg, vectors, self.history_floor)?;
         Ok(())
@@ -204,7 +207,7 @@ impl Store {
             }
         }
         // The least page cache until the index is loaded and `fit_page_cache` sizes it (negative = KiB).
-        c.pragma_update(None, "cache_size", -((crate::state::memory_budget::MIN_PAGE_CACHE_BYTES >> 10) as i64))?;
+        c.pragma_update(None, "cache_size", -((MIN_PAGE_CACHE_BYTES >> 10) as i64))?;
         Ok(())
     }
 
@@ -254,6 +257,12 @@ impl Store {
         self.history_floor = schema::meta_u64(c, "history_floor")?;
         self.feed = Feed::load(c)?;
         Ok(vectors)
+    }
+
+    /// Sizes SQLite's page cache for the index with `extra` more vectors and the live bytes
+    /// (state/memory_budget.rs).
+    pub(crate) fn fit_page_cache(&mut self, extra: u64) -> Result<()> {
+        self.page_cache.fit(&self.conn, &self.cfg, &self.index, self.usage.bytes, extra)
     }
 
     pub(crate) fn reload_usage(&mut self) -> Result<()> {
@@ -335,7 +344,7 @@ impl Store {
     /// Runs `f` in one SQLite transaction. Seqs, events, index changes and usage take effect
     /// only if COMMIT succeeds; on any error everything rolls back.
     pub(crate) fn write_tx<T>(&mut self, f: impl FnOnce(&mut Store, &mut Tx) -> Result<T>) -> Result<T> {
-        self.check_not_importing()?;
+        self.import.check_writes()?;
         let now = self.now_ms().max(self.last_ts);
         // On wasm a full vector buffer is inserted by the next write, first thing (vector_index.rs).
         #[cfg(target_family = "wasm")]
@@ -366,7 +375,7 @@ impl Store {
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
-            self.check_memory_budget(&tx)?;
+            memory_budget::check(&self.cfg, &self.index, &tx.index_ops)?;
             let index = self.index.get();
             if tx.lexical_marks > 0
                 && self.lexical.due(tx.lexical_marks, tx.vectors_inserted, index, tx.index_ops.len())
@@ -396,7 +405,7 @@ impl Store {
         // The write is committed: a cache left at its old size is no reason to report it failed. The cache
         // gives up the room of the vectors the write adds before they go in, then follows the index and the
         // live bytes.
-        let added = crate::state::memory_budget::upserts(&tx.index_ops);
+        let added = memory_budget::upserts(&tx.index_ops);
         if added > 0 {
             let _ = self.fit_page_cache(added);
         }
@@ -414,7 +423,7 @@ impl Store {
 
 impl Drop for Store {
     fn drop(&mut self) {
-        self.release_page_cache();
+        self.page_cache.release();
         if let Some(n) = self.vfs_name.take() {
             vfs::unregister_store(&n);
         }

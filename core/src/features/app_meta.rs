@@ -37,7 +37,7 @@ impl Store {
     /// Sets (Some) or removes (None) the host metadata entry `name`. Durable when it returns; no seq, no event.
     pub fn set_app_meta(&mut self, name: &str, value: Option<&str>) -> Result<()> {
         let full = check_name(name)?;
-        self.check_not_importing()?;
+        self.import.check_writes()?;
         match value {
             Some(v) if v.len() > MAX_APP_META_VALUE => Err(Error::new(
                 ErrorCode::PayloadTooLarge,

@@ -1,6 +1,7 @@
 //! `stats()`: sizes and counts a host shows users or uses for alerts.
 
 use crate::base::error::Result;
+use crate::state::memory_budget;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
@@ -73,9 +74,9 @@ impl Store {
             index_vectors: self.index.get().map_or(0, |i| i.len() as u64),
             index_pending: self.index.get().map_or(0, |i| i.pending_len() as u64),
             index_bytes: self.index.get().map_or(0, |i| i.memory_bytes() as u64),
-            heap_bytes: self.heap_bytes(),
+            heap_bytes: memory_budget::heap_bytes(&self.cfg, &self.index),
             memory_budget: self.cfg.memory_budget,
-            projected_peak_bytes: self.projected_peak_bytes(0),
+            projected_peak_bytes: memory_budget::projected_peak_bytes(&self.cfg, &self.index, 0),
             db_bytes: pages * page_size,
             history_floor: self.history_floor,
             next_expiry_ms: c.query_row(

@@ -12,16 +12,16 @@
 //!
 //! The page cache and the index share [`CACHE_AND_INDEX_BYTES`]: the cache takes what the index leaves of it (and
 //! of the budget, and of what the thread's other open stores hold above their floors), never less than
-//! [`MIN_PAGE_CACHE_BYTES`] (`fit_page_cache`, on open, around each write and at the end of an import), so a
+//! [`MIN_PAGE_CACHE_BYTES`] ([`PageCacheShare::fit`], on open, around each write and at the end of an import), so a
 //! budget refuses the same writes as with a fixed cache of that floor. A small store's hot pages then
 //! stay in memory — a 10k-memory hybrid search read 22 pages per call with 4 MiB and 13 with the 11 MiB it gets
 //! (`edgemem-bench pages`), each a storage read in a Durable Object — while a large one's heap is the index plus
 //! the floor, as before (at 100k a search's rows are spread over ~470 MB: a bigger cache buys few hits).
 
 use crate::base::error::{Error, ErrorCode, Result};
-use crate::config::ScalarKind;
-use crate::state::index_state::IndexOp;
-use crate::store::{Store, Tx};
+use crate::config::{ScalarKind, StoreConfig};
+use crate::state::index_state::{IndexOp, IndexState};
+use rusqlite::Connection;
 
 /// Graph bytes per indexed vector beside its scalars (neighbour lists, key and slot lookups), rounded up.
 const GRAPH_BYTES_PER_VECTOR: u64 = 256;
@@ -46,104 +46,126 @@ pub(crate) fn upserts(ops: &[IndexOp]) -> u64 {
     ops.iter().filter(|op| matches!(op, IndexOp::Upsert(..))).count() as u64
 }
 
-impl Store {
-    /// Bytes one vector takes in the index.
-    fn bytes_per_vector(&self) -> u64 {
-        let dims = self.cfg.dims as u64;
-        let scalars = match self.cfg.scalar {
-            ScalarKind::F32 => dims * 4,
-            ScalarKind::F16 => dims * 2,
-            ScalarKind::I8 => dims,
-            // Two components a byte in 4-byte words, and the levels' inverse norm (vector_index/nibbles.rs).
-            ScalarKind::I4 => dims.div_ceil(8) * 4 + 4,
-        };
-        scalars + GRAPH_BYTES_PER_VECTOR
-    }
+/// Bytes one vector takes in the index.
+fn bytes_per_vector(cfg: &StoreConfig) -> u64 {
+    let dims = cfg.dims as u64;
+    let scalars = match cfg.scalar {
+        ScalarKind::F32 => dims * 4,
+        ScalarKind::F16 => dims * 2,
+        ScalarKind::I8 => dims,
+        // Two components a byte in 4-byte words, and the levels' inverse norm (vectors/nibbles.rs).
+        ScalarKind::I4 => dims.div_ceil(8) * 4 + 4,
+    };
+    scalars + GRAPH_BYTES_PER_VECTOR
+}
 
-    /// The page cache beside an index of `index_bytes`: what the index leaves of [`CACHE_AND_INDEX_BYTES`] and of
-    /// the memory budget beside the fixed part (a budget near full takes the cache down before it refuses a
-    /// write), at least [`MIN_PAGE_CACHE_BYTES`].
-    fn page_cache_bytes(&self, index_bytes: u64) -> u64 {
-        let mut room = CACHE_AND_INDEX_BYTES.saturating_sub(index_bytes);
-        if self.cfg.memory_budget > 0 {
-            room = room.min(self.cfg.memory_budget.saturating_sub(FIXED_BYTES + index_bytes));
-        }
-        room.max(MIN_PAGE_CACHE_BYTES)
+/// The page cache beside an index of `index_bytes`: what the index leaves of [`CACHE_AND_INDEX_BYTES`] and of
+/// the memory budget beside the fixed part (a budget near full takes the cache down before it refuses a
+/// write), at least [`MIN_PAGE_CACHE_BYTES`].
+fn page_cache_bytes(cfg: &StoreConfig, index_bytes: u64) -> u64 {
+    let mut room = CACHE_AND_INDEX_BYTES.saturating_sub(index_bytes);
+    if cfg.memory_budget > 0 {
+        room = room.min(cfg.memory_budget.saturating_sub(FIXED_BYTES + index_bytes));
     }
+    room.max(MIN_PAGE_CACHE_BYTES)
+}
 
-    /// Bytes the index takes, as the model counts them, with `extra` more vectors.
-    fn index_bytes(&self, extra: u64) -> u64 {
-        (self.index.get().map_or(0, |i| i.len() as u64) + extra) * self.bytes_per_vector()
+/// Bytes the index takes, as the model counts them, with `extra` more vectors.
+fn index_bytes(cfg: &StoreConfig, index: &IndexState, extra: u64) -> u64 {
+    (index.get().map_or(0, |i| i.len() as u64) + extra) * bytes_per_vector(cfg)
+}
+
+/// The engine's projected peak heap with `extra` more vectors indexed (see the module doc): the index, the page
+/// cache beside it (unrounded: index plus cache only grows with the index) and the fixed part.
+pub(crate) fn projected_peak_bytes(cfg: &StoreConfig, index: &IndexState, extra: u64) -> u64 {
+    let index = index_bytes(cfg, index, extra);
+    index + page_cache_bytes(cfg, index) + FIXED_BYTES
+}
+
+/// The engine's heap now: on wasm the module's linear memory (what an isolate is charged for);
+/// natively SQLite's allocations plus the index as the model counts it.
+pub(crate) fn heap_bytes(cfg: &StoreConfig, index: &IndexState) -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = (cfg, index);
+        core::arch::wasm32::memory_size(0) as u64 * 65536
     }
-
-    /// The engine's projected peak heap with `extra` more vectors indexed (see the module doc): the index, the page
-    /// cache beside it (unrounded: index plus cache only grows with the index) and the fixed part.
-    pub(crate) fn projected_peak_bytes(&self, extra: u64) -> u64 {
-        let index = self.index_bytes(extra);
-        index + self.page_cache_bytes(index) + FIXED_BYTES
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        // SAFETY: a plain counter read.
+        let sqlite = unsafe { rusqlite::ffi::sqlite3_memory_used() }.max(0) as u64;
+        sqlite + index.get().map_or(0, |i| i.len() as u64) * bytes_per_vector(cfg)
     }
+}
 
+/// Refuses a transaction whose index changes `ops` would take the projected peak past the budget. Writes
+/// that index nothing (deletes, vector-less memories, checkpoints) always pass.
+pub(crate) fn check(cfg: &StoreConfig, index: &IndexState, ops: &[IndexOp]) -> Result<()> {
+    let budget = cfg.memory_budget;
+    let added = upserts(ops);
+    if budget == 0 || added == 0 {
+        return Ok(());
+    }
+    let peak = projected_peak_bytes(cfg, index, added);
+    if peak > budget {
+        let mib = |b: u64| b as f64 / (1 << 20) as f64;
+        return Err(Error::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "memory budget of {:.1} MiB ({budget} bytes) exceeded: indexing {added} more vector(s) would bring the engine's projected peak heap to {:.1} MiB",
+                mib(budget),
+                mib(peak)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The Store's part for its page cache: the bound `fit` last set.
+#[derive(Debug)]
+pub(crate) struct PageCacheShare {
+    bytes: u64,
+}
+
+impl Default for PageCacheShare {
+    fn default() -> Self {
+        PageCacheShare { bytes: MIN_PAGE_CACHE_BYTES }
+    }
+}
+
+impl PageCacheShare {
     /// Sizes SQLite's page cache to `page_cache_bytes` for the index with `extra` more vectors (a write calls it
     /// before its vectors go in, so the cache gives up their room first, and again after), in whole MiB (a
     /// growing index resizes it a dozen times at most), and within what the thread's other stores leave of
-    /// [`CACHE_ABOVE_FLOOR`], and not past the live memories' bytes; a no-op while that is unchanged. Shrinking
-    /// the cache frees the pages past its new bound at once.
-    pub(crate) fn fit_page_cache(&mut self, extra: u64) -> Result<()> {
-        let held = self.page_cache_bytes - MIN_PAGE_CACHE_BYTES;
+    /// [`CACHE_ABOVE_FLOOR`], and not past the live memories' bytes (`live_bytes`); a no-op while that is
+    /// unchanged. Shrinking the cache frees the pages past its new bound at once.
+    pub(crate) fn fit(
+        &mut self,
+        conn: &Connection,
+        cfg: &StoreConfig,
+        index: &IndexState,
+        live_bytes: u64,
+        extra: u64,
+    ) -> Result<()> {
+        let held = self.bytes - MIN_PAGE_CACHE_BYTES;
         let others = CACHE_ABOVE_FLOOR.get() - held;
         // No more than the live memories' bytes: a small store's pages fit in less, and leave the rest to others.
-        let want = self.page_cache_bytes(self.index_bytes(extra)).min(self.usage.bytes.max(MIN_PAGE_CACHE_BYTES));
+        let want = page_cache_bytes(cfg, index_bytes(cfg, index, extra)).min(live_bytes.max(MIN_PAGE_CACHE_BYTES));
         let want = want - MIN_PAGE_CACHE_BYTES;
         let above = want.min(SHARED_ABOVE_FLOOR.saturating_sub(others)) & !((1 << 20) - 1);
         let bytes = MIN_PAGE_CACHE_BYTES + above;
-        if bytes != self.page_cache_bytes {
-            self.conn.pragma_update(None, "cache_size", -((bytes >> 10) as i64))?;
+        if bytes != self.bytes {
+            conn.pragma_update(None, "cache_size", -((bytes >> 10) as i64))?;
             CACHE_ABOVE_FLOOR.set(others + above);
-            self.page_cache_bytes = bytes;
+            self.bytes = bytes;
         }
         Ok(())
     }
 
     /// Gives the store's page cache above the floor back to the thread's other stores (when it closes).
-    pub(crate) fn release_page_cache(&mut self) {
-        CACHE_ABOVE_FLOOR.set(CACHE_ABOVE_FLOOR.get() - (self.page_cache_bytes - MIN_PAGE_CACHE_BYTES));
-        self.page_cache_bytes = MIN_PAGE_CACHE_BYTES;
-    }
-
-    /// The engine's heap now: on wasm the module's linear memory (what an isolate is charged for);
-    /// natively SQLite's allocations plus the index as the model counts it.
-    pub(crate) fn heap_bytes(&self) -> u64 {
-        #[cfg(target_arch = "wasm32")]
-        return core::arch::wasm32::memory_size(0) as u64 * 65536;
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            // SAFETY: a plain counter read.
-            let sqlite = unsafe { rusqlite::ffi::sqlite3_memory_used() }.max(0) as u64;
-            sqlite + self.index.get().map_or(0, |i| i.len() as u64) * self.bytes_per_vector()
-        }
-    }
-
-    /// Refuses the transaction `tx` when the vectors it indexes would take the projected peak past
-    /// the budget. Writes that index nothing (deletes, vector-less memories, checkpoints) always pass.
-    pub(crate) fn check_memory_budget(&self, tx: &Tx) -> Result<()> {
-        let budget = self.cfg.memory_budget;
-        let added = upserts(&tx.index_ops);
-        if budget == 0 || added == 0 {
-            return Ok(());
-        }
-        let peak = self.projected_peak_bytes(added);
-        if peak > budget {
-            let mib = |b: u64| b as f64 / (1 << 20) as f64;
-            return Err(Error::new(
-                ErrorCode::QuotaExceeded,
-                format!(
-                    "memory budget of {:.1} MiB ({budget} bytes) exceeded: indexing {added} more vector(s) would bring the engine's projected peak heap to {:.1} MiB",
-                    mib(budget),
-                    mib(peak)
-                ),
-            ));
-        }
-        Ok(())
+    pub(crate) fn release(&mut self) {
+        CACHE_ABOVE_FLOOR.set(CACHE_ABOVE_FLOOR.get() - (self.bytes - MIN_PAGE_CACHE_BYTES));
+        self.bytes = MIN_PAGE_CACHE_BYTES;
     }
 }
 

@@ -3,6 +3,7 @@
 //! it.
 
 pub(crate) mod feed;
+pub(crate) mod import_gate;
 pub(crate) mod index_state;
 pub(crate) mod lexical_buffer;
 pub(crate) mod memory_budget;

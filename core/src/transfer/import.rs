@@ -28,6 +28,7 @@ use crate::features::checkpoints::{
 };
 use crate::features::memories::row::data_cols;
 use crate::state::feed::EventKind;
+use crate::state::import_gate::{ImportGate, ImportState};
 use crate::store::Store;
 use crate::transfer::export::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
 use crate::transfer::format::ExportedVersion;
@@ -35,22 +36,9 @@ use crate::vectors::index::{encode_vec, validate};
 use rusqlite::{params, params_from_iter, ToSql};
 use serde::{Deserialize, Serialize};
 
-/// The `meta` row holding an unfinished import's state.
-const STATE_META: &str = "import_state";
-
 /// The largest seq an import may bring: every later seq stays exact as a JavaScript number (2^53-1),
 /// with 2^40 changes to spare; no real store comes near it.
 pub const MAX_IMPORT_SEQ: u64 = (1 << 53) - 1 - (1 << 40);
-
-/// An import between its header and its end line.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub(crate) struct ImportState {
-    /// The export's seq.
-    seq: u64,
-    counts: ExportCounts,
-    /// The last commit imported (seq, ts).
-    last_commit: Option<(u64, i64)>,
-}
 
 /// What an import chunk achieved.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,32 +117,6 @@ fn check_version(st: &ImportState, v: &ExportedVersion, cfg: &StoreConfig) -> Re
 }
 
 impl Store {
-    /// Loads the persisted state of an unfinished import (on open).
-    pub(crate) fn load_import_state(&mut self) -> Result<()> {
-        self.import = match crate::storage::schema::meta_get(&self.conn, STATE_META)? {
-            Some(rusqlite::types::Value::Text(s)) => {
-                Some(serde_json::from_str(&s).map_err(|e| Error::internal(format!("import state: {e}")))?)
-            }
-            _ => None,
-        };
-        Ok(())
-    }
-
-    /// CONFLICT while an import is in progress (every write path checks it).
-    pub(crate) fn check_not_importing(&self) -> Result<()> {
-        if self.import.is_some() {
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                "an import is in progress: writes wait until its last chunk (or a failed chunk) ends it",
-            ));
-        }
-        Ok(())
-    }
-
-    pub(crate) fn importing(&self) -> bool {
-        self.import.is_some()
-    }
-
     /// Imports a chunk of NDJSON export lines (whole lines; blank lines are skipped), `at` its place in
     /// the stream: the first chunk starts with the `header` line, the last ends with `end`; see the module
     /// doc.
@@ -171,9 +133,9 @@ impl Store {
         lines: impl Iterator<Item = Result<ExportLine>>,
         at: ImportChunk,
     ) -> Result<ImportProgress> {
-        let was_importing = self.import.is_some();
+        let was_importing = self.import.importing();
         // A first chunk starts the import (over an abandoned one); a later one goes on with the import in progress.
-        let mut state = if at.first { None } else { self.import.clone() };
+        let mut state = if at.first { None } else { self.import.state().cloned() };
         let mut adds: IndexAdds = Vec::new();
         let mut ended = None;
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
@@ -223,12 +185,7 @@ impl Store {
             if at.last && ended.is_none() {
                 return Err(Error::invalid("the import ended before its `end` line"));
             }
-            if ended.is_some() {
-                self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?;
-            } else {
-                crate::storage::schema::meta_set(&self.conn, STATE_META, serde_json::to_string(st)?)?;
-            }
-            Ok(())
+            ImportGate::save(&self.conn, if ended.is_some() { None } else { Some(st) })
         })()
         .and_then(|()| Ok(self.conn.execute_batch("COMMIT")?));
         if let Err(e) = r {
@@ -247,7 +204,7 @@ impl Store {
             checkpoints: s.counts.checkpoints,
             writes: s.counts.writes,
         });
-        self.import = if ended.is_some() { None } else { state };
+        self.import.set(if ended.is_some() { None } else { state });
         // Until the import ends the store counts no live bytes, so its page cache stays at the floor.
         self.index.add_imported(&adds);
         if let Some((st, end)) = ended {
@@ -266,7 +223,7 @@ impl Store {
     /// Abandons an unfinished import (its client went away): the store is emptied again. False when
     /// no import was in progress.
     pub fn abort_import(&mut self) -> Result<bool> {
-        if self.import.is_none() {
+        if !self.import.importing() {
             return Ok(false);
         }
         self.abandon_import()?;
@@ -276,8 +233,7 @@ impl Store {
     /// Empties the store of an abandoned import's rows (its own transaction).
     fn abandon_import(&mut self) -> Result<()> {
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        let r =
-            self.wipe_rows().and_then(|()| Ok(self.conn.execute("DELETE FROM meta WHERE name = ?1", [STATE_META])?));
+        let r = self.wipe_rows().and_then(|()| ImportGate::save(&self.conn, None));
         match r {
             Ok(_) => self.conn.execute_batch("COMMIT")?,
             Err(e) => {
@@ -285,7 +241,7 @@ impl Store {
                 return Err(e);
             }
         }
-        self.import = None;
+        self.import.set(None);
         self.lexical.index_changed();
         self.reload_usage()?;
         if self.cfg.dims > 0 {
@@ -308,7 +264,7 @@ impl Store {
         if format != STREAM_FORMAT {
             return Err(Error::invalid(format!("unknown export format {format:?}")));
         }
-        if self.import.is_some() {
+        if self.import.importing() {
             self.wipe_rows()?; // an import abandoned by its client: start over
         } else if self.seq != 0 || self.usage.count != 0 {
             return Err(Error::new(ErrorCode::Conflict, "import needs an empty store"));

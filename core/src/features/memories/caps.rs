@@ -100,7 +100,7 @@ impl Store {
     /// retention (full-text marks applied first: they ride on events) and persists LRU recency.
     /// Returns how many memories expired.
     pub fn sweep(&mut self) -> Result<u64> {
-        if self.importing() {
+        if self.import.importing() {
             return Ok(0); // retention and expiry wait for the import's end (import_stream.rs)
         }
         self.recency.flush(&self.conn)?;
