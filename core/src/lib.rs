@@ -36,9 +36,8 @@ pub use state::feed::{ChangesPage, Event, EventFilter, EventKind, SubscriptionId
 pub use storage::page_cache::page_cache_active;
 pub use storage::page_store::{MemoryPageStore, PageStore};
 pub use store::Store;
-pub use transfer::export::{
-    ExportChunk, ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, DEFAULT_CHUNK_BYTES,
-    STREAM_FORMAT,
+pub use transfer::export::{ExportChunk, DEFAULT_CHUNK_BYTES};
+pub use transfer::format::{
+    ExportCommits, ExportCounts, ExportDoc, ExportHeader, ExportLine, ExportedVersion, ExportedWrite, STREAM_FORMAT,
 };
-pub use transfer::format::{ExportDoc, ExportedVersion};
 pub use transfer::import::{ImportChunk, ImportProgress};

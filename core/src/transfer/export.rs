@@ -1,25 +1,21 @@
-//! Streamed export: the whole store as NDJSON lines (`ExportLine`), produced in chunks of bounded
-//! size, each chunk one call, so an export of any size crosses any per-call limit and is never held
-//! in memory whole. The first chunk fixes the seq S the export is of; every later chunk exports what
-//! was visible at S (versions and commits with seq ≤ S, a version closed after S as still live), so
-//! writes between chunks do not tear the export. The last line (`end`) carries the counts of every
-//! kind of line, so an importer can tell a complete stream from a cut one.
-//!
-//! Lines, in order: `header`; `version` (every retained version in (namespace, key, seq) order, the live
-//! ones with `seq_to: null` and their memory's `id`);
-//! `commits` (up to 1,000 (seq, ts) pairs a line); `checkpoint` (without its pending writes);
-//! `write` (one pending write); `end`.
+//! Export: the whole store as one document (`export`), or streamed as NDJSON lines (`export_chunk`) in
+//! chunks of bounded size, each chunk one call, so an export of any size crosses any per-call limit and is
+//! never held in memory whole. The first chunk fixes the seq S the export is of; every later chunk exports
+//! what was visible at S (versions and commits with seq ≤ S, a version closed after S as still live), so
+//! writes between chunks do not tear the export. The lines and their order: transfer/format.rs.
 
 use crate::base::error::{Error, Result};
+use crate::base::types::Memory;
 use crate::features::checkpoints::{row_to_checkpoint, Checkpoint, CheckpointData, CP_COLS};
-use crate::features::memories::row::{MEM_COLS, VER_COLS};
+use crate::features::memories::row::{row_to_memory, versions_union, MEM_COLS, VER_COLS};
 use crate::store::Store;
-use crate::transfer::format::{versions_at, ExportedVersion};
+use crate::transfer::format::{
+    ExportCommits, ExportCounts, ExportDoc, ExportHeader, ExportLine, ExportedVersion, ExportedWrite, FORMAT,
+    STREAM_FORMAT,
+};
 use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
-/// The NDJSON export format's name (the `header` line's `format`).
-pub const STREAM_FORMAT: &str = "edgemem-export/2";
 /// What one chunk holds when the caller names no size: well inside a Durable Object call's limit.
 pub const DEFAULT_CHUNK_BYTES: usize = 4 << 20;
 /// Commits per `commits` line.
@@ -27,107 +23,31 @@ const COMMITS_PER_LINE: usize = 1000;
 /// Rows read per query while filling a chunk.
 const ROWS_PER_QUERY: usize = 64;
 
-/// One line of the NDJSON export: a JSON object whose `kind` names the variant (`header`, `version`,
-/// `commits`, `checkpoint`, `write`, `end`), its other fields those of the variant's struct.
-///
-/// Written and read by hand (`to_line`, `parse`), not by serde's internally tagged enums: those buffer
-/// every line into an intermediate tree and doubled the engine's wasm code for (de)serialising memories
-/// and checkpoints (+43 KB gzip, past the package's budget).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExportLine {
-    Header(ExportHeader),
-    Version(ExportedVersion),
-    Commits(ExportCommits),
-    Checkpoint(Checkpoint),
-    Write(ExportedWrite),
-    End(ExportCounts),
+/// A `VER_COLS, seq_to, ended_at, end_kind` row as exported at seq `at`: a version closed after it was live
+/// at it (then with its memory's id).
+fn version_from(r: &rusqlite::Row, at: u64) -> rusqlite::Result<ExportedVersion> {
+    let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64).filter(|&t| t <= at);
+    let closed = seq_to.is_some();
+    let (id, memory) = row_to_memory(r, true)?;
+    Ok(ExportedVersion {
+        memory,
+        seq_to,
+        ended_at: if closed { r.get(15)? } else { None },
+        end_kind: if closed { r.get(16)? } else { None },
+        id: if closed { None } else { Some(id as u64) },
+    })
 }
 
-/// The first line: what the export is of.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExportHeader {
-    pub format: String,
-    pub dims: usize,
-    pub metric: String,
-    pub seq: u64,
-}
-
-/// Up to 1,000 (seq, ts) pairs of the commit log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExportCommits {
-    pub items: Vec<(u64, i64)>,
-}
-
-#[derive(Deserialize)]
-struct Kind<'a> {
-    #[serde(borrow)]
-    kind: std::borrow::Cow<'a, str>,
-}
-
-/// `{"kind":"<kind>",` + the rest of `inner`'s JSON object.
-fn tagged<T: Serialize>(kind: &str, inner: &T) -> Result<String> {
-    let body = serde_json::to_string(inner)?;
-    let rest = body.strip_prefix('{').ok_or_else(|| Error::internal("an export line is not a JSON object"))?;
-    let mut out = String::with_capacity(body.len() + kind.len() + 12);
-    out.push_str("{\"kind\":\"");
-    out.push_str(kind);
-    out.push('"');
-    if rest != "}" {
-        out.push(',');
-    }
-    out.push_str(rest);
-    Ok(out)
-}
-
-impl ExportLine {
-    /// The line as JSON (no line end).
-    pub fn to_line(&self) -> Result<String> {
-        match self {
-            ExportLine::Header(h) => tagged("header", h),
-            ExportLine::Version(v) => tagged("version", v),
-            ExportLine::Commits(c) => tagged("commits", c),
-            ExportLine::Checkpoint(c) => tagged("checkpoint", c),
-            ExportLine::Write(w) => tagged("write", w),
-            ExportLine::End(e) => tagged("end", e),
-        }
-    }
-
-    /// Reads one line (its `kind`, then the variant's fields; unknown fields are ignored).
-    pub fn parse(line: &str) -> std::result::Result<ExportLine, serde_json::Error> {
-        let kind: Kind = serde_json::from_str(line)?;
-        Ok(match &*kind.kind {
-            "header" => ExportLine::Header(serde_json::from_str(line)?),
-            "version" => ExportLine::Version(serde_json::from_str(line)?),
-            "commits" => ExportLine::Commits(serde_json::from_str(line)?),
-            "checkpoint" => ExportLine::Checkpoint(serde_json::from_str(line)?),
-            "write" => ExportLine::Write(serde_json::from_str(line)?),
-            "end" => ExportLine::End(serde_json::from_str(line)?),
-            other => return Err(serde::de::Error::custom(format!("unknown export line kind {other:?}"))),
-        })
-    }
-}
-
-/// One pending write of a checkpoint.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExportedWrite {
-    pub thread_id: String,
-    pub checkpoint_ns: String,
-    pub checkpoint_id: String,
-    pub task_id: String,
-    pub idx: i64,
-    pub channel: String,
-    pub value: CheckpointData,
-}
-
-/// The `end` line: the history floor when the export finished, and how many lines of each kind came.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExportCounts {
-    pub history_floor: u64,
-    pub versions: u64,
-    /// Commit pairs (not `commits` lines).
-    pub commits: u64,
-    pub checkpoints: u64,
-    pub writes: u64,
+/// The versions a query of `VER_COLS, seq_to, ended_at, end_kind` rows finds, as exported at seq `at`.
+pub(crate) fn versions_at(
+    conn: &rusqlite::Connection,
+    sql: &str,
+    params: &[&dyn rusqlite::ToSql],
+    at: u64,
+) -> Result<Vec<ExportedVersion>> {
+    let mut st = conn.prepare_cached(sql)?;
+    let rows = st.query_map(params, |r| version_from(r, at))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Where a streamed export stands; opaque to callers (passed back as a string).
@@ -162,6 +82,45 @@ fn push_line(out: &mut String, line: &ExportLine) -> Result<()> {
 }
 
 impl Store {
+    pub fn export(&mut self) -> Result<ExportDoc> {
+        let memories: Vec<Memory> = {
+            let mut st = self.conn.prepare(&format!("SELECT {MEM_COLS} FROM memories ORDER BY ns, key"))?;
+            let rows = st.query_map([], |r| row_to_memory(r, true).map(|(_, m)| m))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let versions = versions_at(
+            &self.conn,
+            &versions_union(&["seq_to", "ended_at", "end_kind"], "1", "1", "ns, key, seq_from"),
+            &[],
+            self.seq,
+        )?;
+        let commits = crate::storage::time_index::commit_times(&self.conn, 0, self.seq, usize::MAX)?.0;
+        let keys: Vec<(String, String, String)> = {
+            let mut st = self
+                .conn
+                .prepare("SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints ORDER BY thread_id, seq")?;
+            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let mut checkpoints = Vec::with_capacity(keys.len());
+        for (t, ns, id) in keys {
+            if let Some(c) = self.get_checkpoint(&t, &ns, Some(&id))? {
+                checkpoints.push(c);
+            }
+        }
+        Ok(ExportDoc {
+            format: FORMAT.into(),
+            dims: self.cfg.dims,
+            metric: self.cfg.metric.as_str().into(),
+            seq: self.seq,
+            history_floor: self.history_floor,
+            memories,
+            versions,
+            commits,
+            checkpoints,
+        })
+    }
+
     /// The next chunk of a streamed export: `cursor` None starts one (at the current seq); otherwise the
     /// cursor the previous chunk returned. A chunk ends at the first line that takes it to `max_bytes`
     /// or more (so it always holds at least one line).

@@ -1,16 +1,18 @@
-//! Export / import of a whole store: live memories (with embeddings), every version, the commit
-//! log and checkpoints with their pending writes, as one serde document. Import goes into an
-//! empty store with the same dims and reproduces seqs, versions and AS OF answers exactly.
-//! The change feed is not exported: after import it starts at the imported seq.
+//! The export format, one definition for both of its forms: the one-document export (`ExportDoc`,
+//! [`FORMAT`]) and the NDJSON lines of a streamed one (`ExportLine`, [`STREAM_FORMAT`]), how each line is
+//! written and read, and the lines a document stands for. Live memories (with embeddings), every version,
+//! the commit log and checkpoints with their pending writes; the change feed is not exported (after an
+//! import it starts at the imported seq).
+//!
+//! Lines, in order: `header`; `version` (every retained version in (namespace, key, seq) order, the live
+//! ones with `seq_to: null` and their memory's `id`); `commits` (up to 1,000 (seq, ts) pairs a line);
+//! `checkpoint` (without its pending writes); `write` (one pending write); `end` (the counts of every kind
+//! of line, so an importer can tell a complete stream from a cut one).
 
-use crate::base::error::{Error, ErrorCode, Result};
+use crate::base::error::{Error, Result};
 use crate::base::types::Memory;
-use crate::features::checkpoints::Checkpoint;
-use crate::features::memories::row::{row_to_memory, versions_union, MEM_COLS};
-use crate::store::Store;
-use crate::transfer::import::{document_lines, ImportChunk};
+use crate::features::checkpoints::{Checkpoint, CheckpointData};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
 
 pub const FORMAT: &str = "edgemem-export/1";
 
@@ -41,126 +43,133 @@ pub struct ExportDoc {
     pub checkpoints: Vec<Checkpoint>,
 }
 
-/// A `VER_COLS, seq_to, ended_at, end_kind` row as exported at seq `at`: a version closed after it was live
-/// at it (then with its memory's id).
-fn version_from(r: &rusqlite::Row, at: u64) -> rusqlite::Result<ExportedVersion> {
-    let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64).filter(|&t| t <= at);
-    let closed = seq_to.is_some();
-    let (id, memory) = row_to_memory(r, true)?;
-    Ok(ExportedVersion {
-        memory,
-        seq_to,
-        ended_at: if closed { r.get(15)? } else { None },
-        end_kind: if closed { r.get(16)? } else { None },
-        id: if closed { None } else { Some(id as u64) },
-    })
+/// The NDJSON export format's name (the `header` line's `format`).
+pub const STREAM_FORMAT: &str = "edgemem-export/2";
+
+/// One line of the NDJSON export: a JSON object whose `kind` names the variant (`header`, `version`,
+/// `commits`, `checkpoint`, `write`, `end`), its other fields those of the variant's struct.
+///
+/// Written and read by hand (`to_line`, `parse`), not by serde's internally tagged enums: those buffer
+/// every line into an intermediate tree and doubled the engine's wasm code for (de)serialising memories
+/// and checkpoints (+43 KB gzip, past the package's budget).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExportLine {
+    Header(ExportHeader),
+    Version(ExportedVersion),
+    Commits(ExportCommits),
+    Checkpoint(Checkpoint),
+    Write(ExportedWrite),
+    End(ExportCounts),
 }
 
-/// The versions a query of `VER_COLS, seq_to, ended_at, end_kind` rows finds, as exported at seq `at`.
-pub(crate) fn versions_at(
-    conn: &rusqlite::Connection,
-    sql: &str,
-    params: &[&dyn rusqlite::ToSql],
-    at: u64,
-) -> Result<Vec<ExportedVersion>> {
-    let mut st = conn.prepare_cached(sql)?;
-    let rows = st.query_map(params, |r| version_from(r, at))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// The first line: what the export is of.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportHeader {
+    pub format: String,
+    pub dims: usize,
+    pub metric: String,
+    pub seq: u64,
 }
 
-impl Store {
-    pub fn export(&mut self) -> Result<ExportDoc> {
-        let memories: Vec<Memory> = {
-            let mut st = self.conn.prepare(&format!("SELECT {MEM_COLS} FROM memories ORDER BY ns, key"))?;
-            let rows = st.query_map([], |r| row_to_memory(r, true).map(|(_, m)| m))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        let versions = versions_at(
-            &self.conn,
-            &versions_union(&["seq_to", "ended_at", "end_kind"], "1", "1", "ns, key, seq_from"),
-            &[],
-            self.seq,
-        )?;
-        let commits = crate::storage::time_index::commit_times(&self.conn, 0, self.seq, usize::MAX)?.0;
-        let keys: Vec<(String, String, String)> = {
-            let mut st = self
-                .conn
-                .prepare("SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints ORDER BY thread_id, seq")?;
-            let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
-        let mut checkpoints = Vec::with_capacity(keys.len());
-        for (t, ns, id) in keys {
-            if let Some(c) = self.get_checkpoint(&t, &ns, Some(&id))? {
-                checkpoints.push(c);
-            }
+/// Up to 1,000 (seq, ts) pairs of the commit log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportCommits {
+    pub items: Vec<(u64, i64)>,
+}
+
+#[derive(Deserialize)]
+struct Kind<'a> {
+    #[serde(borrow)]
+    kind: std::borrow::Cow<'a, str>,
+}
+
+/// `{"kind":"<kind>",` + the rest of `inner`'s JSON object.
+fn tagged<T: Serialize>(kind: &str, inner: &T) -> Result<String> {
+    let body = serde_json::to_string(inner)?;
+    let rest = body.strip_prefix('{').ok_or_else(|| Error::internal("an export line is not a JSON object"))?;
+    let mut out = String::with_capacity(body.len() + kind.len() + 12);
+    out.push_str("{\"kind\":\"");
+    out.push_str(kind);
+    out.push('"');
+    if rest != "}" {
+        out.push(',');
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+impl ExportLine {
+    /// The line as JSON (no line end).
+    pub fn to_line(&self) -> Result<String> {
+        match self {
+            ExportLine::Header(h) => tagged("header", h),
+            ExportLine::Version(v) => tagged("version", v),
+            ExportLine::Commits(c) => tagged("commits", c),
+            ExportLine::Checkpoint(c) => tagged("checkpoint", c),
+            ExportLine::Write(w) => tagged("write", w),
+            ExportLine::End(e) => tagged("end", e),
         }
-        Ok(ExportDoc {
-            format: FORMAT.into(),
-            dims: self.cfg.dims,
-            metric: self.cfg.metric.as_str().into(),
-            seq: self.seq,
-            history_floor: self.history_floor,
-            memories,
-            versions,
-            commits,
-            checkpoints,
+    }
+
+    /// Reads one line (its `kind`, then the variant's fields; unknown fields are ignored).
+    pub fn parse(line: &str) -> std::result::Result<ExportLine, serde_json::Error> {
+        let kind: Kind = serde_json::from_str(line)?;
+        Ok(match &*kind.kind {
+            "header" => ExportLine::Header(serde_json::from_str(line)?),
+            "version" => ExportLine::Version(serde_json::from_str(line)?),
+            "commits" => ExportLine::Commits(serde_json::from_str(line)?),
+            "checkpoint" => ExportLine::Checkpoint(serde_json::from_str(line)?),
+            "write" => ExportLine::Write(serde_json::from_str(line)?),
+            "end" => ExportLine::End(serde_json::from_str(line)?),
+            other => return Err(serde::de::Error::custom(format!("unknown export line kind {other:?}"))),
         })
     }
+}
 
-    /// Loads a one-document export into this (empty) store, validated line by line like a streamed
-    /// import (import_stream.rs), in one transaction. Its `memories` must be exactly its live versions.
-    pub fn import(&mut self, doc: &ExportDoc) -> Result<()> {
-        if doc.format != FORMAT {
-            return Err(Error::invalid(format!("unknown export format {:?}", doc.format)));
-        }
-        // Sizes are recomputed on import, never trusted: they may differ.
-        let same = |a: &Memory, b: &Memory| Memory { size: 0, ..a.clone() } == Memory { size: 0, ..b.clone() };
-        let mut live: HashMap<(&[String], &str, u64), &Memory> = HashMap::new();
-        for v in doc.versions.iter().filter(|v| v.seq_to.is_none()) {
-            live.insert((&v.memory.namespace, &v.memory.key, v.memory.seq), &v.memory);
-        }
-        let mut seen = HashSet::new();
-        for m in &doc.memories {
-            let id = (&m.namespace[..], &m.key[..], m.seq);
-            if !seen.insert(id) {
-                return Err(Error::invalid(format!("export holds the memory {:?} in {:?} twice", m.key, m.namespace)));
-            }
-            if !live.get(&id).is_some_and(|v| same(v, m)) {
-                return Err(Error::invalid(format!(
-                    "export's memory {:?} in {:?} is not its live version",
-                    m.key, m.namespace
-                )));
-            }
-        }
-        if seen.len() != live.len() {
-            return Err(Error::invalid(
-                "export's memories are not its live versions (each memory needs its version with seq_to null)",
-            ));
-        }
-        let progress = self.import_lines(document_lines(doc).into_iter().map(Ok), ImportChunk::WHOLE)?;
-        debug_assert!(progress.done);
-        Ok(())
-    }
+/// One pending write of a checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportedWrite {
+    pub thread_id: String,
+    pub checkpoint_ns: String,
+    pub checkpoint_id: String,
+    pub task_id: String,
+    pub idx: i64,
+    pub channel: String,
+    pub value: CheckpointData,
+}
 
-    /// Refuses an import whose live memories would exceed the caps (inside the import's tx).
-    pub(crate) fn check_imported_caps(&self) -> Result<()> {
-        let (bytes, count): (i64, i64) =
-            self.conn.query_row("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM memories", [], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?;
-        let caps = self.cfg.caps;
-        if (caps.max_bytes > 0 && bytes as u64 > caps.max_bytes)
-            || (caps.max_memories > 0 && count as u64 > caps.max_memories)
-        {
-            return Err(Error::new(
-                ErrorCode::QuotaExceeded,
-                format!(
-                    "import holds {bytes} bytes / {count} memories; caps are {} bytes / {} memories",
-                    caps.max_bytes, caps.max_memories
-                ),
-            ));
-        }
-        Ok(())
+/// The `end` line: the history floor when the export finished, and how many lines of each kind came.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportCounts {
+    pub history_floor: u64,
+    pub versions: u64,
+    /// Commit pairs (not `commits` lines).
+    pub commits: u64,
+    pub checkpoints: u64,
+    pub writes: u64,
+}
+
+/// The lines of a one-document export (`ExportDoc`), for `import`.
+pub(crate) fn document_lines(doc: &crate::transfer::format::ExportDoc) -> Vec<ExportLine> {
+    let mut lines = Vec::with_capacity(doc.versions.len() + doc.checkpoints.len() + 3);
+    lines.push(ExportLine::Header(ExportHeader {
+        format: STREAM_FORMAT.into(),
+        dims: doc.dims,
+        metric: doc.metric.clone(),
+        seq: doc.seq,
+    }));
+    lines.extend(doc.versions.iter().cloned().map(ExportLine::Version));
+    for chunk in doc.commits.chunks(1000) {
+        lines.push(ExportLine::Commits(ExportCommits { items: chunk.to_vec() }));
     }
+    lines.extend(doc.checkpoints.iter().cloned().map(ExportLine::Checkpoint));
+    let writes = doc.checkpoints.iter().map(|c| c.pending_writes.len() as u64).sum();
+    lines.push(ExportLine::End(ExportCounts {
+        history_floor: doc.history_floor,
+        versions: doc.versions.len() as u64,
+        commits: doc.commits.len() as u64,
+        checkpoints: doc.checkpoints.len() as u64,
+        writes,
+    }));
+    lines
 }

@@ -30,11 +30,13 @@ use crate::features::memories::row::data_cols;
 use crate::state::feed::EventKind;
 use crate::state::import_gate::{ImportGate, ImportState};
 use crate::store::Store;
-use crate::transfer::export::{ExportCommits, ExportCounts, ExportHeader, ExportLine, ExportedWrite, STREAM_FORMAT};
-use crate::transfer::format::ExportedVersion;
+use crate::transfer::format::{
+    document_lines, ExportCounts, ExportDoc, ExportLine, ExportedVersion, ExportedWrite, FORMAT, STREAM_FORMAT,
+};
 use crate::vectors::index::{encode_vec, validate};
 use rusqlite::{params, params_from_iter, ToSql};
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 
 /// The largest seq an import may bring: every later seq stays exact as a JavaScript number (2^53-1),
 /// with 2^40 changes to spare; no real store comes near it.
@@ -547,29 +549,60 @@ impl Store {
         crate::storage::schema::meta_set(c, "seq_floor", st.seq as i64)?;
         Ok(())
     }
-}
 
-/// The lines of a one-document export (`ExportDoc`), for `import`.
-pub(crate) fn document_lines(doc: &crate::transfer::format::ExportDoc) -> Vec<ExportLine> {
-    let mut lines = Vec::with_capacity(doc.versions.len() + doc.checkpoints.len() + 3);
-    lines.push(ExportLine::Header(ExportHeader {
-        format: STREAM_FORMAT.into(),
-        dims: doc.dims,
-        metric: doc.metric.clone(),
-        seq: doc.seq,
-    }));
-    lines.extend(doc.versions.iter().cloned().map(ExportLine::Version));
-    for chunk in doc.commits.chunks(1000) {
-        lines.push(ExportLine::Commits(ExportCommits { items: chunk.to_vec() }));
+    /// Loads a one-document export into this (empty) store, validated line by line like a streamed
+    /// import (import_stream.rs), in one transaction. Its `memories` must be exactly its live versions.
+    pub fn import(&mut self, doc: &ExportDoc) -> Result<()> {
+        if doc.format != FORMAT {
+            return Err(Error::invalid(format!("unknown export format {:?}", doc.format)));
+        }
+        // Sizes are recomputed on import, never trusted: they may differ.
+        let same = |a: &Memory, b: &Memory| Memory { size: 0, ..a.clone() } == Memory { size: 0, ..b.clone() };
+        let mut live: HashMap<(&[String], &str, u64), &Memory> = HashMap::new();
+        for v in doc.versions.iter().filter(|v| v.seq_to.is_none()) {
+            live.insert((&v.memory.namespace, &v.memory.key, v.memory.seq), &v.memory);
+        }
+        let mut seen = HashSet::new();
+        for m in &doc.memories {
+            let id = (&m.namespace[..], &m.key[..], m.seq);
+            if !seen.insert(id) {
+                return Err(Error::invalid(format!("export holds the memory {:?} in {:?} twice", m.key, m.namespace)));
+            }
+            if !live.get(&id).is_some_and(|v| same(v, m)) {
+                return Err(Error::invalid(format!(
+                    "export's memory {:?} in {:?} is not its live version",
+                    m.key, m.namespace
+                )));
+            }
+        }
+        if seen.len() != live.len() {
+            return Err(Error::invalid(
+                "export's memories are not its live versions (each memory needs its version with seq_to null)",
+            ));
+        }
+        let progress = self.import_lines(document_lines(doc).into_iter().map(Ok), ImportChunk::WHOLE)?;
+        debug_assert!(progress.done);
+        Ok(())
     }
-    lines.extend(doc.checkpoints.iter().cloned().map(ExportLine::Checkpoint));
-    let writes = doc.checkpoints.iter().map(|c| c.pending_writes.len() as u64).sum();
-    lines.push(ExportLine::End(ExportCounts {
-        history_floor: doc.history_floor,
-        versions: doc.versions.len() as u64,
-        commits: doc.commits.len() as u64,
-        checkpoints: doc.checkpoints.len() as u64,
-        writes,
-    }));
-    lines
+
+    /// Refuses an import whose live memories would exceed the caps (inside the import's tx).
+    pub(crate) fn check_imported_caps(&self) -> Result<()> {
+        let (bytes, count): (i64, i64) =
+            self.conn.query_row("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM memories", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?;
+        let caps = self.cfg.caps;
+        if (caps.max_bytes > 0 && bytes as u64 > caps.max_bytes)
+            || (caps.max_memories > 0 && count as u64 > caps.max_memories)
+        {
+            return Err(Error::new(
+                ErrorCode::QuotaExceeded,
+                format!(
+                    "import holds {bytes} bytes / {count} memories; caps are {} bytes / {} memories",
+                    caps.max_bytes, caps.max_memories
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
