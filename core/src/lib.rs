@@ -30,7 +30,8 @@ pub use features::checkpoints::{
 };
 pub use features::memories::crud::{HistoryPage, HISTORY_PAGE_MAX};
 pub use features::memories::namespaces::NamespaceQuery;
-pub use features::search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery};
+pub use features::search::fusion::{FusionMethod, FusionParams};
+pub use features::search::query::{SearchHit, SearchMode, SearchQuery};
 pub use features::stats::Stats;
 pub use state::feed::{ChangesPage, Event, EventFilter, EventKind, SubscriptionId};
 pub use storage::page_cache::page_cache_active;

@@ -9,7 +9,8 @@ use crate::base::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck}
 use crate::config::{Metric, Retention, ScalarKind, StoreOptions};
 use crate::features::memories::crud::HistoryPage;
 use crate::features::memories::namespaces::NamespaceQuery;
-use crate::features::search::{FusionMethod, FusionParams, SearchHit, SearchMode, SearchQuery};
+use crate::features::search::fusion::{FusionMethod, FusionParams};
+use crate::features::search::query::{SearchHit, SearchMode, SearchQuery};
 use crate::features::stats::Stats;
 use crate::state::feed::{ChangesPage, Event, EventFilter, EventKind};
 use crate::transfer::import::ImportProgress;

@@ -10,7 +10,8 @@
 //! adds about what BM25 gives one occurrence of it, so the memories holding it are all that is
 //! read — not a second BM25 query, which in wasm cost about as much as the rest of the search.
 
-use super::{lexical, FusionParams};
+use super::fusion::FusionParams;
+use super::terms;
 use crate::base::error::Result;
 use foldhash::{HashMap, HashMapExt, HashSet};
 
@@ -60,7 +61,7 @@ pub fn expand(
         }
     }
     let mut out: Vec<(i64, f64)> = by_id.into_iter().collect();
-    out.sort_by(super::best_first);
+    out.sort_by(super::fusion::best_first);
     out.truncate(pool);
     Ok(out)
 }
@@ -78,9 +79,9 @@ fn candidate_words(texts: &[String], query_terms: &[String]) -> Vec<(String, u32
     let mut counts: HashMap<String, (u32, usize, usize)> = HashMap::new();
     let mut word = String::new();
     for (ti, text) in texts.iter().enumerate() {
-        for w in lexical::raw_words(text).take(WORDS_PER_TEXT) {
-            lexical::lowercase_into(w, &mut word);
-            if lexical::is_stopword(&word) || query_terms.contains(&word) {
+        for w in terms::raw_words(text).take(WORDS_PER_TEXT) {
+            terms::lowercase_into(w, &mut word);
+            if terms::is_stopword(&word) || query_terms.contains(&word) {
                 continue;
             }
             let next = counts.len();

@@ -1,7 +1,7 @@
 //! Per-term queries on an FTS5 table — the store's `memories_fts`, or the scratch table an AS OF
 //! search builds — so live and AS OF search score, count and match terms the same way.
 
-use super::lexical;
+use super::terms;
 use crate::base::error::Result;
 use crate::state::term_cache::TermList;
 use rusqlite::Connection;
@@ -13,18 +13,17 @@ pub struct FtsTable<'c> {
 }
 
 impl FtsTable<'_> {
-    /// The best `pool` rows for `terms` by BM25, summed term by term (`lexical::sum_term_scores`).
+    /// The best `pool` rows for `terms` by BM25, summed term by term (`terms::sum_term_scores`).
     pub fn bm25(&self, terms: &[String], pool: usize) -> Result<Vec<(i64, f64)>> {
-        lexical::sum_term_scores(terms, pool, |t| self.term_scores(t))
+        terms::sum_term_scores(terms, pool, |t| self.term_scores(t))
     }
 
     /// Every row holding `term`, with its BM25 for the term (negated FTS5 `bm25()`; None: NULL).
     pub fn term_scores(&self, term: &str) -> Result<TermList> {
         let sql = format!("SELECT rowid, bm25({0}) FROM {0} WHERE {0} MATCH ?1", self.name);
         let mut st = self.conn.prepare_cached(&sql)?;
-        let rows = st.query_map([lexical::quote(term)], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s)))
-        })?;
+        let rows =
+            st.query_map([terms::quote(term)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
         let mut list: Vec<_> = rows.collect::<rusqlite::Result<_>>()?;
         // Collected by doubling, a list has up to twice its length in capacity, which the term cache would keep
         // (term_scores.rs counts lengths). Shrinking gives the tail back in place.
@@ -35,7 +34,7 @@ impl FtsTable<'_> {
     /// The rows whose text holds `term`.
     pub fn holders(&self, term: &str) -> Result<Vec<i64>> {
         let mut st = self.conn.prepare_cached(&format!("SELECT rowid FROM {0} WHERE {0} MATCH ?1", self.name))?;
-        let rows = st.query_map([lexical::quote(term)], |r| r.get::<_, i64>(0))?;
+        let rows = st.query_map([terms::quote(term)], |r| r.get::<_, i64>(0))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -44,7 +43,7 @@ impl FtsTable<'_> {
         let n: i64 = self
             .conn
             .prepare_cached(&format!("SELECT COUNT(*) FROM {0} WHERE {0} MATCH ?1", self.name))?
-            .query_row([lexical::quote(term)], |r| r.get(0))?;
+            .query_row([terms::quote(term)], |r| r.get(0))?;
         Ok(n as u64)
     }
 }

@@ -123,3 +123,14 @@ pub fn fuse(
     out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
     out
 }
+
+/// Order of a ranked (id, score) list: best score first, ties by id. One function for every such
+/// sort, so the module holds one copy of the sort for it rather than one per closure.
+pub(crate) fn best_first(a: &(i64, f64), b: &(i64, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+/// Best score first, ties left in the order they came (a stable sort).
+pub(crate) fn best_first_in_order(a: &(i64, f64), b: &(i64, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1)
+}
