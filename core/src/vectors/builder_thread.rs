@@ -2,10 +2,10 @@
 //! it is handed into the graph, one at a time, and reports each batch's outcome. Handing a batch
 //! over and learning it is done are channel operations, so the write that does either pays a few
 //! microseconds (spawning and joining a thread per batch cost ~140 µs on that write). What a batch
-//! means for searches meanwhile is `vector_index.rs`' business.
+//! means for searches meanwhile is `index.rs`' business.
 
+use super::graph::{insert, GraphLock};
 use crate::config::ScalarKind;
-use crate::vectors::index::{insert, GraphLock};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread::JoinHandle;

@@ -5,24 +5,34 @@
 //! Writes are buffered: a new or changed vector goes to a pending set that searches score exactly,
 //! and reaches the HNSW graph in batches, so an acknowledged write never waits on graph
 //! construction and results are the same as if every vector were in the graph. How a batch gets there is
-//! the `builder` module's, one of two chosen here: natively a builder thread beside writes and searches
-//! (`vector_index/threaded.rs`), on wasm, which has no threads, inline by writes (`vector_index/inline.rs`).
+//! the `pending` module's, one of two chosen here: natively a builder thread beside writes and searches
+//! (`pending_threaded.rs`), on wasm, which has no threads, inline by writes (`pending_inline.rs`).
 //! `flush()` (hosts call it when idle, and before a snapshot) puts everything in the graph before it returns.
 
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::config::{Metric, ScalarKind};
+use graph::{insert, GraphLock};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use usearch::{ffi::IndexOptions, Index, MetricKind};
 
-/// How pending vectors reach the graph: the write/advance policy and the batch being built, if any.
-#[cfg_attr(not(target_family = "wasm"), path = "threaded.rs")]
-#[cfg_attr(target_family = "wasm", path = "inline.rs")]
+/// The batch being built, if any (natively; never one on wasm).
+#[path = "builder.rs"]
 mod builder;
+/// The native builder thread.
+#[cfg(not(target_family = "wasm"))]
+#[path = "builder_thread.rs"]
+mod builder_thread;
+/// The graph's turns and its inserts.
+#[path = "graph.rs"]
+mod graph;
 /// The `i4` kind's codes and metric.
 #[path = "nibbles.rs"]
 mod nibbles;
+/// How pending vectors reach the graph: the write/advance policy, one of two.
+#[cfg_attr(not(target_family = "wasm"), path = "pending_threaded.rs")]
+#[cfg_attr(target_family = "wasm", path = "pending_inline.rs")]
+mod pending;
 
 pub const MAX_DIMS: usize = 4096;
 
@@ -471,58 +481,6 @@ impl Drop for VectorIndex {
     fn drop(&mut self) {
         // A builder still inserting holds the graph; let it finish rather than outlive the store.
         let _ = self.join();
-    }
-}
-
-/// Inserts a batch into the graph (on the builder thread, or inline), one vector per turn of the
-/// lock so a search waits for one insert at most.
-pub(crate) fn insert(
-    index: &Index,
-    lock: &GraphLock,
-    batch: &[(u64, Vec<f32>)],
-    scalar: ScalarKind,
-) -> std::result::Result<(), String> {
-    // An i4 graph takes each vector's codes (see `options`).
-    let mut words = Vec::new();
-    for (id, v) in batch {
-        if scalar == ScalarKind::I4 {
-            nibbles::encode_words(v, &mut words);
-        }
-        let _turn = lock.builder();
-        index.add(*id, if scalar == ScalarKind::I4 { &words } else { v }).map_err(|e| e.to_string())?;
-    }
-    Ok(())
-}
-
-/// Turns on the graph for its owner (searches, stats) and the builder (inserts): USearch reads
-/// neighbour lists without locks, so a traversal beside an insert could miss nodes. A plain mutex
-/// is not enough: not fair, re-taken in a loop by the builder it let a search wait behind most of a
-/// batch (measured: up to 25 ms behind 64 inserts, 200–400 ms behind 2,000). So the builder steps
-/// aside while the owner waits, and the owner waits for one insert at most.
-#[derive(Default)]
-pub(crate) struct GraphLock {
-    turn: Mutex<()>,
-    owner_waiting: AtomicBool,
-}
-
-impl GraphLock {
-    fn owner(&self) -> MutexGuard<'_, ()> {
-        self.owner_waiting.store(true, Ordering::SeqCst);
-        let turn = self.take();
-        self.owner_waiting.store(false, Ordering::SeqCst);
-        turn
-    }
-
-    fn builder(&self) -> MutexGuard<'_, ()> {
-        while self.owner_waiting.load(Ordering::SeqCst) {
-            std::thread::yield_now();
-        }
-        self.take()
-    }
-
-    /// (A panicked builder leaves nothing half-done behind it: USearch reports errors.)
-    fn take(&self) -> MutexGuard<'_, ()> {
-        self.turn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 

@@ -1,53 +1,19 @@
-//! Natively, pending vectors reach the graph on a builder thread (`builder_thread.rs`) while writes and
+//! Natively, pending vectors reach the graph on a builder thread (`builder_thread.rs`; the batch it works on: `builder.rs`) while writes and
 //! searches go on: a write hands the buffer over as a batch once it holds [`BUILD_MIN`] vectors, and waits
 //! for the running batch only when writes outpace the builder by [`PENDING_HARD_MAX`]. Until a batch is done
 //! the graph may or may not hold any of it: searches score the batch exactly and hide its ids (and every
 //! stale id) from graph results, so nothing is missed or counted twice.
 
-mod builder_thread;
-
+use super::builder::Build;
+use super::builder_thread::GraphBuilder;
 use super::VectorIndex;
 use crate::base::error::{Error, Result};
-use builder_thread::{Batch, GraphBuilder};
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// The builder thread takes the pending vectors once there are this many…
 const BUILD_MIN: usize = 64;
 /// …and a write waits for the running batch only when writes outpace the builder this far.
 const PENDING_HARD_MAX: usize = 2048;
-
-/// A batch of vectors the builder thread is inserting into the graph.
-struct Build {
-    batch: Batch,
-    ids: HashSet<u64>,
-    /// Graph size when the batch started (nothing else changes the graph until it is done).
-    graph_len: usize,
-}
-
-/// The running batch, if any, and the thread (started with the first batch).
-#[derive(Default)]
-pub(super) struct Builder {
-    build: Option<Build>,
-    thread: Option<GraphBuilder>,
-}
-
-impl Builder {
-    /// The graph's size when the running batch started; None when no batch is being built.
-    pub(super) fn started_at(&self) -> Option<usize> {
-        self.build.as_ref().map(|b| b.graph_len)
-    }
-
-    /// The running batch's vectors in id order (empty when none).
-    pub(super) fn batch(&self) -> &[(u64, Vec<f32>)] {
-        self.build.as_ref().map_or(&[], |b| b.batch.as_slice())
-    }
-
-    /// Whether `id` is in the running batch.
-    pub(super) fn in_batch(&self, id: u64) -> bool {
-        self.build.as_ref().is_some_and(|b| b.ids.contains(&id))
-    }
-}
 
 impl VectorIndex {
     /// Whether a write adding `incoming` vectors will insert into the graph before it returns (natively:

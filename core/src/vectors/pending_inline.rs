@@ -14,30 +14,6 @@ const PENDING_MAX: usize = 256;
 /// …and by the write at hand once this many are pending (a batch): the buffer's bound.
 const PENDING_HARD_MAX: usize = 2 * PENDING_MAX;
 
-/// Nothing to hold: inserts happen inside the calls that make them due.
-#[derive(Default)]
-pub(super) struct Builder {}
-
-impl Builder {
-    /// The graph's size when the running batch started: never one here.
-    #[inline]
-    pub(super) fn started_at(&self) -> Option<usize> {
-        None
-    }
-
-    /// The running batch's vectors: none.
-    #[inline]
-    pub(super) fn batch(&self) -> &[(u64, Vec<f32>)] {
-        &[]
-    }
-
-    /// Whether `id` is in the running batch: no.
-    #[inline]
-    pub(super) fn in_batch(&self, _id: u64) -> bool {
-        false
-    }
-}
-
 impl VectorIndex {
     /// Whether a write adding `incoming` vectors will insert into the graph before it returns (past the
     /// buffer's bound).
