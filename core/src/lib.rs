@@ -1,6 +1,12 @@
 //! edgemem-core: the agent-memory engine. SQLite holds the truth (memories, history, checkpoints,
 //! change feed, FTS5); a USearch HNSW index serves vector search. No JavaScript in here: hosts
 //! (the wasm adapter, the Worker) plug in through [`PageStore`] and the public [`Store`] API.
+//!
+//! The modules import one way, each only from those before it (`node scripts/check-core-layers.mjs`
+//! checks it, files inside a folder too): `base` (errors, the API's shapes, the clock) → `storage` (page
+//! store, VFS, page cache, schema, commit log) → `config` → `vectors` (the HNSW index) → `state` (the
+//! Store's parts) → `store` (the `Store` and its write transaction) → `features` (memories, checkpoints,
+//! search, the change feed's API, host metadata, stats) → `transfer` (the export format, export, import).
 
 mod base;
 mod config;

@@ -35,7 +35,7 @@ pub(crate) struct Tx {
     pub touched: Vec<i64>,
     /// Full-text entries this transaction marked stale (see lexical_buffer.rs).
     pub lexical_marks: u64,
-    /// This write began by inserting buffered vectors into the graph (wasm; see vector_index.rs).
+    /// This write began by inserting buffered vectors into the graph (wasm; see vectors/index.rs).
     pub vectors_inserted: bool,
 }
 
@@ -64,17 +64,17 @@ pub struct Store {
     pub(crate) history_floor: u64,
     /// Writes since `sweep` last ran (caps.rs runs it every few hundred).
     pub(crate) writes_since_sweep: u64,
-    /// The vector index (index_state.rs).
+    /// The vector index (state/index_state.rs).
     pub(crate) index: IndexState,
-    /// Full-text marks waiting to be applied (lexical_buffer.rs).
+    /// Full-text marks waiting to be applied (state/lexical_buffer.rs).
     pub(crate) lexical: LexicalBuffer,
     /// What live searches cache of the full-text index (state/term_cache.rs).
     pub(crate) term_cache: TermCache,
-    /// Live-memory accounting (usage.rs).
+    /// Live-memory accounting (state/usage.rs).
     pub(crate) usage: Usage,
-    /// LRU order of reads (recency.rs).
+    /// LRU order of reads (state/recency.rs).
     pub(crate) recency: Recency,
-    /// Subscribers and the pruned floor of the change feed (feed.rs).
+    /// Subscribers and the pruned floor of the change feed (state/feed.rs).
     pub(crate) feed: Feed,
     /// An unfinished streamed import (state/import_gate.rs): writes are refused until it ends.
     pub(crate) import: ImportGate,
@@ -346,7 +346,7 @@ impl Store {
     pub(crate) fn write_tx<T>(&mut self, f: impl FnOnce(&mut Store, &mut Tx) -> Result<T>) -> Result<T> {
         self.import.check_writes()?;
         let now = self.now_ms().max(self.last_ts);
-        // On wasm a full vector buffer is inserted by the next write, first thing (vector_index.rs).
+        // On wasm a full vector buffer is inserted by the next write, first thing (vectors/index.rs).
         #[cfg(target_family = "wasm")]
         let vectors_inserted = {
             let before = self.index.get().map_or(0, |i| i.pending_len());
@@ -355,7 +355,7 @@ impl Store {
         };
         #[cfg(not(target_family = "wasm"))]
         let vectors_inserted = false;
-        // A write under caps may evict, which needs every read's recency persisted (caps.rs) inside its
+        // A write under caps may evict, which needs every read's recency persisted (features/memories/caps.rs) inside its
         // transaction: a backlog goes first, in bounded transactions of its own.
         if (self.cfg.caps.max_bytes > 0 || self.cfg.caps.max_memories > 0) && self.recency.backlog() {
             self.recency.flush(&self.conn)?;

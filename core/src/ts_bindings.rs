@@ -56,14 +56,14 @@ fn generate() -> String {
     );
     names(
         &mut out,
-        "Every error code (core/src/error.rs).",
+        "Every error code (core/src/base/error.rs).",
         "ERROR_CODES",
         "ErrorCode",
         ErrorCode::ALL.iter().map(|c| c.as_str()),
     );
     names(
         &mut out,
-        "Every kind of change-feed event (core/src/feed.rs).",
+        "Every kind of change-feed event (core/src/state/feed.rs).",
         "EVENT_KINDS",
         "EventKind",
         EventKind::ALL.iter().map(|k| k.as_str()),

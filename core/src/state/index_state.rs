@@ -1,4 +1,4 @@
-//! The Store's vector-index part: the in-memory HNSW index (USearch, vector_index.rs), whether it
+//! The Store's vector-index part: the in-memory HNSW index (USearch, vectors/index.rs), whether it
 //! may disagree with SQLite (then it is rebuilt before its next use), and its snapshot in SQLite —
 //! loaded and caught up on open, rewritten every `index_snapshot_every` changes and in maintenance.
 //! SQLite holds the truth; writes reach the index as `IndexOp`s after their COMMIT.
@@ -55,7 +55,7 @@ impl IndexState {
 
     /// Brings the index from its snapshot at `snap_seq` up to SQLite: a memory whose vector may have
     /// changed since either had a version closed after it (an update, delete, expiry or eviction) or an id
-    /// above the snapshot's highest (a new key: a new id is above it, memories.rs). Each gets its current
+    /// above the snapshot's highest (a new key: a new id is above it, features/memories/crud.rs). Each gets its current
     /// vector, or leaves the index.
     fn replay_since(&mut self, conn: &Connection, snap_seq: u64) -> Result<()> {
         let Some(rusqlite::types::Value::Integer(max_id)) = crate::storage::schema::meta_get(conn, SNAPSHOT_MAX_ID)?
@@ -115,7 +115,7 @@ impl IndexState {
         self.ensure_fresh(conn, cfg)?;
         let Some(idx) = self.index.as_mut() else { return Ok(()) };
         // The ids the snapshot may hold end at the highest live id; every id a write makes later is above it
-        // (memories.rs). Read before the snapshot is written and recorded after: a crash between leaves the
+        // (features/memories/crud.rs). Read before the snapshot is written and recorded after: a crash between leaves the
         // previous snapshot's mark, lower or higher; a replay then upserts every id above it (again, for some)
         // and every memory changed since the snapshot's seq, which covers the new snapshot's too.
         let max_id: i64 = conn.query_row("SELECT COALESCE(MAX(id), 0) FROM memories", [], |r| r.get(0))?;

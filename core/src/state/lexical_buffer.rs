@@ -84,7 +84,7 @@ impl LexicalBuffer {
     }
 
     /// Marks memory `id`'s FTS entry stale in the current write, for the write's next event: a write
-    /// marks a memory as it changes it and appends that change's event next (memories.rs), so every
+    /// marks a memory as it changes it and appends that change's event next (features/memories/crud.rs), so every
     /// mark reaches the event of its memory. With `indexed` FTS holds an entry for the row's text
     /// before the change. If the id was marked already, the first mark stands (`apply`). The write
     /// counts its marks and hands them to [`LexicalBuffer::committed`].

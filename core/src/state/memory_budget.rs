@@ -4,7 +4,7 @@
 //!
 //! The projection is a model of where the heap goes, measured with the size bench (bench/node/heap.mjs):
 //! the HNSW index (per vector: its graph copy plus ~165 B of graph, measured 362 B per 384-d i4 vector at 100k on
-//! wasm), once — snapshots stream in and out of SQLite in pieces (index_snapshot.rs), never beside it —, plus
+//! wasm), once — snapshots stream in and out of SQLite in pieces (vectors/snapshot.rs), never beside it —, plus
 //! SQLite's bounded page cache and a fixed part: the module, write batches in flight, the index's lookups while
 //! they grow (measured peaks, in use — searched, then written — where measured: 57.0 MB at 100k × 384 i4,
 //! 73.8 MB at 100k × 384 i8 while loading, 23.5 MB at 10k × 384 i4; the model says 62.0, 80.8 and 29.4). The

@@ -133,7 +133,7 @@ const MIGRATIONS: &[&str] = &[
     // rebuilt from the live rows once. columnsize = 0: no per-row size table, which on a contentless
     // table makes bm25() score without document-length normalisation (FTS5 reports every row's size
     // as -1, so a term's tf factor is tf (k1 + 1) / (tf + k1 (1 - b - b / avgdl)) for every row; the
-    // same in both SQLite builds; search/lexical.rs sums it term by term, as with several terms FTS5's
+    // same in both SQLite builds; features/search/terms.rs sums it term by term, as with several terms FTS5's
     // bm25() is NaN when avgdl is exactly 3). Memories are short, and penalising the longer ones cost
     // recall: LoCoMo lexical R@10 0.669 -> 0.689, hybrid 0.724 -> 0.737 (e5); a search also skips one
     // size lookup per scored posting (-18 % instructions per hybrid search).
@@ -223,7 +223,7 @@ const MIGRATIONS: &[&str] = &[
     // closes (copied from the row it was), so a new key writes no version and an update one, at the tail,
     // instead of a new one plus the previous one closed in place. Readers of history read `all_versions`.
     // Versions v7 kept open (seq_to NULL) are left where they are, hidden by the view, and closed in place
-    // when their memory changes (memories.rs); rewriting them here would journal the whole table.
+    // when their memory changes (features/memories/crud.rs); rewriting them here would journal the whole table.
     r#"
     CREATE VIEW all_versions AS
         SELECT mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
@@ -254,7 +254,7 @@ const MIGRATIONS: &[&str] = &[
     // in the schema changes, through writable_schema; the CREATE and DROP move the schema cookie, as the
     // `PRAGMA schema_version = X + 1` of SQLite's documented procedure would (v1 said ids are never reused:
     // that no longer holds). A new key's id is one past both the highest live id and the highest id the
-    // vector index snapshot may hold (memories.rs): what the index's replay needs (index_state.rs); an id
+    // vector index snapshot may hold (features/memories/crud.rs): what the index's replay needs (state/index_state.rs); an id
     // freed above both may come back, which nothing keyed by id minds (a reused id is an update of its
     // vector and full-text entry).
     r#"

@@ -1,4 +1,4 @@
-//! Streamed import of the NDJSON export (export_stream.rs), chunk by chunk, each chunk one SQLite
+//! Streamed import of the NDJSON export (format.rs), chunk by chunk, each chunk one SQLite
 //! transaction, so an import of any size goes in with bounded memory and no call past a host's limit.
 //!
 //! Every line is validated like the live API: namespaces, keys, sizes (PAYLOAD_TOO_LARGE past the
@@ -472,7 +472,7 @@ impl Store {
             .map_err(|e| duplicate(e, || format!("checkpoint {:?} of thread {:?}", c.checkpoint_id, c.thread_id)))?;
         self.insert_blobs(&c.thread_id, &c.checkpoint_ns, &blobs)?;
         st.counts.checkpoints += 1;
-        // The one-document format (export.rs) carries pending writes inside their checkpoint.
+        // The one-document format (format.rs) carries pending writes inside their checkpoint.
         for w in &c.pending_writes {
             let w = ExportedWrite {
                 thread_id: c.thread_id.clone(),
@@ -551,7 +551,7 @@ impl Store {
     }
 
     /// Loads a one-document export into this (empty) store, validated line by line like a streamed
-    /// import (import_stream.rs), in one transaction. Its `memories` must be exactly its live versions.
+    /// import (`import_ndjson`), in one transaction. Its `memories` must be exactly its live versions.
     pub fn import(&mut self, doc: &ExportDoc) -> Result<()> {
         if doc.format != FORMAT {
             return Err(Error::invalid(format!("unknown export format {:?}", doc.format)));

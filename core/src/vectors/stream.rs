@@ -19,7 +19,7 @@ extern "C" {
         state: *mut c_void,
     ) -> *const c_char;
     fn edgemem_index_use_i4_metric(native: *mut c_void, dimensions: usize, dims: usize) -> *const c_char;
-    /// The i4 kind's distance (cxx/index_stream.cpp; src/vector_index/nibbles.rs has the layout), which the
+    /// The i4 kind's distance (cxx/index_stream.cpp; src/vectors/nibbles.rs has the layout), which the
     /// index calls itself; here for the tests.
     #[cfg(test)]
     pub(crate) fn edgemem_i4_distance(a: usize, b: usize, dims: usize) -> f32;

@@ -101,7 +101,7 @@ impl Store {
     /// Returns how many memories expired.
     pub fn sweep(&mut self) -> Result<u64> {
         if self.import.importing() {
-            return Ok(0); // retention and expiry wait for the import's end (import_stream.rs)
+            return Ok(0); // retention and expiry wait for the import's end (state/import_gate.rs)
         }
         self.recency.flush(&self.conn)?;
         let mut expired = 0;

@@ -334,7 +334,7 @@ impl Store {
     }
 
     /// `get_at_with` as the JSON of its result (`null` when there is none), for hosts that pass
-    /// JSON on: a live read writes the row straight out (`memory_json.rs`), without building a
+    /// JSON on: a live read writes the row straight out (`json.rs`), without building a
     /// `Memory` or re-serialising the stored value.
     pub fn get_json(&mut self, ns: &[String], key: &str, as_of: Option<AsOf>, with_embedding: bool) -> Result<String> {
         let found = match as_of {

@@ -26,7 +26,7 @@ impl FtsTable<'_> {
             st.query_map([terms::quote(term)], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<f64>>(1)?.map(|s| -s))))?;
         let mut list: Vec<_> = rows.collect::<rusqlite::Result<_>>()?;
         // Collected by doubling, a list has up to twice its length in capacity, which the term cache would keep
-        // (term_scores.rs counts lengths). Shrinking gives the tail back in place.
+        // (state/term_cache.rs counts lengths). Shrinking gives the tail back in place.
         list.shrink_to_fit();
         Ok(TermList::new(list))
     }

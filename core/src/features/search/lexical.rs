@@ -107,7 +107,7 @@ impl LexicalSearch<'_> {
             && !any_expired(self.conn, now)?
         {
             // Nothing to filter: FTS5 alone, no join per match, each term's list from the cache
-            // while the index is unchanged (term_scores.rs).
+            // while the index is unchanged (state/term_cache.rs).
             let fts = FtsTable { conn: self.conn, name: "memories_fts" };
             let (cache, version) = (&mut self.cache.scores, self.version);
             return terms::sum_term_scores(terms, plan.pool, |t| {
