@@ -1,12 +1,16 @@
-/** The Worker's side of the RPC to an agent's Durable Object: one object per agent id (`idFromName`). */
+/**
+ * The Worker's side of the RPC to an agent's Durable Object: one object per agent id (`idFromName`), reached through
+ * its typed stub (env.ts: `DurableObjectNamespace<AgentMemory>`), every answer an Outcome unwrapped here.
+ */
 import type { SearchQuery } from 'edgemem';
 import { unwrap as unwrapOutcome } from 'edgemem/rpc';
-import type { AgentMemory, Outcome, StoreArgs, StoreMethod, StoreResult } from './agent-memory.js';
+import type { AgentMemory, StoreArgs, StoreMethod, StoreResult } from './agent-memory.js';
 import type { Env } from './env.js';
-import { ApiError } from './http-errors.js';
+import { ApiError, type Outcome } from './http-errors.js';
 
-export function agentStub(env: Env, agent: string): DurableObjectStub {
-  return env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(agent)) as unknown as DurableObjectStub;
+/** The agent's Durable Object, its RPC methods typed as the class declares them. */
+export function agentStub(env: Env, agent: string): DurableObjectStub<AgentMemory> {
+  return env.AGENT_MEMORY.get(env.AGENT_MEMORY.idFromName(agent));
 }
 
 /** Calls `method` on the agent's store; a coded error comes back as a thrown ApiError. */
@@ -16,16 +20,15 @@ export async function callAgent<M extends StoreMethod>(
   method: M,
   ...args: StoreArgs<M>
 ): Promise<StoreResult<M>> {
-  const stub = agentStub(env, agent) as unknown as {
-    call(method: M, args: StoreArgs<M>): Promise<Outcome<StoreResult<M>>>;
-  };
+  // Cast: the stub's type of `call` (Rpc.Provider) drops its type parameter, and tsc gives up (TS2589, "excessively
+  // deep") mapping the store's results with their JSON values (Rpc.Stubify of the recursive JsonValue).
+  const stub = agentStub(env, agent) as unknown as Pick<AgentMemory, 'call'>;
   return unwrap(await stub.call(method, args));
 }
 
 /** The agent's hits for `query` as the JSON text of an array (AgentMemory.searchJson); errors as for callAgent. */
 export async function searchAgentJson(env: Env, agent: string, query: SearchQuery): Promise<string> {
-  const stub = agentStub(env, agent) as unknown as Pick<AgentMemory, 'searchJson'>;
-  return unwrap(await stub.searchJson(query));
+  return unwrap(await agentStub(env, agent).searchJson(query));
 }
 
 /** Unwraps an Outcome from the agent's object: a coded error comes back as a thrown ApiError. */
@@ -34,19 +37,12 @@ export function unwrap<T>(r: Outcome<T>): T {
 }
 
 /** A page of the agent's change feed and the cursor for the next poll (AgentMemory.events). */
-export async function pollAgent(
+export function pollAgent(
   env: Env,
   agent: string,
   ...args: Parameters<AgentMemory['events']>
 ): ReturnType<AgentMemory['events']> {
+  // Cast: tsc gives up (TS2589) mapping the events' JSON payloads for the stub's type (Rpc.Stubify of JsonValue).
   const stub = agentStub(env, agent) as unknown as Pick<AgentMemory, 'events'>;
   return stub.events(...args);
-}
-
-/** The Durable Object's streamed export and import calls (AgentMemory.exportChunk / importChunk / importAbort). */
-export function transferStub(
-  env: Env,
-  agent: string,
-): Pick<AgentMemory, 'exportChunk' | 'importChunk' | 'importAbort'> {
-  return agentStub(env, agent) as unknown as Pick<AgentMemory, 'exportChunk' | 'importChunk' | 'importAbort'>;
 }

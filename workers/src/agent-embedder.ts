@@ -13,8 +13,9 @@ import type { EmbedderSetting } from './schemas.js';
 
 export type EmbedderSettingT = z.infer<typeof EmbedderSetting>;
 
+/** The Worker's secret `name` (named by an agent's settings, so looked up by name at run time), if set. */
 function secret(env: Env, name: string): string | undefined {
-  const v = (env as unknown as Record<string, unknown>)[name];
+  const v: unknown = Reflect.get(env, name);
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 

@@ -6,6 +6,7 @@
  * EMBEDDING_FAILED is 502 Bad Gateway (the agent's embedder — an endpoint or Workers AI — failed; nothing written).
  */
 import { ERROR_CODES } from 'edgemem';
+import { outcome, type Outcome as RpcOutcome, type WireError as RpcWireError, toWireError } from 'edgemem/rpc';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
@@ -29,13 +30,14 @@ export const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   QUOTA_EXCEEDED: 507,
 };
 
-/** An error as it crosses the Worker ↔ Durable Object boundary and goes out in a response body. */
-export interface WireError {
-  code: ApiErrorCode;
-  message: string;
-  /** RESUME_GAP only: the oldest seq the change feed still holds. */
-  oldestSeq?: number;
-}
+/**
+ * An error as it crosses the Worker ↔ Durable Object boundary and goes out in a response body (edgemem/rpc's):
+ * its code, message and, for RESUME_GAP only, the oldest seq the change feed still holds.
+ */
+export type WireError = RpcWireError<ApiErrorCode>;
+
+/** What the Durable Object answers each RPC with (edgemem/rpc): the value, or the error with its code. */
+export type Outcome<T> = RpcOutcome<T, WireError>;
 
 /** An error the API answers with; thrown anywhere in a handler and rendered by `errorResponse`. */
 export class ApiError extends Error {
@@ -54,23 +56,22 @@ export class ApiError extends Error {
   }
 }
 
-/** Any thrown value (an ApiError, an EdgememError, Hono's HTTPException, a bug) as a WireError. */
+/**
+ * Any thrown value as a WireError: Hono's HTTPException by its status, anything else by edgemem/rpc's `toWireError`
+ * (an ApiError's or EdgememError's code kept, any other value — a bug — INTERNAL).
+ */
 export function toWire(e: unknown): WireError {
-  if (e instanceof ApiError) return e.wire;
   if (e instanceof HTTPException) {
     const code: ApiErrorCode =
       e.status === 413 ? 'PAYLOAD_TOO_LARGE' : e.status < 500 ? 'INVALID_ARGUMENT' : 'INTERNAL';
     return { code, message: e.message || 'invalid request' };
   }
-  if (typeof e === 'object' && e !== null && typeof (e as { code?: unknown }).code === 'string') {
-    const { code, message, oldestSeq } = e as { code: string; message?: unknown; oldestSeq?: unknown };
-    if ((API_ERROR_CODES as readonly string[]).includes(code)) {
-      const w: WireError = { code: code as ApiErrorCode, message: String(message ?? code) };
-      if (typeof oldestSeq === 'number') w.oldestSeq = oldestSeq;
-      return w;
-    }
-  }
-  return { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) };
+  return toWireError(e);
+}
+
+/** Runs `fn`: its value, or what it threw as a WireError (`toWire`). Never rejects: how the object answers an RPC. */
+export function wireOutcome<T>(fn: () => T | Promise<T>): Promise<Outcome<T>> {
+  return outcome<T, WireError>(fn, toWire);
 }
 
 /** The response for an error: its status and `{ error: { code, message[, oldestSeq] } }`. */

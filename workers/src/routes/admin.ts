@@ -4,7 +4,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { type ImportProgress as ImportProgressT, lineChunks, ndjsonLines, placedChunks } from 'edgemem';
-import { callAgent, transferStub, unwrap } from '../agent-client.js';
+import { agentStub, callAgent, unwrap } from '../agent-client.js';
 import { requires } from '../auth.js';
 import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
@@ -101,7 +101,7 @@ export function registerAdminRoutes(app: App): void {
     // A GET's body means nothing here, but one left unread while the answer streams makes the runtime reset the
     // connection: read it first (up to the usual body limit).
     await drain(c.req.raw, LIMITS.bodyBytes);
-    const stub = transferStub(c.env, c.req.valid('param').agent);
+    const stub = agentStub(c.env, c.req.valid('param').agent);
     // The first chunk before the response starts, so its errors still get their status.
     const first = unwrap(await stub.exportChunk(null));
     let cursor = first.cursor;
@@ -137,7 +137,7 @@ export function registerAdminRoutes(app: App): void {
     }
     const body = c.req.raw.body;
     if (!body) throw new ApiError('INVALID_ARGUMENT', 'POST /import needs a body: the NDJSON export');
-    const stub = transferStub(c.env, c.req.valid('param').agent);
+    const stub = agentStub(c.env, c.req.valid('param').agent);
     let progress: ImportProgressT | undefined;
     try {
       const lines = ndjsonLines(body, LIMITS.importLineChars);

@@ -5,10 +5,8 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { agentStub, unwrap } from '../agent-client.js';
-import type { AgentMemory } from '../agent-memory.js';
 import type { AgentSettings as AgentSettingsT } from '../agent-settings.js';
 import { requires } from '../auth.js';
-import type { Env } from '../env.js';
 import { LIMITS } from '../limits.js';
 import { AgentInfo, AgentParams, AgentSettings } from '../schemas.js';
 import { type App, CONFLICT, defined, ERRORS, jsonBody, limitBody, ok } from './common.js';
@@ -34,22 +32,17 @@ const get = createRoute({
   responses: { 200: ok(AgentInfo, 'the effective settings'), ...ERRORS },
 });
 
-/** The object's settings methods (agent-memory.ts), reached over RPC. */
-type Rpc = Pick<AgentMemory, 'configure' | 'settings'>;
-
-const stub = (env: Env, agent: string) => agentStub(env, agent) as unknown as Rpc;
-
 export function registerAgentRoutes(app: App): void {
   app.openapi(put, async (c) => {
     const { agent } = c.req.valid('param');
     const own = defined(c.req.valid('json')) as AgentSettingsT;
     if (own.retention) own.retention = defined(own.retention);
-    const state = unwrap(await stub(c.env, agent).configure(own));
+    const state = unwrap(await agentStub(c.env, agent).configure(own));
     return c.json({ agent, ...state }, 200);
   });
 
   app.openapi(get, async (c) => {
     const { agent } = c.req.valid('param');
-    return c.json({ agent, ...unwrap(await stub(c.env, agent).settings()) }, 200);
+    return c.json({ agent, ...unwrap(await agentStub(c.env, agent).settings()) }, 200);
   });
 }

@@ -42,6 +42,6 @@ export function registerWebSocketRoute(app: App): void {
     const principal = c.get('principal');
     const headers = new Headers(c.req.raw.headers);
     headers.set(TOKEN_EXPIRY_HEADER, principal.admin ? '' : String(principal.expiresAt));
-    return agentStub(c.env, agent).fetch(new Request(c.req.raw, { headers })) as unknown as Response;
+    return agentStub(c.env, agent).fetch(new Request(c.req.raw, { headers }));
   });
 }
