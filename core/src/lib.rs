@@ -28,7 +28,7 @@ pub mod wasm_rt;
 pub use base::error::{Error, ErrorCode, Result};
 pub use base::filter::{Condition, FilterOp};
 pub use base::page_bytes::MAX_PAGE_BYTES;
-pub use base::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
+pub use base::types::{AsOf, ExportCounts, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
 pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Storage, StoreConfig, StoreOptions};
 pub use features::app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use features::checkpoints::{
@@ -45,6 +45,6 @@ pub use storage::page_store::{MemoryPageStore, PageStore};
 pub use store::Store;
 pub use transfer::export::{ExportChunk, DEFAULT_CHUNK_BYTES};
 pub use transfer::format::{
-    ExportCommits, ExportCounts, ExportDoc, ExportHeader, ExportLine, ExportedVersion, ExportedWrite, STREAM_FORMAT,
+    ExportCommits, ExportDoc, ExportHeader, ExportLine, ExportedVersion, ExportedWrite, STREAM_FORMAT,
 };
 pub use transfer::import::{ImportChunk, ImportProgress};

@@ -143,3 +143,15 @@ pub struct ListPage {
     pub items: Vec<Memory>,
     pub next_cursor: Option<String>,
 }
+
+/// An export's `end` line (transfer/format.rs): the history floor when the export finished, and how many
+/// lines of each kind came; also what an import in progress has taken so far (state/import_gate.rs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportCounts {
+    pub history_floor: u64,
+    pub versions: u64,
+    /// Commit pairs (not `commits` lines).
+    pub commits: u64,
+    pub checkpoints: u64,
+    pub writes: u64,
+}

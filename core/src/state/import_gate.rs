@@ -3,6 +3,7 @@
 //! gate holds what the import has brought so far; the import itself (transfer/import.rs) moves it on.
 
 use crate::base::error::{Error, ErrorCode, Result};
+use crate::base::types::ExportCounts;
 use crate::storage::schema;
 use rusqlite::Connection;
 use serde::{Deserialize, Serialize};
@@ -15,19 +16,10 @@ const STATE_META: &str = "import_state";
 pub(crate) struct ImportState {
     /// The export's seq.
     pub seq: u64,
-    pub counts: ImportCounts,
+    /// The lines of each kind taken so far (`history_floor` unused until the `end` line).
+    pub counts: ExportCounts,
     /// The last commit imported (seq, ts).
     pub last_commit: Option<(u64, i64)>,
-}
-
-/// The lines of each kind an import has taken so far (what its `end` line must count).
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
-pub(crate) struct ImportCounts {
-    pub versions: u64,
-    /// Commit pairs (not `commits` lines).
-    pub commits: u64,
-    pub checkpoints: u64,
-    pub writes: u64,
 }
 
 /// The Store's part for an import in progress.

@@ -5,13 +5,12 @@
 //! writes between chunks do not tear the export. The lines and their order: transfer/format.rs.
 
 use crate::base::error::{Error, Result};
-use crate::base::types::Memory;
+use crate::base::types::{ExportCounts, Memory};
 use crate::features::checkpoints::{row_to_checkpoint, Checkpoint, CheckpointData, CP_COLS};
 use crate::features::memories::row::{row_to_memory, versions_union, MEM_COLS, VER_COLS};
 use crate::store::Store;
 use crate::transfer::format::{
-    ExportCommits, ExportCounts, ExportDoc, ExportHeader, ExportLine, ExportedVersion, ExportedWrite, FORMAT,
-    STREAM_FORMAT,
+    ExportCommits, ExportDoc, ExportHeader, ExportLine, ExportedVersion, ExportedWrite, FORMAT, STREAM_FORMAT,
 };
 use rusqlite::params;
 use serde::{Deserialize, Serialize};

@@ -10,7 +10,7 @@
 //! of line, so an importer can tell a complete stream from a cut one).
 
 use crate::base::error::{Error, Result};
-use crate::base::types::Memory;
+use crate::base::types::{ExportCounts, Memory};
 use crate::features::checkpoints::{Checkpoint, CheckpointData};
 use serde::{Deserialize, Serialize};
 
@@ -136,17 +136,6 @@ pub struct ExportedWrite {
     pub idx: i64,
     pub channel: String,
     pub value: CheckpointData,
-}
-
-/// The `end` line: the history floor when the export finished, and how many lines of each kind came.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExportCounts {
-    pub history_floor: u64,
-    pub versions: u64,
-    /// Commit pairs (not `commits` lines).
-    pub commits: u64,
-    pub checkpoints: u64,
-    pub writes: u64,
 }
 
 /// The lines of a one-document export (`ExportDoc`), for `import`.

@@ -21,7 +21,7 @@
 
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::base::namespace;
-use crate::base::types::Memory;
+use crate::base::types::{ExportCounts, Memory};
 use crate::config::StoreConfig;
 use crate::features::checkpoints::{
     check_id, check_thread_id, check_versions, encode_blobs, Checkpoint, MAX_PENDING_WRITES_FACTOR,
@@ -31,7 +31,7 @@ use crate::state::feed::EventKind;
 use crate::state::import_gate::{ImportGate, ImportState};
 use crate::store::Store;
 use crate::transfer::format::{
-    document_lines, ExportCounts, ExportDoc, ExportLine, ExportedVersion, ExportedWrite, FORMAT, STREAM_FORMAT,
+    document_lines, ExportDoc, ExportLine, ExportedVersion, ExportedWrite, FORMAT, STREAM_FORMAT,
 };
 use crate::vectors::index::{encode_vec, validate};
 use rusqlite::{params, params_from_iter, ToSql};
