@@ -14,6 +14,7 @@
  *   never shrinks, allocator slack, SQLite caches);
  * - `reopened`: workerd restarted over the same state (the DO evicted), `empty` opened (baseline), then
  *   `loaded` opened by one stats call and one hybrid search — what a cold DO holding that data needs to answer.
+ * `package`: what `npm install edgemem` brings and two apps built from it cost (bench/node/package-size.mjs).
  * The store's own figures (`dbBytes`, `indexBytes`) are reported beside them, and the engine's own heap — the
  * wasm linear memory of the same store built, reopened, and in use (reopened, then 2,000 different hybrid searches
  * and 600 PUTs, which run the sweep that persists the searches' read recency) by the npm package in fresh Node
@@ -31,6 +32,7 @@ import { connect, createAgent } from 'edgemem';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
 import { LOCOMO_DIR } from '../lib/locomo.mjs';
 import { DIMS, flag as flagOf, loadCorpus } from '../node/corpus.mjs';
+import { measurePackage } from '../node/package-size.mjs';
 import { rss, workerdPid } from './workerd-rss.mjs';
 
 const args = process.argv.slice(2);
@@ -194,11 +196,18 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-const out = { ...module, do_memory: rows };
+log('what npm install edgemem brings, and two apps built from it (bench/node/package-size.mjs)…');
+const pkg = measurePackage(log);
+const out = { ...module, package: pkg, do_memory: rows };
 const mib = (b) => `${(b / 2 ** 20).toFixed(1)} MiB`;
 if (asJson) console.log(JSON.stringify(out));
 else {
   console.log(`wasm module: ${mib(module.wasm_bytes)} raw, ${mib(module.wasm_gzip_bytes)} gzip -9`);
+  console.log(
+    `npm install edgemem: ${pkg.installed_packages} package(s), ${mib(pkg.installed_bytes)}; a browser app of openStore ` +
+      `${(pkg.browser_open_store_js_gzip_bytes / 1024).toFixed(1)} KiB gzip (the .wasm apart), a Worker of connect ` +
+      `${(pkg.worker_connect_js_gzip_bytes / 1024).toFixed(1)} KiB gzip`,
+  );
   for (const r of rows) {
     console.log(
       `${r.memories} × ${r.dims} ${r.scalar}: workerd RSS +${mib(r.after_load.delta_bytes)} after loading, +${mib(r.reopened.delta_bytes)} reopened cold; ` +

@@ -1,5 +1,5 @@
 // @ts-check
-// The command line (`edgemem`, dist/cli/main.js) on local store files: the shared CLI suite, then what is local
+// The command line (`edgemem`, dist/bin/edgemem.js) on local store files: the shared CLI suite, then what is local
 // only — `tail` printing a file's retained changes, `mcp`, help and version, and which store the options pick.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

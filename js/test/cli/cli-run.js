@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Runs the built command line (`dist/cli/main.js`, the package's `bin`) as a child process, for the CLI tests
+ * Runs the built command line (`dist/bin/edgemem.js`, the package's `bin`: the CLI with its dependencies bundled in) as a child process, for the CLI tests
  * here and the Worker's (workers/test-node/cli-remote.test.mjs): `cli` to completion, `startCli` for one that
  * keeps running (tail), with its output as it comes. The EDGEMEM_* variables of the test's own environment are
  * dropped so only what a test passes counts.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/bin/edgemem.js', import.meta.url));
 
 /** @typedef {{ env?: Record<string, string>, input?: string, cwd?: string }} RunOptions */
 /** @typedef {{ status: number | null, stdout: string, stderr: string }} RunResult */

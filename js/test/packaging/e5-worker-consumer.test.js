@@ -26,7 +26,7 @@ describe('a Worker consumer of edgemem-e5 (wrangler bundle, Miniflare)', () => {
 
   it('bundles both workerd entries, each wasm a separate compiled module, no weights', () => {
     const bundle = readFileSync(join(out, 'index.js'), 'utf8');
-    assert.match(bundle, /\/\/ node_modules\/edgemem\/dist\/workerd\.js/);
+    assert.match(bundle, /\/\/ node_modules\/edgemem\/dist\/entries\/workerd\.js/);
     assert.match(bundle, /\/\/ node_modules\/edgemem-e5\/src\/workerd\.js/);
     assert.doesNotMatch(bundle, /node:fs|readFileSync/);
     const files = readdirSync(out);

@@ -19,17 +19,22 @@ function shipped() {
     .sort();
 }
 
-/** What must ship: one compiled module and declaration per TypeScript source (subfolders too: cli/), the wasm-bindgen output. */
+/**
+ * What must ship: one compiled module and declaration per TypeScript source (subfolders too) but the command
+ * line's, which ships as one bundle with its licenses (dist/bin), and the wasm-bindgen output.
+ */
 function expected() {
   const modules = readdirSync(join(pkgDir, 'src'), { recursive: true, encoding: 'utf8' })
     .map((f) => f.split(sep).join('/'))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('cli/'))
     .flatMap((f) => [`dist/${f.replace(/\.ts$/, '.js')}`, `dist/${f.replace(/\.ts$/, '.d.ts')}`]);
   const docs = readdirSync(pkgDir).filter((f) => /^(README|LICEN[CS]E)(\.md)?$/i.test(f));
   return [
     'package.json',
     ...docs,
     ...modules,
+    'dist/bin/edgemem.js',
+    'dist/bin/THIRD_PARTY_LICENSES.md',
     'dist-wasm/edgemem_wasm.js',
     'dist-wasm/edgemem_wasm.d.ts',
     'dist-wasm/edgemem_wasm_bg.wasm',
@@ -71,10 +76,14 @@ describe('the packed tarball', () => {
     for (const t of targets) assert.ok(files.includes(t), `${t} (exports) is not in the tarball`);
   });
 
-  it('ships the command line named by bin, runnable by node', () => {
+  it('ships the command line named by bin, runnable by node, with the licenses of what it bundles', () => {
     const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
     const bin = posix.normalize(pkg.bin.edgemem);
-    assert.equal(bin, 'dist/cli/main.js');
+    assert.equal(bin, 'dist/bin/edgemem.js');
+    const licenses = readFileSync(join(unpacked, 'dist/bin/THIRD_PARTY_LICENSES.md'), 'utf8');
+    for (const name of ['commander', 'cli-progress', '@modelcontextprotocol/sdk', 'zod']) {
+      assert.match(licenses, new RegExp(`^## ${name.replace('/', '\\/')} `, 'm'), `${name}'s license`);
+    }
     assert.ok(files.includes(bin), `${bin} (bin) is not in the tarball`);
     assert.match(readFileSync(join(unpacked, bin), 'utf8'), /^#!\/usr\/bin\/env node\n/);
   });

@@ -1,6 +1,6 @@
 // @ts-check
 // The tarball installed into a TypeScript project (fixtures/types-consumer) that imports every public entry
-// (`edgemem`, `/protocol`, `/mcp`, `/testing`) and type-checks with skipLibCheck off under both module resolutions
+// (`edgemem`, `/protocol`, `/remote`, `/mcp`, `/testing`; `/mcp` with its peers, the MCP SDK and zod, installed) and type-checks with skipLibCheck off under both module resolutions
 // users have: `bundler` must pick the default entry's types (dist/entries/default.d.ts) and `node16` the Node entry's
 // (dist/entries/node.d.ts); an internal module outside `exports` must not resolve (the fixture expects that error).
 import assert from 'node:assert/strict';
@@ -35,7 +35,7 @@ describe('a TypeScript consumer', () => {
       !files.some((f) => f.endsWith('node_modules/edgemem/dist/entries/node.d.ts')),
       'bundler resolved the node entry',
     );
-    for (const entry of ['protocol.d.ts', 'mcp/index.d.ts', 'testing.d.ts']) {
+    for (const entry of ['protocol/index.d.ts', 'remote/index.d.ts', 'mcp/index.d.ts', 'testing/index.d.ts']) {
       assert.ok(
         files.some((f) => f.endsWith(`node_modules/edgemem/dist/${entry}`)),
         `${entry} not read`,
@@ -49,7 +49,7 @@ describe('a TypeScript consumer', () => {
       files.some((f) => f.endsWith('node_modules/edgemem/dist/entries/node.d.ts')),
       'dist/entries/node.d.ts not read',
     );
-    for (const entry of ['protocol.d.ts', 'mcp/index.d.ts', 'testing.d.ts']) {
+    for (const entry of ['protocol/index.d.ts', 'remote/index.d.ts', 'mcp/index.d.ts', 'testing/index.d.ts']) {
       assert.ok(
         files.some((f) => f.endsWith(`node_modules/edgemem/dist/${entry}`)),
         `${entry} not read`,

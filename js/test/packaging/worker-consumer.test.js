@@ -23,8 +23,8 @@ describe('a Worker consumer (wrangler bundle, Miniflare)', () => {
 
   it('bundles the workerd entry, with the wasm as a separate compiled module', () => {
     const bundle = readFileSync(join(out, 'index.js'), 'utf8');
-    assert.match(bundle, /\/\/ node_modules\/edgemem\/dist\/workerd\.js/);
-    assert.doesNotMatch(bundle, /\/\/ node_modules\/edgemem\/dist\/(index|node|browser)\.js/);
+    assert.match(bundle, /\/\/ node_modules\/edgemem\/dist\/entries\/workerd\.js/);
+    assert.doesNotMatch(bundle, /\/\/ node_modules\/edgemem\/dist\/entries\/(default|node|browser)\.js/);
     assert.doesNotMatch(bundle, /node:fs|readFileSync/);
     const wasm = readdirSync(out).filter((f) => f.endsWith('.wasm'));
     assert.equal(wasm.length, 1, `one .wasm module next to the bundle, got ${wasm}`);
