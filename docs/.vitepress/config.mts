@@ -33,6 +33,7 @@ export default defineConfig({
       { text: 'Troubleshooting', link: '/troubleshooting' },
       { text: 'Decisions', link: '/decisions/' },
       { text: 'Benchmarks', link: '/benchmarks/' },
+      { text: 'Contributing', link: '/contributing' },
     ],
     sidebar: {
       '/guide/': [
