@@ -310,9 +310,7 @@ impl Store {
             .execute(params![thread_id, ns])?;
         Ok(())
     }
-}
 
-impl Store {
     /// Stores a checkpoint (replacing one with the same id). Returns its seq.
     pub fn put_checkpoint(&mut self, c: CheckpointPut) -> Result<u64> {
         check_thread_id(&c.thread_id)?;
