@@ -1,6 +1,6 @@
 //! The change feed's part of the Store API: publishing (`notify`, and `emit` for every write's
 //! events), reading (`changes`) and subscribing. The feed itself — events, filters, subscribers and
-//! their SQL — is feed.rs.
+//! their SQL — is state/feed.rs.
 
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::state::feed::{ChangesPage, Event, EventFilter, Feed, NewEvent, SubscriptionId};

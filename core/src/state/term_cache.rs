@@ -1,4 +1,5 @@
-//! Per-term BM25 lists of the live full-text index, kept while the index stays as it is. A term
+//! What live searches cache of the full-text index (the Store's part for it): document frequencies, and
+//! per-term BM25 lists of the live full-text index, kept while the index stays as it is. A term
 //! held by many memories — the user's or a speaker's name — costs a search one scored row per
 //! holder (when the rarer terms find fewer than k, lexical search scores every term), which is most
 //! of that search, and agents ask about the same names again and again. Every change to the index

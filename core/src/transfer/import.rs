@@ -1,4 +1,4 @@
-//! Streamed import of the NDJSON export (format.rs), chunk by chunk, each chunk one SQLite
+//! Import: the streamed import of the NDJSON export (format.rs), chunk by chunk, each chunk one SQLite
 //! transaction, so an import of any size goes in with bounded memory and no call past a host's limit.
 //!
 //! Every line is validated like the live API: namespaces, keys, sizes (PAYLOAD_TOO_LARGE past the
@@ -18,6 +18,8 @@
 //! is kept in `meta`), writes are refused with CONFLICT and retention waits. A chunk that is refused
 //! abandons the import: the store is emptied again, so it never holds half an import. A `first` chunk
 //! on a store whose import was abandoned by its client starts over the same way.
+//!
+//! A one-document export (`import`) goes through the same checks, as one stream in one transaction.
 
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::base::namespace;
