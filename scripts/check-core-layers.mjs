@@ -77,36 +77,35 @@ function blank(src) {
 
 /** Expands a `use` tree (`a::b::{c, d::e as f, self}`) into [path segments, name] pairs. */
 function useTree(text) {
-  const s = text.replace(/\s+/g, '');
+  const tokens = text.match(/::|[{},*]|[A-Za-z_$][\w$]*/g) ?? [];
   let p = 0;
   const items = [];
   const tree = (prefix) => {
     const segs = [...prefix];
     for (;;) {
-      if (s[p] === '{') {
+      const t = tokens[p];
+      if (t === '{') {
         p++;
-        while (s[p] !== '}') {
+        while (p < tokens.length && tokens[p] !== '}') {
           tree(segs);
-          if (s[p] === ',') p++;
+          if (tokens[p] === ',') p++;
         }
         p++;
         return;
       }
-      const m = /^(\*|[A-Za-z_$][\w$]*)/.exec(s.slice(p));
-      if (!m) return;
-      p += m[0].length;
-      if (s.startsWith('::', p)) {
-        segs.push(m[0]);
-        p += 2;
+      if (t === undefined || t === ',' || t === '}') return;
+      p++;
+      if (tokens[p] === '::') {
+        segs.push(t);
+        p++;
         continue;
       }
-      let name = m[0];
+      let name = t;
       if (name === 'self') name = segs.at(-1);
       else segs.push(name);
-      if (s.startsWith('as', p) && /^as[A-Za-z_]/.test(s.slice(p))) {
-        const a = /^as([A-Za-z_]\w*)/.exec(s.slice(p));
-        name = a[1];
-        p += a[0].length;
+      if (tokens[p] === 'as') {
+        name = tokens[p + 1];
+        p += 2;
       }
       items.push([segs, name]);
       return;
