@@ -18,7 +18,7 @@
  * (cosine, brute force here) over `recall_queries` LoCoMo questions. `--searches N` (--open only) runs N different
  * hybrid searches instead of one (the first is the usual one): the heap as the page cache and the search caches
  * fill. `--writes M` (--open only) then PUTs M new memories one by one: past 500 writes the engine's sweep persists
- * the read recency the searches left (core/src/recency.rs), the heap of a store in use.
+ * the read recency the searches left (core/src/state/recency.rs), the heap of a store in use.
  */
 import { rmSync } from 'node:fs';
 import { openStore } from 'edgemem';

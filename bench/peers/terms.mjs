@@ -1,6 +1,6 @@
 // Query text → search terms, shared by the three peers (node/sqlite-vec-peer.mjs, node/orama-peer.mjs, plain-do/worker.mjs).
 //
-// The stopword list is the common English function-word list edgemem's engine uses (core/src/search/lexical.rs),
+// The stopword list is the common English function-word list edgemem's engine uses (core/src/features/search/terms.rs),
 // and the LoCoMo reference BM25 (../shared/datasets/locomo/README.md: "question words minus stopwords OR-ed") does
 // the same, so every lexical side in the comparison drops the same words: a peer is not handicapped by BM25 noise
 // from "what", "did", "the" that the engine does not see.

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Troubleshooting covers every coded error: the codes the engine defines (core/src/error.rs; the package and the
+ * Troubleshooting covers every coded error: the codes the engine defines (core/src/base/error.rs; the package and the
  * Worker use the list generated from it, js/src/api/generated/engine.ts) are read from their sources, and each
  * must have its `## CODE` entry in docs/troubleshooting.md with a meaning, an action, and the HTTP status
  * (workers/src/http-errors.ts) and CLI exit code (js/src/cli/exit-codes.ts) it really has — and no entry may name a
@@ -20,7 +20,7 @@ function arrayCodes(/** @type {string} */ source, /** @type {string} */ marker) 
   return [...body.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]);
 }
 
-const engine = [...read('core/src/error.rs').matchAll(/^ +\w+ = "([A-Z_]+)",$/gm)].map((m) => m[1]);
+const engine = [...read('core/src/base/error.rs').matchAll(/^ +\w+ = "([A-Z_]+)",$/gm)].map((m) => m[1]);
 const generated = arrayCodes(read('js/src/api/generated/engine.ts'), 'export const ERROR_CODES');
 const page = read('docs/troubleshooting.md');
 const entries = [...page.matchAll(/^## ([A-Z_]+)$/gm)].map((m) => m[1]);

@@ -3,7 +3,7 @@
 import { ERROR_CODES, type ErrorCode } from './generated/engine.js';
 
 /**
- * Every code, generated from the engine's list (core/src/error.rs). UNAUTHORIZED and FORBIDDEN come from remote
+ * Every code, generated from the engine's list (core/src/base/error.rs). UNAUTHORIZED and FORBIDDEN come from remote
  * stores only, EMBEDDING_FAILED from stores with an embedder; the engine never raises them.
  */
 export { ERROR_CODES, type ErrorCode };

@@ -4,7 +4,7 @@ import { CHUNK_BYTES as CHUNK, chunkIndex, chunkRead, copyInto, splitKey as spli
 import type { PageStore } from './page-store.js';
 import { type ChunkWrite, type FileEntry, type LoggedTransaction, RedoLog } from './redo-log.js';
 
-/** The VFS files a store keeps (core/src/vfs.rs), by their id in the redo log. */
+/** The VFS files a store keeps (core/src/storage/vfs.rs), by their id in the redo log. */
 export const FILES = ['db', 'journal', 'wal'] as const;
 
 /** Chunks a transaction keeps in memory before it moves them to the redo log (4 MiB). */

@@ -1,6 +1,6 @@
-/** The page-store key scheme of the engine's VFS (core/src/vfs.rs), for stores that map keys onto files. */
+/** The page-store key scheme of the engine's VFS (core/src/storage/vfs.rs), for stores that map keys onto files. */
 
-/** The VFS's chunk size (core/src/vfs.rs `CHUNK`): the length of every page the database file writes. */
+/** The VFS's chunk size (core/src/storage/vfs.rs `CHUNK`): the length of every page the database file writes. */
 export const CHUNK_BYTES = 8192;
 
 /** `<file>/<part>` as `[file, part]`. */

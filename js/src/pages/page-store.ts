@@ -3,7 +3,7 @@
 import { CHUNK_BYTES } from './page-keys.js';
 
 /**
- * What the engine's SQLite VFS keeps its files in (core/src/vfs.rs): keys `<file>/<n>` hold chunk n
+ * What the engine's SQLite VFS keeps its files in (core/src/storage/vfs.rs): keys `<file>/<n>` hold chunk n
  * (8 KiB, the last one may be shorter) of `<file>` (`db` or `journal`), and `<file>/size` holds the
  * file's length as 8 little-endian bytes. All calls are synchronous; a throw becomes an I/O error that
  * rolls the current transaction back.
@@ -37,7 +37,7 @@ export interface PageStore {
  * Pages in a JavaScript Map: the storage behind `storage: 'memory'`. Living outside the wasm instance, it
  * survives a trap, so an in-memory store is reopened after one with every acknowledged write. Atomic
  * (`transaction`): a call's puts go to an overlay that a trap discards, so SQLite's rollback journal stays in
- * wasm memory (core/src/vfs.rs) and never comes here.
+ * wasm memory (core/src/storage/vfs.rs) and never comes here.
  */
 export class MemoryPageStore implements PageStore {
   readonly #pages = new Map<string, Uint8Array>();

@@ -1,5 +1,5 @@
 // @ts-check
-// EdgememError and its codes: the package's list is exactly the engine's (core/src/error.rs), and an
+// EdgememError and its codes: the package's list is exactly the engine's (core/src/base/error.rs), and an
 // EdgememError is an Error with a name, a code and, for RESUME_GAP, the oldest retained seq. The contract
 // suite (contract-suite.js) triggers each code the engine raises.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { EdgememError, ERROR_CODES } from 'edgemem';
 
 describe('error codes', () => {
   it("are the engine's codes, the same in Rust and in JavaScript", () => {
-    const rust = readFileSync(new URL('../../../core/src/error.rs', import.meta.url), 'utf8');
+    const rust = readFileSync(new URL('../../../core/src/base/error.rs', import.meta.url), 'utf8');
     const engine = [...rust.matchAll(/^ +\w+ = "([A-Z_]+)",$/gm)].map((m) => m[1]);
     assert.ok(engine.length >= 9, `parsed ${engine.length} codes from error.rs`);
     assert.deepEqual([...ERROR_CODES].sort(), engine.sort());

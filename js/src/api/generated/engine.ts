@@ -1,24 +1,11 @@
 // Generated from the engine's Rust types by core/src/ts_bindings.rs; do not edit. Regenerate with
 // `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings` (the test fails while it is stale).
 
-/** Every error code (core/src/error.rs). */
-export const ERROR_CODES = [
-  'INVALID_ARGUMENT',
-  'NOT_FOUND',
-  'CONFLICT',
-  'DIMENSION_MISMATCH',
-  'QUOTA_EXCEEDED',
-  'PAYLOAD_TOO_LARGE',
-  'RESUME_GAP',
-  'HISTORY_PRUNED',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'EMBEDDING_FAILED',
-  'INTERNAL',
-] as const;
+/** Every error code (core/src/base/error.rs). */
+export const ERROR_CODES = ['INVALID_ARGUMENT', 'NOT_FOUND', 'CONFLICT', 'DIMENSION_MISMATCH', 'QUOTA_EXCEEDED', 'PAYLOAD_TOO_LARGE', 'RESUME_GAP', 'HISTORY_PRUNED', 'UNAUTHORIZED', 'FORBIDDEN', 'EMBEDDING_FAILED', 'INTERNAL'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** Every kind of change-feed event (core/src/feed.rs). */
+/** Every kind of change-feed event (core/src/state/feed.rs). */
 export const EVENT_KINDS = ['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -43,25 +30,10 @@ export const FILTER_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin'] as
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 /** The engine's fusion settings when a search names none. */
-export const FUSION_DEFAULTS: FusionParams = {
-  method: 'relative',
-  vectorWeight: 0.5,
-  rrfK: 60.0,
-  pool: 100,
-  feedbackDocs: 5,
-  feedbackTerms: 10,
-  feedbackWeight: 0.3,
-};
+export const FUSION_DEFAULTS: FusionParams = {"method":"relative","vectorWeight":0.5,"rrfK":60.0,"pool":100,"feedbackDocs":5,"feedbackTerms":10,"feedbackWeight":0.3};
 
 /** The engine's retention when a store names none. */
-export const RETENTION_DEFAULTS: Retention = {
-  historyVersions: 0,
-  historyMaxAgeMs: 0,
-  eventsMax: 100000,
-  eventsMaxAgeMs: 604800000,
-  checkpointsPerThread: 0,
-  checkpointsMaxBytes: 0,
-};
+export const RETENTION_DEFAULTS: Retention = {"historyVersions":0,"historyMaxAgeMs":0,"eventsMax":100000,"eventsMaxAgeMs":604800000,"checkpointsPerThread":0,"checkpointsMaxBytes":0};
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -69,408 +41,321 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * A point in the store's past: a commit sequence number, or a wall-clock time (ms since epoch),
  * which maps to the last seq committed at or before it.
  */
-export type AsOf = { seq: number } | { time: number };
+export type AsOf = { "seq": number } | { "time": number };
 
 /**
  * `metadata[field] <op> value` (or `value[field]` for a value filter). For `In` / `Nin`, `value` is an array.
  */
-export type Condition = { field: string; op: FilterOp; value: JsonValue };
+export type Condition = { field: string, op: FilterOp, value: JsonValue, };
 
 /**
  * A write of one memory.
  */
-export type MemoryPut = {
-  namespace: Array<string>;
-  key: string;
-  value: JsonValue;
-  text?: string;
-  embedding?: Array<number>;
-  metadata?: { [key in string]: JsonValue };
-  pinned: boolean;
-  /**
-   * Time to live in ms from now.
-   */
-  ttlMs?: number;
-  /**
-   * Compare-and-set: the write applies only if the live version equals this
-   * (0 = the key must not exist), else CONFLICT.
-   */
-  ifVersion?: number;
-};
+export type MemoryPut = { namespace: Array<string>, key: string, value: JsonValue, text?: string, embedding?: Array<number>, metadata?: { [key in string]: JsonValue }, pinned: boolean, 
+/**
+ * Time to live in ms from now.
+ */
+ttlMs?: number, 
+/**
+ * Compare-and-set: the write applies only if the live version equals this
+ * (0 = the key must not exist), else CONFLICT.
+ */
+ifVersion?: number, };
 
 /**
  * One memory as stored: identified by (namespace, key). Its fields are snake_case: it is also a line of
  * the export format, which stays as it is.
  */
-export type Memory = {
-  namespace: Array<string>;
-  key: string;
-  value: JsonValue;
-  /**
-   * What lexical search indexes (derived from a string `value` when not given).
-   */
-  text: string | null;
-  embedding: Array<number> | null;
-  metadata: { [key in string]: JsonValue };
-  pinned: boolean;
-  /**
-   * Expiry, ms since epoch.
-   */
-  expires_at: number | null;
-  created_at: number;
-  updated_at: number;
-  /**
-   * Per-key version, 1 for the first put; continues across delete + re-put.
-   */
-  version: number;
-  /**
-   * Global commit sequence number of this version.
-   */
-  seq: number;
-  /**
-   * Accounted bytes (what caps count).
-   */
-  size: number;
-};
+export type Memory = { namespace: Array<string>, key: string, value: JsonValue, 
+/**
+ * What lexical search indexes (derived from a string `value` when not given).
+ */
+text: string | null, embedding: Array<number> | null, metadata: { [key in string]: JsonValue }, pinned: boolean, 
+/**
+ * Expiry, ms since epoch.
+ */
+expires_at: number | null, created_at: number, updated_at: number, 
+/**
+ * Per-key version, 1 for the first put; continues across delete + re-put.
+ */
+version: number, 
+/**
+ * Global commit sequence number of this version.
+ */
+seq: number, 
+/**
+ * Accounted bytes (what caps count).
+ */
+size: number, };
 
 /**
  * What a successful write tells the caller.
  */
-export type WriteAck = {
-  seq: number;
-  version: number;
-  /**
-   * Memories evicted to make room, as (namespace, key).
-   */
-  evicted: Array<[Array<string>, string]>;
-};
+export type WriteAck = { seq: number, version: number, 
+/**
+ * Memories evicted to make room, as (namespace, key).
+ */
+evicted: Array<[Array<string>, string]>, };
 
 /**
  * Listing memories under a namespace prefix, in (namespace, key) order.
  */
-export type ListQuery = {
-  prefix: Array<string>;
-  /**
-   * Metadata conditions.
-   */
-  filter: Array<Condition>;
-  /**
-   * Conditions on top-level fields of the value.
-   */
-  valueFilter: Array<Condition>;
-  /**
-   * Matching memories to skip first (with no cursor).
-   */
-  offset: number;
-  /**
-   * Page size (default 100, at most 1000).
-   */
-  limit?: number;
-  /**
-   * The `next_cursor` of the previous page.
-   */
-  cursor?: string;
-  asOf?: AsOf;
-  includeEmbeddings: boolean;
-};
+export type ListQuery = { prefix: Array<string>, 
+/**
+ * Metadata conditions.
+ */
+filter: Array<Condition>, 
+/**
+ * Conditions on top-level fields of the value.
+ */
+valueFilter: Array<Condition>, 
+/**
+ * Matching memories to skip first (with no cursor).
+ */
+offset: number, 
+/**
+ * Page size (default 100, at most 1000).
+ */
+limit?: number, 
+/**
+ * The `next_cursor` of the previous page.
+ */
+cursor?: string, asOf?: AsOf, includeEmbeddings: boolean, };
 
-export type ListPage = { items: Array<Memory>; nextCursor: string | null };
+export type ListPage = { items: Array<Memory>, nextCursor: string | null, };
 
 /**
  * A page of a key's history (see `Store::history_page`).
  */
-export type HistoryPage = {
-  versions: Array<Memory>;
-  /**
-   * Pass as `after_seq` for the next page; None when this page ends the history.
-   */
-  nextAfterSeq: number | null;
-};
+export type HistoryPage = { versions: Array<Memory>, 
+/**
+ * Pass as `after_seq` for the next page; None when this page ends the history.
+ */
+nextAfterSeq: number | null, };
 
-export type NamespaceQuery = {
-  /**
-   * Namespaces that start with these segments (`*` matches any one).
-   */
-  prefix: Array<string>;
-  /**
-   * Namespaces that end with these segments (`*` matches any one).
-   */
-  suffix: Array<string>;
-  /**
-   * Namespaces deeper than this are cut to their first `max_depth` segments (then deduplicated).
-   */
-  maxDepth?: number;
-  /**
-   * At most this many (1..=1000, default 100).
-   */
-  limit?: number;
-  /**
-   * Namespaces to skip first.
-   */
-  offset: number;
-};
+export type NamespaceQuery = { 
+/**
+ * Namespaces that start with these segments (`*` matches any one).
+ */
+prefix: Array<string>, 
+/**
+ * Namespaces that end with these segments (`*` matches any one).
+ */
+suffix: Array<string>, 
+/**
+ * Namespaces deeper than this are cut to their first `max_depth` segments (then deduplicated).
+ */
+maxDepth?: number, 
+/**
+ * At most this many (1..=1000, default 100).
+ */
+limit?: number, 
+/**
+ * Namespaces to skip first.
+ */
+offset: number, };
 
 /**
  * Hybrid fusion settings (absent fields: the defaults below).
  */
-export type FusionParams = {
-  method: FusionMethod;
-  /**
-   * Weight of the vector list; the lexical list gets `1 - vector_weight`.
-   */
-  vectorWeight: number;
-  /**
-   * RRF's rank offset.
-   */
-  rrfK: number;
-  /**
-   * Candidates taken from each list before fusing (at least k).
-   */
-  pool: number;
-  /**
-   * Pseudo-relevance feedback (search/feedback.rs): the first pass's top this many memories
-   * (at most 20) supply expansion words that re-score its candidates (0: off).
-   */
-  feedbackDocs: number;
-  /**
-   * At most this many expansion words (at most 50).
-   */
-  feedbackTerms: number;
-  /**
-   * Each expansion word adds this weight (at most 1) × its one-occurrence BM25 score.
-   */
-  feedbackWeight: number;
-};
+export type FusionParams = { method: FusionMethod, 
+/**
+ * Weight of the vector list; the lexical list gets `1 - vector_weight`.
+ */
+vectorWeight: number, 
+/**
+ * RRF's rank offset.
+ */
+rrfK: number, 
+/**
+ * Candidates taken from each list before fusing (at least k).
+ */
+pool: number, 
+/**
+ * Pseudo-relevance feedback (search/feedback.rs): the first pass's top this many memories
+ * (at most 20) supply expansion words that re-score its candidates (0: off).
+ */
+feedbackDocs: number, 
+/**
+ * At most this many expansion words (at most 50).
+ */
+feedbackTerms: number, 
+/**
+ * Each expansion word adds this weight (at most 1) × its one-occurrence BM25 score.
+ */
+feedbackWeight: number, };
 
-export type SearchQuery = {
-  /**
-   * Default: hybrid when both `text` and `vector` are given, else whichever is.
-   */
-  mode?: SearchMode;
-  text?: string;
-  vector?: Array<number>;
-  /**
-   * Hits wanted (1..=1000, default 10).
-   */
-  k?: number;
-  /**
-   * Namespace prefix (empty: the whole store).
-   */
-  namespace: Array<string>;
-  filter: Array<Condition>;
-  /**
-   * Conditions on top-level fields of the memory's value (a value that is not an object has none).
-   */
-  valueFilter: Array<Condition>;
-  /**
-   * Hits to skip first (the ranking's `offset..offset + k`; `offset + k` at most 1000).
-   */
-  offset: number;
-  asOf?: AsOf;
-  fusion?: FusionParams;
-};
+export type SearchQuery = { 
+/**
+ * Default: hybrid when both `text` and `vector` are given, else whichever is.
+ */
+mode?: SearchMode, text?: string, vector?: Array<number>, 
+/**
+ * Hits wanted (1..=1000, default 10).
+ */
+k?: number, 
+/**
+ * Namespace prefix (empty: the whole store).
+ */
+namespace: Array<string>, filter: Array<Condition>, 
+/**
+ * Conditions on top-level fields of the memory's value (a value that is not an object has none).
+ */
+valueFilter: Array<Condition>, 
+/**
+ * Hits to skip first (the ranking's `offset..offset + k`; `offset + k` at most 1000).
+ */
+offset: number, asOf?: AsOf, fusion?: FusionParams, };
 
-export type SearchHit = {
-  namespace: Array<string>;
-  key: string;
-  value: JsonValue;
-  text: string | null;
-  metadata: { [key in string]: JsonValue };
-  version: number;
-  seq: number;
-  /**
-   * When the memory was first written and last changed (ms since the epoch), as of the search.
-   */
-  createdAt: number;
-  updatedAt: number;
-  /**
-   * The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
-   */
-  score: number;
-  /**
-   * Each list's rank (from 1) and score of the hit, null when it is not in that list. In hybrid mode with
-   * feedback, the lexical score includes the expansion words' share, so a memory can have a lexical rank
-   * without holding any word of the question.
-   */
-  vectorRank: number | null;
-  vectorScore: number | null;
-  lexicalRank: number | null;
-  lexicalScore: number | null;
-};
+export type SearchHit = { namespace: Array<string>, key: string, value: JsonValue, text: string | null, metadata: { [key in string]: JsonValue }, version: number, seq: number, 
+/**
+ * When the memory was first written and last changed (ms since the epoch), as of the search.
+ */
+createdAt: number, updatedAt: number, 
+/**
+ * The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
+ */
+score: number, 
+/**
+ * Each list's rank (from 1) and score of the hit, null when it is not in that list. In hybrid mode with
+ * feedback, the lexical score includes the expansion words' share, so a memory can have a lexical rank
+ * without holding any word of the question.
+ */
+vectorRank: number | null, vectorScore: number | null, lexicalRank: number | null, lexicalScore: number | null, };
 
 /**
  * One change. Memory events carry namespace/key/version; checkpoint events carry the thread
  * id in `channel` and the checkpoint id in `key`; notify carries channel and payload.
  */
-export type Event = {
-  seq: number;
-  ts: number;
-  kind: EventKind;
-  namespace: Array<string> | null;
-  key: string | null;
-  version: number | null;
-  channel: string | null;
-  payload: JsonValue | null;
-};
+export type Event = { seq: number, ts: number, kind: EventKind, namespace: Array<string> | null, key: string | null, version: number | null, channel: string | null, payload: JsonValue | null, };
 
 /**
  * Which events a consumer wants. `kinds` applies to every event; `namespaces` (prefixes) only
  * to memory events (put / delete / expire / evict); `channels` only to notify events. An
  * empty list means "all".
  */
-export type EventFilter = {
-  kinds: EventKind[];
-  /**
-   * Namespace prefixes (memory events only).
-   */
-  namespaces: Array<Array<string>>;
-  /**
-   * Notify channels (notify events only).
-   */
-  channels: Array<string>;
-};
+export type EventFilter = { kinds: EventKind[], 
+/**
+ * Namespace prefixes (memory events only).
+ */
+namespaces: Array<Array<string>>, 
+/**
+ * Notify channels (notify events only).
+ */
+channels: Array<string>, };
 
 /**
  * A page of the change feed (see `Store::changes_page`).
  */
-export type ChangesPage = {
-  events: Array<Event>;
-  /**
-   * The page ended at its limit or its size: more events may follow its last one.
-   */
-  more: boolean;
-};
+export type ChangesPage = { events: Array<Event>, 
+/**
+ * The page ended at its limit or its size: more events may follow its last one.
+ */
+more: boolean, };
 
-export type Stats = {
-  seq: number;
-  memories: number;
-  /**
-   * Accounted bytes of live memories (what `max_bytes` caps).
-   */
-  bytes: number;
-  pinnedMemories: number;
-  pinnedBytes: number;
-  maxBytes: number;
-  maxMemories: number;
-  versions: number;
-  events: number;
-  oldestEventSeq: number | null;
-  checkpoints: number;
-  indexVectors: number;
-  /**
-   * Vectors written but not yet inserted into the HNSW graph (searched exactly meanwhile).
-   */
-  indexPending: number;
-  indexBytes: number;
-  /**
-   * The engine's heap now: on wasm its linear memory; natively SQLite's allocations plus the index.
-   */
-  heapBytes: number;
-  /**
-   * The store's memory budget (0 = none) and the peak heap the budget check projects for it now.
-   */
-  memoryBudget: number;
-  projectedPeakBytes: number;
-  /**
-   * SQLite database size (pages × page size).
-   */
-  dbBytes: number;
-  historyFloor: number;
-  /**
-   * The earliest `expires_at` (ms) of a live memory, expired or not: when a host should next `sweep()`.
-   */
-  nextExpiryAt: number | null;
-  dims: number;
-  metric: string;
-  /**
-   * How the vector index stores vectors: f32, f16, i8 or i4.
-   */
-  scalar: string;
-};
+export type Stats = { seq: number, memories: number, 
+/**
+ * Accounted bytes of live memories (what `max_bytes` caps).
+ */
+bytes: number, pinnedMemories: number, pinnedBytes: number, maxBytes: number, maxMemories: number, versions: number, events: number, oldestEventSeq: number | null, checkpoints: number, indexVectors: number, 
+/**
+ * Vectors written but not yet inserted into the HNSW graph (searched exactly meanwhile).
+ */
+indexPending: number, indexBytes: number, 
+/**
+ * The engine's heap now: on wasm its linear memory; natively SQLite's allocations plus the index.
+ */
+heapBytes: number, 
+/**
+ * The store's memory budget (0 = none) and the peak heap the budget check projects for it now.
+ */
+memoryBudget: number, projectedPeakBytes: number, 
+/**
+ * SQLite database size (pages × page size).
+ */
+dbBytes: number, historyFloor: number, 
+/**
+ * The earliest `expires_at` (ms) of a live memory, expired or not: when a host should next `sweep()`.
+ */
+nextExpiryAt: number | null, dims: number, metric: string, 
+/**
+ * How the vector index stores vectors: f32, f16, i8 or i4.
+ */
+scalar: string, };
 
 /**
  * What an import chunk achieved.
  */
-export type ImportProgress = {
-  /**
-   * The `end` line came: the store now holds the whole export.
-   */
-  done: boolean;
-  versions: number;
-  commits: number;
-  checkpoints: number;
-  writes: number;
-};
+export type ImportProgress = { 
+/**
+ * The `end` line came: the store now holds the whole export.
+ */
+done: boolean, versions: number, commits: number, checkpoints: number, writes: number, };
 
 /**
  * What history and the change feed keep; 0 means keep everything. Absent fields take the defaults.
  */
-export type Retention = {
-  /**
-   * Past versions kept per key (the live version is not counted).
-   */
-  historyVersions: number;
-  /**
-   * Past versions older than this (ms since they stopped being current) are dropped.
-   */
-  historyMaxAgeMs: number;
-  /**
-   * Events kept in the change feed, newest first.
-   */
-  eventsMax: number;
-  /**
-   * Events older than this are dropped.
-   */
-  eventsMaxAgeMs: number;
-  /**
-   * Checkpoints kept per (thread, checkpoint_ns), newest first.
-   */
-  checkpointsPerThread: number;
-  /**
-   * Total checkpoint bytes kept; oldest go first (the newest of each thread always stays).
-   */
-  checkpointsMaxBytes: number;
-};
+export type Retention = { 
+/**
+ * Past versions kept per key (the live version is not counted).
+ */
+historyVersions: number, 
+/**
+ * Past versions older than this (ms since they stopped being current) are dropped.
+ */
+historyMaxAgeMs: number, 
+/**
+ * Events kept in the change feed, newest first.
+ */
+eventsMax: number, 
+/**
+ * Events older than this are dropped.
+ */
+eventsMaxAgeMs: number, 
+/**
+ * Checkpoints kept per (thread, checkpoint_ns), newest first.
+ */
+checkpointsPerThread: number, 
+/**
+ * Total checkpoint bytes kept; oldest go first (the newest of each thread always stays).
+ */
+checkpointsMaxBytes: number, };
 
 /**
  * The settings a host passes as JSON to open a store (the npm package's `openStore` options): the
  * serialisable part of `StoreConfig`, absent fields taking its defaults. The host applies them.
  */
-export type StoreOptions = {
-  /**
-   * Embedding dimensions (0: no vectors). An existing store keeps its own; a different one is DIMENSION_MISMATCH.
-   */
-  dims: number;
-  metric?: Metric;
-  /**
-   * How the vector index stores vectors (SQLite always keeps the f32 originals).
-   */
-  scalar?: ScalarKind;
-  /**
-   * Caps on live unpinned memories (0: none); least recently used ones are evicted.
-   */
-  maxBytes: number;
-  maxMemories: number;
-  /**
-   * The engine's heap budget in bytes (0: none): a write that would index vectors past it is refused with
-   * QUOTA_EXCEEDED before the host runs out of memory (`stats()` shows `heapBytes` and `projectedPeakBytes`).
-   */
-  memoryBudget: number;
-  retention?: Retention;
-  /**
-   * SQLite synchronous=FULL instead of NORMAL.
-   */
-  syncFull: boolean;
-  /**
-   * The vector index is snapshotted after this many vector changes (default 5,000).
-   */
-  indexSnapshotEvery?: number;
-  /**
-   * Largest memory (value + text + metadata) in bytes (default 1 MiB); larger is PAYLOAD_TOO_LARGE.
-   */
-  maxMemoryBytes?: number;
-  /**
-   * Largest checkpoint payload in bytes (default 8 MiB).
-   */
-  maxCheckpointBytes?: number;
-};
+export type StoreOptions = { 
+/**
+ * Embedding dimensions (0: no vectors). An existing store keeps its own; a different one is DIMENSION_MISMATCH.
+ */
+dims: number, metric?: Metric, 
+/**
+ * How the vector index stores vectors (SQLite always keeps the f32 originals).
+ */
+scalar?: ScalarKind, 
+/**
+ * Caps on live unpinned memories (0: none); least recently used ones are evicted.
+ */
+maxBytes: number, maxMemories: number, 
+/**
+ * The engine's heap budget in bytes (0: none): a write that would index vectors past it is refused with
+ * QUOTA_EXCEEDED before the host runs out of memory (`stats()` shows `heapBytes` and `projectedPeakBytes`).
+ */
+memoryBudget: number, retention?: Retention, 
+/**
+ * SQLite synchronous=FULL instead of NORMAL.
+ */
+syncFull: boolean, 
+/**
+ * The vector index is snapshotted after this many vector changes (default 5,000).
+ */
+indexSnapshotEvery?: number, 
+/**
+ * Largest memory (value + text + metadata) in bytes (default 1 MiB); larger is PAYLOAD_TOO_LARGE.
+ */
+maxMemoryBytes?: number, 
+/**
+ * Largest checkpoint payload in bytes (default 8 MiB).
+ */
+maxCheckpointBytes?: number, };
