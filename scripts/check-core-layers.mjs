@@ -34,9 +34,13 @@ function blank(src) {
       let depth = 1;
       let j = i + 2;
       while (j < src.length && depth > 0) {
-        if (src[j] === '/' && src[j + 1] === '*') depth++, (j += 2);
-        else if (src[j] === '*' && src[j + 1] === '/') depth--, (j += 2);
-        else j++;
+        if (src[j] === '/' && src[j + 1] === '*') {
+          depth++;
+          j += 2;
+        } else if (src[j] === '*' && src[j + 1] === '/') {
+          depth--;
+          j += 2;
+        } else j++;
       }
       wipe(i, j);
       i = j;
@@ -150,7 +154,7 @@ function load(file, path, isModRs, test) {
   const dir = isModRs ? dirname(file) : join(dirname(file), file.replace(/^.*\//, '').replace(/\.rs$/, ''));
   // Inline modules: the byte ranges of `mod x { … }`, for the module path (and test flag) of each offset.
   const decl = /((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_]\w*)\s*([;{])/g;
-  for (let m; (m = decl.exec(code)); ) {
+  for (const m of code.matchAll(decl)) {
     const attrs = raw.slice(m.index, m.index + m[1].length);
     const isTest = /#\[cfg\((?:all\()?\s*test\b/.test(attrs);
     const outer = scopeAt(f, m.index);
@@ -198,11 +202,18 @@ const EXTERN =
 function target(cur, segs, bare) {
   let at;
   let i = 0;
-  if (segs[0] === 'crate' || segs[0] === '$crate') (at = []), (i = 1);
-  else if (segs[0] === 'self') (at = [...cur]), (i = 1);
-  else if (segs[0] === 'super') {
+  if (segs[0] === 'crate' || segs[0] === '$crate') {
+    at = [];
+    i = 1;
+  } else if (segs[0] === 'self') {
     at = [...cur];
-    while (segs[i] === 'super') at.pop(), i++;
+    i = 1;
+  } else if (segs[0] === 'super') {
+    at = [...cur];
+    while (segs[i] === 'super') {
+      at.pop();
+      i++;
+    }
   } else if (modules.get(cur.join('::'))?.children.has(segs[0])) at = [...cur];
   else if (bare || EXTERN.test(segs[0])) return null;
   else return null;
@@ -228,7 +239,7 @@ function target(cur, segs, bare) {
 const uses = [];
 for (const f of files.values()) {
   const re = /((?:pub(?:\([^)]*\))?\s+)?)\buse\s+([^;]*);/g;
-  for (let m; (m = re.exec(f.code)); ) {
+  for (const m of f.code.matchAll(re)) {
     const scope = scopeAt(f, m.index);
     for (const [segs, name] of useTree(m[2])) {
       uses.push({ f, offset: m.index, scope, segs });
@@ -253,7 +264,7 @@ for (const u of uses) {
 for (const f of files.values()) {
   const code = f.code.replace(/\buse\s+[^;]*;/g, (s) => s.replace(/[^\n]/g, ' '));
   const re = /(?<![\w:])(\$?crate|self|super|[a-z_]\w*)((?:::[A-Za-z_]\w*)+)/g;
-  for (let m; (m = re.exec(code)); ) {
+  for (const m of code.matchAll(re)) {
     const scope = scopeAt(f, m.index);
     const segs = [m[1], ...m[2].slice(2).split('::')];
     const to = target(scope.mod, segs, !/^(\$?crate|self|super)$/.test(m[1]));
@@ -285,14 +296,19 @@ function circles(nodes, adj) {
     stack.push(v);
     on.add(v);
     for (const w of adj.get(v) ?? []) {
-      if (!idx.has(w)) visit(w), low.set(v, Math.min(low.get(v), low.get(w)));
-      else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
     }
     if (low.get(v) === idx.get(v)) {
       const scc = [];
       let w;
-      do (w = stack.pop()), on.delete(w), scc.push(w);
-      while (w !== v);
+      do {
+        w = stack.pop();
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
       if (scc.length > 1) out.push(scc.sort());
     }
   };
@@ -367,9 +383,14 @@ const levelOf = (c, seen = new Set()) => {
   return l;
 };
 const byLevel = [];
-for (const c of new Set(comp.values())) (byLevel[levelOf(c)] ??= []).push(c);
+for (const c of new Set(comp.values())) {
+  byLevel[levelOf(c)] ??= [];
+  byLevel[levelOf(c)].push(c);
+}
 console.log('layer order (a module uses only modules of lower layers):');
-byLevel.forEach((cs, l) => console.log(`  ${l}: ${cs.sort().join(', ')}`));
+byLevel.forEach((cs, l) => {
+  console.log(`  ${l}: ${cs.sort().join(', ')}`);
+});
 console.log(
   `${top.length} top-level modules, ${found.length} circle(s) among them (${inCircles} modules in circles), ` +
     `${inner} modules in circles inside folder modules`,
