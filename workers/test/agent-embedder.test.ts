@@ -10,8 +10,7 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { fastMemoryPut } from '../src/memory-put-fast-path';
-import { fastSearch } from '../src/search-fast-path';
+import { fastMemoryPut, fastSearch } from '../src/fast-path';
 import { threeAgents } from './fast-path-harness';
 import { agentId, api, expectError } from './helpers';
 

@@ -1,5 +1,5 @@
 /**
- * The CHECKPOINT PUT fast path (src/checkpoint-put-fast-path.ts) answers exactly what the router answers
+ * The CHECKPOINT PUT fast path (src/fast-path.ts `fastCheckpointPut`) answers exactly what the router answers
  * (fast-path-harness.ts: each request to three agents, through the router, the Worker and the fast path): the three
  * answers — status, type, body — and the checkpoints the three agents then hold are equal. Taken: plain puts (JSON
  * and base64 payloads, every optional field, blobs, a namespace, a replaced id, a payload given twice — the route's
@@ -8,7 +8,7 @@
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fastCheckpointPut } from '../src/checkpoint-put-fast-path';
+import { fastCheckpointPut } from '../src/fast-path';
 import { LIMITS } from '../src/limits';
 import { type Case, threeAgents } from './fast-path-harness';
 

@@ -1,5 +1,5 @@
 /**
- * The GET fast path (src/memory-get-fast-path.ts) answers exactly what the router answers: for every request it
+ * The GET fast path (src/fast-path.ts `fastMemoryGet`) answers exactly what the router answers: for every request it
  * takes (a plain GET of one memory, found or not) and every one it hands on (other parameters, encodings, bad
  * input, bad or foreign tokens), the Worker's response equals the router's alone, status, type and body.
  */
@@ -8,7 +8,7 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
-import { fastMemoryGet } from '../src/memory-get-fast-path';
+import { fastMemoryGet } from '../src/fast-path';
 import { ADMIN, agentId, api, BASE, token } from './helpers';
 
 const router = createApp();

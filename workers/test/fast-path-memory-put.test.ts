@@ -1,5 +1,5 @@
 /**
- * The PUT fast path (src/memory-put-fast-path.ts) answers exactly what the router answers (fast-path-harness.ts:
+ * The PUT fast path (src/fast-path.ts `fastMemoryPut`) answers exactly what the router answers (fast-path-harness.ts:
  * each request to three agents, through the router, the Worker and the fast path): the three answers — status,
  * type, body — and what the three agents then hold are equal. Taken: plain PUTs (new keys, updates, CAS, every
  * optional field, an embedding, a store error). Handed on: other content types, no Content-Length, bodies too
@@ -7,7 +7,7 @@
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fastMemoryPut } from '../src/memory-put-fast-path';
+import { fastMemoryPut } from '../src/fast-path';
 import { type Case, threeAgents } from './fast-path-harness';
 
 const json = (o: unknown) => JSON.stringify(o);

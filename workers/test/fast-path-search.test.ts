@@ -1,16 +1,16 @@
 /**
- * The SEARCH fast path (src/search-fast-path.ts) answers exactly what the router answers: each request goes to one
- * agent through the router alone, through the Worker and through the fast path itself (which tells whether it took
- * the request or handed it on), and the three answers — status, type, body — are equal (a search writes nothing that
- * changes the next one's answer). Taken: plain searches (vector, lexical, hybrid, filters, fusion settings, AS OF, a
+ * The SEARCH fast path (src/fast-path.ts `fastSearch`) answers exactly what the router answers: each request goes
+ * to one agent through the router alone, through the Worker and through the fast path itself (which tells whether it
+ * took the request or handed it on), and the three answers — status, type, body — are equal (a search writes nothing
+ * that changes the next one's answer). Taken: plain searches (vector, lexical, hybrid, filters, fusion settings, AS OF, a
  * charset) and the route's own errors after validation (a vector of the wrong length). Handed on: other content
  * types, no Content-Length, bodies too large, too deep, not JSON or failing the schema, a query, a bad agent id,
  * bad tokens, another method.
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fastSearch } from '../src/fast-path';
 import { LIMITS } from '../src/limits';
-import { fastSearch } from '../src/search-fast-path';
 import { type Case, threeAgents } from './fast-path-harness';
 import { api } from './helpers';
 

@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { CheckpointInput } from 'edgemem';
 import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
+import type { Env } from '../env.js';
 import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
 import { AgentParams, Checkpoint, CheckpointPutBody, uint, WritesBody } from '../schemas.js';
@@ -110,12 +111,19 @@ const deleteThread = createRoute({
   responses: { 200: ok(z.object({ deleted: uint() }), 'how many checkpoints were deleted'), ...ERRORS },
 });
 
+/** POST a checkpoint: the route's answer to its validated parameters and body (fast-path.ts calls it too). */
+export async function putCheckpointAnswer(
+  env: Env,
+  { agent }: z.output<typeof AgentParams>,
+  body: z.output<typeof CheckpointPutBody>,
+) {
+  return { seq: await callAgent(env, agent, 'putCheckpoint', checkpointInput(body)) };
+}
+
 export function registerCheckpointRoutes(app: App): void {
-  app.openapi(putCheckpoint, async (c) => {
-    const { agent } = c.req.valid('param');
-    const seq = await callAgent(c.env, agent, 'putCheckpoint', checkpointInput(c.req.valid('json')));
-    return c.json({ seq }, 200);
-  });
+  app.openapi(putCheckpoint, async (c) =>
+    c.json(await putCheckpointAnswer(c.env, c.req.valid('param'), c.req.valid('json')), 200),
+  );
 
   app.openapi(getCheckpoint, async (c) => {
     const { agent, threadId } = c.req.valid('param');

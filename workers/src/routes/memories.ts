@@ -3,6 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { MemoryInput } from 'edgemem';
 import { callAgent } from '../agent-client.js';
 import { requires } from '../auth.js';
+import type { Env } from '../env.js';
 import { ApiError } from '../http-errors.js';
 import { LIMITS } from '../limits.js';
 import {
@@ -36,6 +37,9 @@ import {
 } from './common.js';
 
 const NsQuery = z.object({ ns: NamespaceQuery });
+const GetQuery = NsQuery.extend(AsOfQuery.shape).extend({
+  embedding: z.enum(['true', 'false']).optional().openapi({ description: 'also return the embedding (default false)' }),
+});
 
 const putMemory = createRoute({
   method: 'put',
@@ -57,15 +61,7 @@ const getMemory = createRoute({
   path: '/v1/agents/{agent}/memories/{key}',
   summary: 'Read a memory (optionally as of a seq or time)',
   middleware: [requires('read')] as const,
-  request: {
-    params: KeyParams,
-    query: NsQuery.extend(AsOfQuery.shape).extend({
-      embedding: z
-        .enum(['true', 'false'])
-        .optional()
-        .openapi({ description: 'also return the embedding (default false)' }),
-    }),
-  },
+  request: { params: KeyParams, query: GetQuery },
   responses: { 200: ok(Memory, 'the memory'), ...ERRORS, ...NOT_FOUND, ...GONE },
 });
 
@@ -152,26 +148,45 @@ const history = createRoute({
   },
 });
 
-export function registerMemoryRoutes(app: App): void {
-  app.openapi(putMemory, async (c) => {
-    const { agent, key } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const namespace = splitNamespace(c.req.valid('query').ns);
-    const memory = defined({ ...body, embedding: vectorIn(body.embedding), namespace, key }) as MemoryInput;
-    return c.json(await callAgent(c.env, agent, 'put', memory), 200);
-  });
+/** PUT one memory: the route's answer to its validated parameters, query and body (fast-path.ts calls it too). */
+export function putMemoryAnswer(
+  env: Env,
+  { agent, key }: z.output<typeof KeyParams>,
+  { ns }: z.output<typeof NsQuery>,
+  body: z.output<typeof MemoryPutBody>,
+) {
+  const memory = defined({
+    ...body,
+    embedding: vectorIn(body.embedding),
+    namespace: splitNamespace(ns),
+    key,
+  }) as MemoryInput;
+  return callAgent(env, agent, 'put', memory);
+}
 
-  app.openapi(getMemory, async (c) => {
-    const { agent, key } = c.req.valid('param');
-    const q = c.req.valid('query');
-    const asOf = asOfQuery(q);
-    // No options unless some are given: the store then reads the live memory by its fast path (no JSON argument).
-    const options =
-      asOf || q.embedding === 'true' ? defined({ asOf, includeEmbedding: q.embedding === 'true' }) : undefined;
-    const m = await callAgent(c.env, agent, 'get', splitNamespace(q.ns), key, options);
-    if (!m) throw new ApiError('NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(q.ns)}`);
-    return c.json(memoryOut(m), 200);
-  });
+/** GET one memory: the route's answer to its validated parameters and query (fast-path.ts calls it too). */
+export async function getMemoryAnswer(
+  env: Env,
+  { agent, key }: z.output<typeof KeyParams>,
+  q: z.output<typeof GetQuery>,
+) {
+  const asOf = asOfQuery(q);
+  // No options unless some are given: the store then reads the live memory by its fast path (no JSON argument).
+  const options =
+    asOf || q.embedding === 'true' ? defined({ asOf, includeEmbedding: q.embedding === 'true' }) : undefined;
+  const m = await callAgent(env, agent, 'get', splitNamespace(q.ns), key, options);
+  if (!m) throw new ApiError('NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(q.ns)}`);
+  return memoryOut(m);
+}
+
+export function registerMemoryRoutes(app: App): void {
+  app.openapi(putMemory, async (c) =>
+    c.json(await putMemoryAnswer(c.env, c.req.valid('param'), c.req.valid('query'), c.req.valid('json')), 200),
+  );
+
+  app.openapi(getMemory, async (c) =>
+    c.json(await getMemoryAnswer(c.env, c.req.valid('param'), c.req.valid('query')), 200),
+  );
 
   app.openapi(deleteMemory, async (c) => {
     const { agent, key } = c.req.valid('param');

@@ -26,20 +26,23 @@ const search = createRoute({
 });
 
 /**
- * The route's 200 body for a validated `body`: `{"hits":[…]}` around the engine's JSON text of the hits, neither
- * parsed nor re-serialised here. The fast path (search-fast-path.ts) answers with it too. It parses to what `c.json`
- * would send; the engine's own numbers are spelt as serde_json spells them (a whole score keeps its `.0`: `1.0` where
- * `JSON.stringify` writes `1`).
+ * POST a search: the route's 200 body for its validated parameters and body, `{"hits":[…]}` around the engine's JSON
+ * text of the hits, neither parsed nor re-serialised here (fast-path.ts answers with it too). It parses to what
+ * `c.json` would send; the engine's own numbers are spelt as serde_json spells them (a whole score keeps its `.0`:
+ * `1.0` where `JSON.stringify` writes `1`).
  */
-export async function searchAnswer(env: Env, agent: string, body: z.output<typeof SearchBody>): Promise<string> {
+export async function searchAnswer(
+  env: Env,
+  { agent }: z.output<typeof AgentParams>,
+  body: z.output<typeof SearchBody>,
+): Promise<string> {
   const query = defined({ ...body, vector: vectorIn(body.vector) }) as SearchQuery;
   return `{"hits":${await searchAgentJson(env, agent, query)}}`;
 }
 
 export function registerSearchRoutes(app: App): void {
   app.openapi(search, async (c) => {
-    const { agent } = c.req.valid('param');
-    const res = c.body(await searchAnswer(c.env, agent, c.req.valid('json')), 200, {
+    const res = c.body(await searchAnswer(c.env, c.req.valid('param'), c.req.valid('json')), 200, {
       'Content-Type': 'application/json',
     });
     // The body is the documented `{ hits }`; OpenAPIHono's typed-response check only knows `c.json`'s type for it.
