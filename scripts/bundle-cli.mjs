@@ -27,6 +27,7 @@ const bundled = (file) => file.startsWith(join(dist, 'cli') + sep) || file.start
 
 const result = await build({
   entryPoints: [entry],
+  absWorkingDir: root, // the metafile's input paths are relative to it
   outfile: join(outDir, 'edgemem.js'),
   bundle: true,
   platform: 'node',

@@ -1,6 +1,7 @@
 //! Store configuration: where the bytes live, vector settings, caps and retention.
 //! Defaults are what a typical agent wants; every field is documented with its unit.
 
+use crate::base::error::{Error, Result};
 use crate::storage::page_store::PageStore;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -220,5 +221,39 @@ impl Default for StoreConfig {
 impl StoreConfig {
     pub fn memory(dims: usize) -> Self {
         StoreConfig { dims, ..Default::default() }
+    }
+}
+
+/// A host's options as the store's settings, in memory storage: a host with a page store sets `storage`
+/// (and takes `atomic` from the options). An unknown metric or scalar kind is INVALID_ARGUMENT.
+impl TryFrom<StoreOptions> for StoreConfig {
+    type Error = Error;
+
+    fn try_from(o: StoreOptions) -> Result<Self> {
+        let mut cfg = StoreConfig::memory(o.dims);
+        if let Some(m) = o.metric {
+            cfg.metric = Metric::parse(&m).ok_or_else(|| Error::invalid(format!("unknown metric {m:?}")))?;
+        }
+        if let Some(s) = o.scalar {
+            cfg.scalar = ScalarKind::parse(&s).ok_or_else(|| Error::invalid(format!("unknown scalar kind {s:?}")))?;
+        }
+        cfg.caps = Caps { max_bytes: o.max_bytes, max_memories: o.max_memories };
+        cfg.memory_budget = o.memory_budget;
+        if let Some(r) = o.retention {
+            cfg.retention = r;
+        }
+        if o.sync_full {
+            cfg.sync = Durability::Full;
+        }
+        if let Some(n) = o.index_snapshot_every {
+            cfg.index_snapshot_every = n;
+        }
+        if let Some(n) = o.max_memory_bytes {
+            cfg.max_memory_bytes = n;
+        }
+        if let Some(n) = o.max_checkpoint_bytes {
+            cfg.max_checkpoint_bytes = n;
+        }
+        Ok(cfg)
     }
 }

@@ -48,6 +48,40 @@ fn decl<T: TS>(out: &mut String, cfg: &Config) {
     out.push_str("\n\n");
 }
 
+/// The limits `ENGINE_LIMITS` lists, from the constants the engine checks.
+fn engine_limits() -> serde_json::Value {
+    use crate::base::{filter, namespace};
+    use crate::features::{app_meta, changes, memories::crud};
+    serde_json::json!({
+        "k": crate::features::search::query::MAX_K,
+        "batchItems": crud::MAX_BATCH,
+        "historyPageItems": crud::HISTORY_PAGE_MAX,
+        "ttlMs": crud::MAX_TTL_MS,
+        "namespaceDepth": namespace::MAX_DEPTH,
+        "segmentBytes": namespace::MAX_SEGMENT_BYTES,
+        "keyBytes": namespace::MAX_KEY_BYTES,
+        "dims": crate::vectors::index::MAX_DIMS,
+        "filterConditions": filter::MAX_CONDITIONS,
+        "filterFieldBytes": filter::MAX_FIELD_BYTES,
+        "notifyPayloadBytes": changes::MAX_NOTIFY_PAYLOAD_BYTES,
+        "channelBytes": changes::MAX_CHANNEL_BYTES,
+        "appMetaNameBytes": app_meta::MAX_APP_META_NAME,
+        "appMetaValueBytes": app_meta::MAX_APP_META_VALUE,
+        "fusion": crate::features::search::fusion::FUSION_RANGES,
+    })
+}
+
+/// A JSON object with each top-level field on a line of its own, its value compact.
+fn one_line_per_field(v: &serde_json::Value) -> String {
+    let fields: Vec<String> = v
+        .as_object()
+        .expect("an object")
+        .iter()
+        .map(|(k, v)| format!("  {k}: {}", serde_json::to_string(v).unwrap()))
+        .collect();
+    format!("{{\n{},\n}}", fields.join(",\n"))
+}
+
 fn generate() -> String {
     let cfg = Config::new().with_large_int("number");
     let mut out = String::from(
@@ -86,6 +120,10 @@ fn generate() -> String {
     out.push_str(&format!(
         "/** The engine's retention when a store names none. */\nexport const RETENTION_DEFAULTS: Retention = {};\n\n",
         serde_json::to_string(&Retention::default()).unwrap()
+    ));
+    out.push_str(&format!(
+        "/**\n * The engine's limits on its inputs: past them a call is refused (INVALID_ARGUMENT; sizes PAYLOAD_TOO_LARGE) on\n * every surface. Ranges are inclusive `[lowest, highest]`. The Worker's limits (workers/src/limits.ts) are these\n * or tighter.\n */\nexport const ENGINE_LIMITS = {} as const;\n\n",
+        one_line_per_field(&engine_limits())
     ));
     out.push_str(
         "export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };\n\n",

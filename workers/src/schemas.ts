@@ -6,8 +6,13 @@
  * segments joined by `/` (`ns=user/42`; empty: the root) — so the HTTP API does not take `/` inside a segment.
  */
 import { z } from '@hono/zod-openapi';
-import { EVENT_KINDS, FILTER_OPS, FUSION_METHODS, METRICS, SCALAR_KINDS, SEARCH_MODES } from 'edgemem';
+import { ENGINE_LIMITS, EVENT_KINDS, FILTER_OPS, FUSION_METHODS, METRICS, SCALAR_KINDS, SEARCH_MODES } from 'edgemem';
 import { LIMITS } from './limits.js';
+
+/** The engine's range of each fusion setting: refused here exactly where the engine and the clients refuse it. */
+const FUSION = ENGINE_LIMITS.fusion;
+const inRange = ([lo, hi]: readonly [number, number], int = false) =>
+  (int ? z.number().int() : z.number()).min(lo).max(hi).optional();
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -162,12 +167,12 @@ export const SearchBody = z
     fusion: z
       .object({
         method: z.enum(FUSION_METHODS).optional(),
-        vectorWeight: z.number().min(0).max(1).optional(),
-        rrfK: z.number().min(1).max(1000).optional(),
-        pool: z.number().int().min(1).max(4000).optional(),
-        feedbackDocs: z.number().int().min(0).max(20).optional(),
-        feedbackTerms: z.number().int().min(0).max(50).optional(),
-        feedbackWeight: z.number().min(0).max(1).optional(),
+        vectorWeight: inRange(FUSION.vectorWeight),
+        rrfK: inRange(FUSION.rrfK),
+        pool: inRange(FUSION.pool, true),
+        feedbackDocs: inRange(FUSION.feedbackDocs, true),
+        feedbackTerms: inRange(FUSION.feedbackTerms, true),
+        feedbackWeight: inRange(FUSION.feedbackWeight),
       })
       .optional(),
   })

@@ -4,7 +4,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
-use edgemem_core::{AsOf, Condition, FilterOp, MemoryPut, SearchMode, SearchQuery, Store};
+use edgemem_core::{AsOf, Condition, ErrorCode, FilterOp, FusionParams, MemoryPut, SearchMode, SearchQuery, Store};
 use serde_json::json;
 
 const DIMS: usize = 16;
@@ -89,6 +89,34 @@ fn hybrid_fuses_both_rankings() {
         })
         .unwrap();
     assert!(v.iter().all(|h| h.lexical_rank.is_none()));
+}
+
+#[test]
+fn fusion_settings_outside_their_ranges_are_refused_not_clamped() {
+    let (mut s, centres) = corpus();
+    let with = |f: FusionParams| SearchQuery {
+        text: Some("espresso".into()),
+        vector: Some(centres[0].clone()),
+        fusion: Some(f),
+        ..Default::default()
+    };
+    let d = FusionParams::default();
+    for (f, named) in [
+        (FusionParams { rrf_k: 0.0, ..d }, "fusion.rrfK must be a number in 1..=1000, got 0"),
+        (FusionParams { feedback_docs: 21, ..d }, "fusion.feedbackDocs must be an integer in 0..=20, got 21"),
+        (FusionParams { feedback_terms: 51, ..d }, "fusion.feedbackTerms"),
+        (FusionParams { feedback_weight: 1.5, ..d }, "fusion.feedbackWeight"),
+        (FusionParams { vector_weight: f64::NAN, ..d }, "fusion.vectorWeight"),
+        (FusionParams { pool: 4001, ..d }, "fusion.pool must be an integer in 1..=4000, got 4001"),
+    ] {
+        let e = s.search(&with(f)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument, "{named}");
+        assert!(e.message.starts_with(named), "{} does not start with {named}", e.message);
+    }
+    // The ends of each range are in it.
+    let ends =
+        FusionParams { rrf_k: 1000.0, feedback_docs: 20, feedback_terms: 50, feedback_weight: 1.0, pool: 4000, ..d };
+    assert_eq!(s.search(&with(ends)).unwrap().len(), 10);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 export { EdgememError, ERROR_CODES, type ErrorCode } from '../api/errors.js';
 export {
+  ENGINE_LIMITS,
   EVENT_KINDS,
   FILTER_OPS,
   FUSION_DEFAULTS,

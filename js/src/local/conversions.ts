@@ -5,6 +5,7 @@
  */
 
 import { checkSafe, invalid, safeOut } from '../api/errors.js';
+import { checkFusion } from '../api/fusion.js';
 import type {
   AsOf,
   ChangeEvent,
@@ -84,23 +85,7 @@ export function toMemory(m: Raw): Memory {
 
 /** Fusion settings, range-checked; absent ones take the engine's defaults. */
 export function fusionArg(f: FusionOptions | undefined): Raw {
-  if (f === undefined) return undefined;
-  return {
-    ...f,
-    pool: optSafe(f.pool, 'fusion.pool'),
-    feedbackDocs: inRange(f.feedbackDocs, 0, 20, true, 'fusion.feedbackDocs'),
-    feedbackTerms: inRange(f.feedbackTerms, 0, 50, true, 'fusion.feedbackTerms'),
-    feedbackWeight: inRange(f.feedbackWeight, 0, 1, false, 'fusion.feedbackWeight'),
-  };
-}
-
-/** An optional number in lo..=hi (an integer when `int`), else INVALID_ARGUMENT. */
-function inRange(v: number | undefined, lo: number, hi: number, int: boolean, what: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !(v >= lo && v <= hi) || (int && !Number.isInteger(v))) {
-    throw invalid(`${what} must be ${int ? 'an integer' : 'a number'} in ${lo}..=${hi}, got ${String(v)}`);
-  }
-  return v;
+  return checkFusion(f);
 }
 
 export function dataArg(d: CheckpointData): Raw {

@@ -8,7 +8,7 @@ import { type ConnectOptions, type ConnectTextOptions, remoteWithEmbedder } from
 import { globalOrWsWebSocket } from './websocket.js';
 
 export { EdgememError, ERROR_CODES, type ErrorCode } from '../api/errors.js';
-export { EVENT_KINDS, FILTER_OPS, FUSION_METHODS, SEARCH_MODES } from '../api/generated/engine.js';
+export { ENGINE_LIMITS, EVENT_KINDS, FILTER_OPS, FUSION_METHODS, SEARCH_MODES } from '../api/generated/engine.js';
 export { documentFromLines, documentLines, lineChunks, ndjsonLines } from '../api/ndjson.js';
 export { allChanges, allHistory, someCheckpoints } from '../api/paging.js';
 export type * from '../api/types.js';

@@ -10,6 +10,7 @@
  */
 
 import { argument, checkSafe, EdgememError, invalid, safeOut } from '../api/errors.js';
+import { checkFusion } from '../api/fusion.js';
 import { lineChunks, ndjsonLines } from '../api/ndjson.js';
 import type {
   ChangeEvent,
@@ -229,6 +230,7 @@ export class RemoteStore extends StoreBase {
 
   protected async searchEmbedded(query: SearchQuery): Promise<SearchHit[]> {
     if (typeof query !== 'object' || query === null) throw invalid('search takes a query object');
+    checkFusion(query.fusion);
     const body = { ...query, vector: wire.vectorOut(query.vector, 'vector') };
     return (await this.#call<{ hits: unknown[] }>('POST', '/search', { body })).hits.map(wire.toHit);
   }

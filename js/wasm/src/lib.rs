@@ -10,8 +10,8 @@ mod errors;
 mod host_pages;
 
 use edgemem_core::{
-    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, Durability, EventFilter, ListQuery, MemoryPut, Metric,
-    ScalarKind, SearchQuery, Storage, Store, StoreConfig, StoreOptions,
+    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ListQuery, MemoryPut, SearchQuery, Storage,
+    Store, StoreConfig, StoreOptions,
 };
 use errors::{invalid, parse, safe, seq_arg, to_js, utf8};
 use host_pages::{HostPages, JsPageStore};
@@ -54,33 +54,10 @@ pub fn last_cxx_error() -> Option<String> {
 }
 
 fn store_config(c: StoreOptions, pages: Option<JsPageStore>) -> Result<StoreConfig, JsValue> {
-    let mut cfg = StoreConfig::memory(c.dims);
-    if let Some(m) = c.metric {
-        cfg.metric = Metric::parse(&m).ok_or_else(|| invalid(format!("unknown metric {m:?}")))?;
-    }
-    if let Some(s) = c.scalar {
-        cfg.scalar = ScalarKind::parse(&s).ok_or_else(|| invalid(format!("unknown scalar kind {s:?}")))?;
-    }
-    cfg.caps.max_bytes = c.max_bytes;
-    cfg.caps.max_memories = c.max_memories;
-    cfg.memory_budget = c.memory_budget;
-    if let Some(r) = c.retention {
-        cfg.retention = r;
-    }
-    if c.sync_full {
-        cfg.sync = Durability::Full;
-    }
-    if let Some(n) = c.index_snapshot_every {
-        cfg.index_snapshot_every = n;
-    }
-    if let Some(n) = c.max_memory_bytes {
-        cfg.max_memory_bytes = n;
-    }
-    if let Some(n) = c.max_checkpoint_bytes {
-        cfg.max_checkpoint_bytes = n;
-    }
+    let atomic = c.atomic;
+    let mut cfg = StoreConfig::try_from(c).map_err(to_js)?;
     if let Some(p) = pages {
-        cfg.storage = Storage::Pages { store: Rc::new(HostPages(p)), atomic: c.atomic };
+        cfg.storage = Storage::Pages { store: Rc::new(HostPages(p)), atomic };
     }
     Ok(cfg)
 }

@@ -5,6 +5,7 @@
 //! `docs/decisions/relative-score-fusion-with-feedback.md` for how they were chosen on LoCoMo
 //! (no per-question tuning).
 
+use crate::base::error::{Error, Result};
 use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};
 
@@ -35,7 +36,7 @@ pub struct FusionParams {
     /// Candidates taken from each list before fusing (at least k).
     pub pool: usize,
     /// Pseudo-relevance feedback (search/feedback.rs): the first pass's top this many memories
-    /// (at most 20) supply expansion words that re-score its candidates (0: off).
+    /// (at most 20: `FUSION_RANGES`) supply expansion words that re-score its candidates (0: off).
     pub feedback_docs: usize,
     /// At most this many expansion words (at most 50).
     pub feedback_terms: usize,
@@ -57,6 +58,60 @@ impl Default for FusionParams {
     }
 }
 
+/// The largest candidate pool (4 × the largest k).
+pub const MAX_POOL: usize = 4000;
+
+/// The inclusive range of each fusion setting. A search with a setting outside its range is refused with
+/// INVALID_ARGUMENT, here and on every surface (the TypeScript checks and the Worker's schemas take these
+/// numbers from the generated `ENGINE_LIMITS`).
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FusionRanges {
+    pub vector_weight: (f64, f64),
+    pub rrf_k: (f64, f64),
+    pub pool: (usize, usize),
+    /// Feedback's work grows with these; beyond them it only adds cost.
+    pub feedback_docs: (usize, usize),
+    pub feedback_terms: (usize, usize),
+    pub feedback_weight: (f64, f64),
+}
+
+pub const FUSION_RANGES: FusionRanges = FusionRanges {
+    vector_weight: (0.0, 1.0),
+    rrf_k: (1.0, 1000.0),
+    pool: (1, MAX_POOL),
+    feedback_docs: (0, 20),
+    feedback_terms: (0, 50),
+    feedback_weight: (0.0, 1.0),
+};
+
+impl FusionParams {
+    /// INVALID_ARGUMENT naming the first setting outside its range (`FUSION_RANGES`).
+    pub fn check(&self) -> Result<()> {
+        let r = &FUSION_RANGES;
+        within("vectorWeight", self.vector_weight, r.vector_weight, false)?;
+        within("rrfK", self.rrf_k, r.rrf_k, false)?;
+        within("pool", self.pool as f64, (r.pool.0 as f64, r.pool.1 as f64), true)?;
+        within("feedbackDocs", self.feedback_docs as f64, (r.feedback_docs.0 as f64, r.feedback_docs.1 as f64), true)?;
+        within(
+            "feedbackTerms",
+            self.feedback_terms as f64,
+            (r.feedback_terms.0 as f64, r.feedback_terms.1 as f64),
+            true,
+        )?;
+        within("feedbackWeight", self.feedback_weight, r.feedback_weight, false)
+    }
+}
+
+/// `v` within `lo..=hi` (NaN is not), else INVALID_ARGUMENT in the words the TypeScript check uses.
+fn within(name: &str, v: f64, (lo, hi): (f64, f64), int: bool) -> Result<()> {
+    if v >= lo && v <= hi {
+        return Ok(());
+    }
+    let kind = if int { "an integer" } else { "a number" };
+    Err(Error::invalid(format!("fusion.{name} must be {kind} in {lo}..={hi}, got {v}")))
+}
+
 /// One fused candidate: id, fused score, and each list's (rank from 1, raw score).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fused {
@@ -74,7 +129,7 @@ pub fn fuse(
     p: &FusionParams,
     rescore: impl Fn(i64) -> Option<f64>,
 ) -> Vec<Fused> {
-    let wv = p.vector_weight.clamp(0.0, 1.0);
+    let wv = p.vector_weight; // within 0..=1: `FusionParams::check`
     let wl = 1.0 - wv;
     let mut by_id: HashMap<i64, Fused> = HashMap::new();
     for (i, (id, s)) in vector.iter().enumerate() {

@@ -78,12 +78,9 @@ pub(super) fn plan(q: &SearchQuery, cfg: &StoreConfig) -> Result<Plan> {
     } else {
         Vec::new()
     };
-    let mut fusion = q.fusion.unwrap_or_default();
-    // Feedback's work grows with these; beyond them it only adds cost.
-    fusion.feedback_docs = fusion.feedback_docs.min(20);
-    fusion.feedback_terms = fusion.feedback_terms.min(50);
-    fusion.feedback_weight = fusion.feedback_weight.min(1.0);
-    let pool = if mode == SearchMode::Hybrid { fusion.pool.clamp(k, 4 * MAX_K) } else { k };
+    let fusion = q.fusion.unwrap_or_default();
+    fusion.check()?;
+    let pool = if mode == SearchMode::Hybrid { fusion.pool.max(k) } else { k };
     let prefix = namespace::encode_prefix(&q.namespace)?;
     let end = namespace::prefix_end(&prefix).unwrap_or_else(|| "\u{10FFFF}".to_string());
     let mut probe = Vec::new();

@@ -35,6 +35,29 @@ export const FUSION_DEFAULTS: FusionParams = {"method":"relative","vectorWeight"
 /** The engine's retention when a store names none. */
 export const RETENTION_DEFAULTS: Retention = {"historyVersions":0,"historyMaxAgeMs":0,"eventsMax":100000,"eventsMaxAgeMs":604800000,"checkpointsPerThread":0,"checkpointsMaxBytes":0};
 
+/**
+ * The engine's limits on its inputs: past them a call is refused (INVALID_ARGUMENT; sizes PAYLOAD_TOO_LARGE) on
+ * every surface. Ranges are inclusive `[lowest, highest]`. The Worker's limits (workers/src/limits.ts) are these
+ * or tighter.
+ */
+export const ENGINE_LIMITS = {
+  appMetaNameBytes: 64,
+  appMetaValueBytes: 65536,
+  batchItems: 1000,
+  channelBytes: 256,
+  dims: 4096,
+  filterConditions: 16,
+  filterFieldBytes: 128,
+  fusion: {"feedbackDocs":[0,20],"feedbackTerms":[0,50],"feedbackWeight":[0.0,1.0],"pool":[1,4000],"rrfK":[1.0,1000.0],"vectorWeight":[0.0,1.0]},
+  historyPageItems: 1000,
+  k: 1000,
+  keyBytes: 512,
+  namespaceDepth: 16,
+  notifyPayloadBytes: 65536,
+  segmentBytes: 256,
+  ttlMs: 3153600000000,
+} as const;
+
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /**
@@ -173,7 +196,7 @@ rrfK: number,
 pool: number, 
 /**
  * Pseudo-relevance feedback (search/feedback.rs): the first pass's top this many memories
- * (at most 20) supply expansion words that re-score its candidates (0: off).
+ * (at most 20: `FUSION_RANGES`) supply expansion words that re-score its candidates (0: off).
  */
 feedbackDocs: number, 
 /**
