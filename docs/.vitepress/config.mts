@@ -120,6 +120,7 @@ export default defineConfig({
             { text: 'i4 in the Worker', link: '/decisions/i4-default-in-the-worker' },
             { text: 'i4 reads k + 10 stored vectors', link: '/decisions/i4-reads-k-plus-10' },
             { text: 'Relative-score fusion with feedback', link: '/decisions/relative-score-fusion-with-feedback' },
+            { text: 'AS OF reads the live row first', link: '/decisions/as-of-reads-live-row-first' },
             { text: 'BM25 without length normalisation', link: '/decisions/bm25-without-length-normalisation' },
             { text: 'Term counts stay uncapped', link: '/decisions/term-counts-in-full' },
             { text: 'The journal in wasm memory', link: '/decisions/journal-in-wasm-memory' },

@@ -6,10 +6,20 @@ use crate::base::error::Result;
 use crate::base::namespace;
 use crate::base::types::{AsOf, Memory};
 use crate::features::memories::crud::history_pruned;
-use crate::features::memories::row::{row_to_memory, versions_union};
+use crate::features::memories::row::{data_cols, mem_cols, row_to_memory};
 use crate::storage::time_index::{seq_by_time, ts_at_or_after, Bound};
 use crate::store::Store;
 use rusqlite::{params, OptionalExtension};
+
+/// AS OF's first seek: the live row at (ns, key), if its version began at or before ?3.
+const AS_OF_LIVE_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2 AND seq <= ?3");
+/// AS OF's second: the newest closed version at (ns, key) that began at or before ?3, and where it ended.
+const AS_OF_CLOSED_SQL: &str = concat!(
+    "SELECT mem_id, ",
+    data_cols!(),
+    ", seq_from, size, seq_to FROM versions WHERE seq_to IS NOT NULL AND ns = ?1 AND key = ?2 AND seq_from <= ?3 \
+     ORDER BY seq_from DESC LIMIT 1"
+);
 
 impl Store {
     /// The seq an `AsOf` names (a seq beyond the present is the present).
@@ -47,23 +57,25 @@ impl Store {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let s = self.resolve_as_of(a)?;
-        // One index seek: the newest version that began at or before `s`, if it lasted past `s`.
-        let found = self
+        // The live row first (one seek of its unique index): when it began at or before `s` it is the answer.
+        // Else the newest closed version that began at or before `s` (one seek of `versions_key`), if it lasted
+        // past `s`. Both statements are constants: a read neither formats nor allocates SQL.
+        let live = self
             .conn
-            .prepare_cached(&format!(
-                "{} LIMIT 1",
-                versions_union(
-                    &["seq_to"],
-                    "ns = ?1 AND key = ?2 AND seq_from <= ?3",
-                    "ns = ?1 AND key = ?2 AND seq <= ?3",
-                    "seq_from DESC"
-                )
-            ))?
-            .query_row(params![ns, key, s as i64], |r| {
-                Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?))
-            })
-            .optional()?
-            .and_then(|(row, seq_to)| seq_to.is_none_or(|t| t as u64 > s).then_some(row));
+            .prepare_cached(AS_OF_LIVE_SQL)?
+            .query_row(params![ns, key, s as i64], |r| row_to_memory(r, with_embedding))
+            .optional()?;
+        let found = match live {
+            Some(row) => Some(row),
+            None => self
+                .conn
+                .prepare_cached(AS_OF_CLOSED_SQL)?
+                .query_row(params![ns, key, s as i64], |r| {
+                    Ok((row_to_memory(r, with_embedding)?, r.get::<_, i64>(14)?))
+                })
+                .optional()?
+                .and_then(|(row, seq_to)| (seq_to as u64 > s).then_some(row)),
+        };
         match found {
             Some((_, m)) => {
                 if let Some(exp) = m.expires_at {

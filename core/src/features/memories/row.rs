@@ -21,6 +21,7 @@ macro_rules! mem_cols {
         concat!("id, ", data_cols!(), ", seq, size")
     };
 }
+pub(crate) use mem_cols;
 /// Columns read for a memory, in `row_to_memory` order.
 pub(crate) const MEM_COLS: &str = mem_cols!();
 /// The same columns of a `versions` row (its memory's id, the seq it began at), in the same order.
