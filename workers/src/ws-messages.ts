@@ -1,7 +1,7 @@
-/** Validation of client WebSocket messages (protocol.ts) with the same schemas and limits as the HTTP API. */
+/** Validation of client WebSocket messages (edgemem/protocol) with the same schemas and limits as the HTTP API. */
 import { z } from '@hono/zod-openapi';
 import type { ClientMessage } from 'edgemem/protocol';
-import { ApiError, type WireError } from './http-errors.js';
+import { ApiError, type Outcome } from './http-errors.js';
 import { checkJsonDepth } from './json-depth.js';
 import { EventFilter, uint } from './schemas.js';
 import { issuesMessage } from './validation.js';
@@ -12,9 +12,8 @@ const ClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }).strict(),
 ]);
 
-export function parseClientMessage(
-  raw: string | ArrayBuffer,
-): { ok: true; value: ClientMessage } | { ok: false; error: WireError } {
+/** A client's message, or the INVALID_ARGUMENT error its socket is sent (not JSON, too deep, not a known message). */
+export function parseClientMessage(raw: string | ArrayBuffer): Outcome<ClientMessage> {
   const text = typeof raw === 'string' ? raw : new TextDecoder().decode(raw);
   let json: unknown;
   try {
