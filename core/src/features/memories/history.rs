@@ -11,14 +11,16 @@ use crate::storage::time_index::{seq_by_time, ts_at_or_after, Bound};
 use crate::store::Store;
 use rusqlite::{params, OptionalExtension};
 
-/// AS OF's first seek: the live row at (ns, key), if its version began at or before ?3.
-const AS_OF_LIVE_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2 AND seq <= ?3");
-/// AS OF's second: the newest closed version at (ns, key) that began at or before ?3, and where it ended.
-const AS_OF_CLOSED_SQL: &str = concat!(
-    "SELECT mem_id, ",
+/// AS OF in one statement of two seeks in turn: the live row at (ns, key) if its version began at or before ?3
+/// (then SQLite stops there: LIMIT 1), else the newest closed version that began at or before ?3, with where it
+/// ended. A constant: a read neither formats nor allocates SQL.
+const AS_OF_SQL: &str = concat!(
+    "SELECT ",
+    mem_cols!(),
+    ", NULL FROM memories WHERE ns = ?1 AND key = ?2 AND seq <= ?3 UNION ALL SELECT * FROM (SELECT mem_id, ",
     data_cols!(),
     ", seq_from, size, seq_to FROM versions WHERE seq_to IS NOT NULL AND ns = ?1 AND key = ?2 AND seq_from <= ?3 \
-     ORDER BY seq_from DESC LIMIT 1"
+     ORDER BY seq_from DESC LIMIT 1) LIMIT 1"
 );
 
 impl Store {
@@ -59,23 +61,15 @@ impl Store {
         let s = self.resolve_as_of(a)?;
         // The live row first (one seek of its unique index): when it began at or before `s` it is the answer.
         // Else the newest closed version that began at or before `s` (one seek of `versions_key`), if it lasted
-        // past `s`. Both statements are constants: a read neither formats nor allocates SQL.
-        let live = self
+        // past `s`.
+        let found = self
             .conn
-            .prepare_cached(AS_OF_LIVE_SQL)?
-            .query_row(params![ns, key, s as i64], |r| row_to_memory(r, with_embedding))
-            .optional()?;
-        let found = match live {
-            Some(row) => Some(row),
-            None => self
-                .conn
-                .prepare_cached(AS_OF_CLOSED_SQL)?
-                .query_row(params![ns, key, s as i64], |r| {
-                    Ok((row_to_memory(r, with_embedding)?, r.get::<_, i64>(14)?))
-                })
-                .optional()?
-                .and_then(|(row, seq_to)| (seq_to as u64 > s).then_some(row)),
-        };
+            .prepare_cached(AS_OF_SQL)?
+            .query_row(params![ns, key, s as i64], |r| {
+                Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?))
+            })
+            .optional()?
+            .and_then(|(row, seq_to)| seq_to.is_none_or(|t| t as u64 > s).then_some(row));
         match found {
             Some((_, m)) => {
                 if let Some(exp) = m.expires_at {
