@@ -33,11 +33,18 @@ function isAdapterError(e: unknown): e is AdapterError {
   return typeof e === 'object' && e !== null && (e as { edgemem?: unknown }).edgemem === true;
 }
 
+/** `code` when it is one of the engine's error codes, else INTERNAL: how every surface reads a code it was handed. */
+export function codeOf(code: unknown): ErrorCode {
+  return typeof code === 'string' && (ERROR_CODES as readonly string[]).includes(code)
+    ? (code as ErrorCode)
+    : 'INTERNAL';
+}
+
 /** Converts whatever a binding call threw (other than a trap) into an EdgememError. */
 export function toEdgememError(e: unknown): EdgememError {
   if (e instanceof EdgememError) return e;
   if (isAdapterError(e)) {
-    const code = (ERROR_CODES as readonly string[]).includes(e.code) ? (e.code as ErrorCode) : 'INTERNAL';
+    const code = codeOf(e.code);
     if (e.oldestSeq !== undefined && !Number.isSafeInteger(e.oldestSeq)) {
       return new EdgememError('INTERNAL', `${e.message} (its oldest seq is beyond 2^53-1)`);
     }

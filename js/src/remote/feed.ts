@@ -10,7 +10,7 @@
  * failure (network, a restarting Worker) is retried until `unsubscribe()`.
  */
 
-import { argument, EdgememError, ERROR_CODES, type ErrorCode } from '../api/errors.js';
+import { argument, codeOf, EdgememError, type ErrorCode } from '../api/errors.js';
 import type { ChangeEvent, EventFilter, Subscription } from '../api/types.js';
 import type { ClientMessage, ServerMessage } from '../protocol/index.js';
 import { apiUrl, type HttpClient } from './http.js';
@@ -60,8 +60,11 @@ function text(data: unknown): string {
 }
 
 function wireError(e: { code: string; message: string; oldestSeq?: number }): EdgememError {
-  const code = (ERROR_CODES as readonly string[]).includes(e.code) ? (e.code as ErrorCode) : 'INTERNAL';
-  return new EdgememError(code, e.message, typeof e.oldestSeq === 'number' ? { oldestSeq: e.oldestSeq } : undefined);
+  return new EdgememError(
+    codeOf(e.code),
+    e.message,
+    typeof e.oldestSeq === 'number' ? { oldestSeq: e.oldestSeq } : undefined,
+  );
 }
 
 /** Errors retrying cannot fix. */

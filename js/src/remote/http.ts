@@ -1,6 +1,6 @@
 /** The remote client's HTTP transport: one JSON request to the edgemem Worker, its error body as an `EdgememError`. */
 
-import { argument, EdgememError, ERROR_CODES, type ErrorCode, wellFormed } from '../api/errors.js';
+import { argument, codeOf, EdgememError, wellFormed } from '../api/errors.js';
 
 /** A bearer token, or a function returning a current one (called before every request and reconnect). */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -48,9 +48,7 @@ export async function errorOf(res: Response): Promise<EdgememError> {
   }
   const err = (body as { error?: { code?: unknown; message?: unknown; oldestSeq?: unknown } } | undefined)?.error;
   if (err && typeof err.code === 'string') {
-    const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(err.code)
-      ? (err.code as ErrorCode)
-      : 'INTERNAL';
+    const code = codeOf(err.code);
     const message = typeof err.message === 'string' ? err.message : err.code;
     const oldestSeq =
       typeof err.oldestSeq === 'number' && Number.isSafeInteger(err.oldestSeq) ? err.oldestSeq : undefined;

@@ -4,7 +4,7 @@
  * allow-list of methods (`callStore`, `outcome`, or `serveRpc` over postMessage); the calling side gets the
  * result, or an `EdgememError` with the same code (`unwrap`, or `RpcClient` over postMessage).
  */
-import { EdgememError, ERROR_CODES, type ErrorCode, invalid } from '../api/errors.js';
+import { codeOf, EdgememError, type ErrorCode, invalid } from '../api/errors.js';
 import type { MemoryStore } from '../api/types.js';
 import { type StoreOverRpcOptions, storeOverRpc } from './store-over-rpc.js';
 
@@ -37,9 +37,8 @@ export function toWireError(e: unknown): WireError {
     message?: unknown;
     oldestSeq?: unknown;
   };
-  const known = typeof err.code === 'string' && (ERROR_CODES as readonly string[]).includes(err.code);
   const w: WireError = {
-    code: known ? (err.code as ErrorCode) : 'INTERNAL',
+    code: codeOf(err.code),
     message: typeof err.message === 'string' ? err.message : String(e),
   };
   if (typeof err.oldestSeq === 'number') w.oldestSeq = err.oldestSeq;
@@ -62,11 +61,7 @@ export async function outcome<T, E = WireError>(
 export function unwrap<T, E extends WireError<string> = WireError>(
   o: Outcome<T, E>,
   toError: (e: E) => Error = (e) =>
-    new EdgememError(
-      (ERROR_CODES as readonly string[]).includes(e.code) ? (e.code as ErrorCode) : 'INTERNAL',
-      e.message,
-      e.oldestSeq === undefined ? undefined : { oldestSeq: e.oldestSeq },
-    ),
+    new EdgememError(codeOf(e.code), e.message, e.oldestSeq === undefined ? undefined : { oldestSeq: e.oldestSeq }),
 ): T {
   if (!o.ok) throw toError(o.error);
   return o.value;
