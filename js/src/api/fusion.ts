@@ -11,7 +11,8 @@ const INTEGERS = new Set(['pool', 'feedbackDocs', 'feedbackTerms']);
 
 /** `f` itself when every setting it names is in its range, else INVALID_ARGUMENT naming the first that is not. */
 export function checkFusion<F extends FusionOptions | undefined>(f: F): F {
-  if (f === undefined || f === null || typeof f !== 'object') return f;
+  if (f === undefined) return f;
+  if (typeof f !== 'object' || f === null || Array.isArray(f)) throw invalid('fusion must be an object of settings');
   for (const [name, [lo, hi]] of Object.entries(ENGINE_LIMITS.fusion)) {
     const v = (f as Record<string, unknown>)[name];
     if (v === undefined) continue;
