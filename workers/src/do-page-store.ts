@@ -36,7 +36,7 @@ export type PageLayout = 'table' | 'kv';
 const READ = `SELECT data FROM ${PAGE_TABLE} WHERE id = ?`;
 const WRITE = `INSERT INTO ${PAGE_TABLE} (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data`;
 const DELETE = `DELETE FROM ${PAGE_TABLE} WHERE id = ?`;
-/** The engine's page size (core/src/vfs.rs CHUNK): full pages are written through one reused buffer. */
+/** The engine's page size (core/src/storage/vfs.rs CHUNK): full pages are written through one reused buffer. */
 const PAGE_BYTES = 8192;
 
 /** The table id of a page key: chunk n of the database file at n, its size at -1; undefined for other keys. */
@@ -147,7 +147,7 @@ export class DurableObjectPageStore implements PageStore {
         const stored = elideHole(this.#scratch);
         data = stored === this.#scratch ? this.#scratch.buffer : (stored.buffer as ArrayBuffer);
       } else {
-        // The engine writes whole chunks (core/src/vfs.rs pads a partial write); a shorter row would read back as a
+        // The engine writes whole chunks (core/src/storage/vfs.rs pads a partial write); a shorter row would read back as a
         // page without its hole.
         throw new Error(`page store: ${key} is ${bytes.length} bytes, not a page of ${PAGE_BYTES}`);
       }

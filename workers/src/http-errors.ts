@@ -10,7 +10,7 @@ import { outcome, type Outcome as RpcOutcome, type WireError as RpcWireError, to
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** The engine's codes (generated from core/src/error.rs): the same in Rust, in the package and over HTTP. */
+/** The engine's codes (generated from core/src/base/error.rs): the same in Rust, in the package and over HTTP. */
 export const API_ERROR_CODES = ERROR_CODES;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];

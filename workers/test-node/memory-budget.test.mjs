@@ -13,7 +13,7 @@ const dir = mkdtempSync(join(tmpdir(), 'edgemem-budget-'));
 const bundle = join(dir, 'bundle');
 const ADMIN = 'budget-test-token';
 // 4-d i4 vectors (the Worker's default): 8 + 256 bytes each in the engine's model (two words of codes and norm,
-// then graph), over 16 MiB of page cache and overhead (core/src/memory_budget.rs): room for exactly 20 vectors.
+// then graph), over 16 MiB of page cache and overhead (core/src/state/memory_budget.rs): room for exactly 20 vectors.
 const BUDGET = (16 << 20) + 264 * 20;
 
 /** @param {{ url: string }} server @param {string} method @param {string} path @param {unknown} [body] */
