@@ -1,4 +1,5 @@
 /** Limits on every input and malformed requests: coded 4xx answers, never a crash. */
+import { ENGINE_LIMITS } from 'edgemem';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/limits';
 import { agentId, api, expectError } from './helpers';
@@ -82,5 +83,30 @@ describe('limits and malformed input', () => {
     expect(Object.keys(r.body)).toEqual(['error']);
     expect(Object.keys(r.body.error).sort()).toEqual(['code', 'message']);
     expect(r.headers.get('content-type')).toMatch(/application\/json/);
+  });
+});
+
+describe("the Worker's limits against the engine's", () => {
+  it('are the engine’s or tighter (ENGINE_LIMITS is generated from the Rust constants the engine checks)', () => {
+    expect(LIMITS.k).toBeLessThanOrEqual(ENGINE_LIMITS.k);
+    expect(LIMITS.batchItems).toBeLessThanOrEqual(ENGINE_LIMITS.batchItems);
+    expect(LIMITS.dims).toBeLessThanOrEqual(ENGINE_LIMITS.dims);
+    expect(LIMITS.namespaceDepth).toBeLessThanOrEqual(ENGINE_LIMITS.namespaceDepth);
+    expect(LIMITS.segmentChars).toBeLessThanOrEqual(ENGINE_LIMITS.segmentBytes);
+    expect(LIMITS.keyChars).toBeLessThanOrEqual(ENGINE_LIMITS.keyBytes);
+    expect(LIMITS.filterConditions).toBeLessThanOrEqual(ENGINE_LIMITS.filterConditions);
+    expect(LIMITS.pageItems).toBeLessThanOrEqual(ENGINE_LIMITS.historyPageItems);
+  });
+
+  it('refuse a fusion setting outside the engine’s range, and take its ends', async () => {
+    const a = agentId('fusion');
+    const search = (fusion: Record<string, number>) =>
+      api('POST', `/v1/agents/${a}/search`, { body: { text: 'x', mode: 'lexical', fusion } });
+    for (const [name, [lo, hi]] of Object.entries(ENGINE_LIMITS.fusion)) {
+      expectError(await search({ [name]: lo - 1 }), 400, 'INVALID_ARGUMENT');
+      expectError(await search({ [name]: hi + 1 }), 400, 'INVALID_ARGUMENT');
+      expect((await search({ [name]: lo })).status).toBe(200);
+      expect((await search({ [name]: hi })).status).toBe(200);
+    }
   });
 });
