@@ -121,6 +121,7 @@ export default defineConfig({
             { text: 'i4 reads k + 10 stored vectors', link: '/decisions/i4-reads-k-plus-10' },
             { text: 'Relative-score fusion with feedback', link: '/decisions/relative-score-fusion-with-feedback' },
             { text: 'AS OF reads the live row first', link: '/decisions/as-of-reads-live-row-first' },
+            { text: 'A layout by what each part serves', link: '/decisions/layout-by-what-it-serves' },
             { text: 'BM25 without length normalisation', link: '/decisions/bm25-without-length-normalisation' },
             { text: 'Term counts stay uncapped', link: '/decisions/term-counts-in-full' },
             { text: 'The journal in wasm memory', link: '/decisions/journal-in-wasm-memory' },
