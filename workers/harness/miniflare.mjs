@@ -6,9 +6,10 @@
  * Used by the Worker's Node tests (test-node/) and, as `edgemem-worker/harness/miniflare`, by the other packages'
  * tests, the docs tools and the bench.
  */
-import { spawnSync } from 'node:child_process';
+import { ChildProcess, spawnSync } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Miniflare } from 'miniflare';
 
@@ -57,12 +58,126 @@ export function bundleWorker(outDir, configDir, o = {}) {
   }
 }
 
+/** workerd processes already claimed by a `runtimeWatch`. @type {WeakSet<ChildProcess>} */
+const claimed = new WeakSet();
+
+/**
+ * @typedef {object} RuntimeReport What a workerd process did, for a failure report.
+ * @property {number | null} pid
+ * @property {boolean | null} alive false once it exited (or is a zombie); null when its pid is unknown
+ * @property {{ code: number | null, signal: string | null, at: string } | null} exit
+ * @property {number | null} rss_bytes its resident memory now (Linux /proc), null elsewhere or once it is gone
+ * @property {number | null} peak_rss_bytes its peak resident memory (VmHWM)
+ * @property {string[]} stderr_tail its last lines on stderr
+ * @property {string[]} stdout_tail its last lines on stdout
+ */
+
+/** `VmRSS` and `VmHWM` of `pid` in bytes (Linux), nulls elsewhere or once it is gone. @param {number | null} pid */
+function memoryOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (/** @type {string} */ key) => {
+      const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status);
+      return m ? Number(m[1]) * 1024 : null;
+    };
+    return { rss: kb('VmRSS'), peak: kb('VmHWM'), zombie: /^State:\s+Z/m.test(status) };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a process `pid` exists (a zombie does too: `memoryOf` tells). @param {number} pid */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Watches the workerd process a Miniflare instance runs, so that a failed request can say whether workerd was still
+ * alive, how it ended and what it printed: pass `options` to `new Miniflare` and call `report()` when something
+ * fails (after `settle()`, which lets its exit and last output arrive). Its stdout and stderr are still passed
+ * through to this process's, as Miniflare does by default, and their last `lines` lines kept.
+ * @param {number} [lines]
+ */
+export function runtimeWatch(lines = 50) {
+  /** @type {ChildProcess | null} */
+  let child = null;
+  /** @type {RuntimeReport['exit']} */
+  let exit = null;
+  /** @type {string[]} */
+  const stdoutTail = [];
+  /** @type {string[]} */
+  const stderrTail = [];
+  const keep = (/** @type {string[]} */ tail, /** @type {string} */ line) => {
+    tail.push(line);
+    if (tail.length > lines) tail.shift();
+  };
+  /**
+   * Miniflare calls this right after spawning workerd, in the same tick: the newest workerd child process not
+   * claimed yet is this instance's (found among the active handles; Miniflare does not expose it).
+   * @param {import('node:stream').Readable} stdout
+   * @param {import('node:stream').Readable} stderr
+   */
+  const handleRuntimeStdio = (stdout, stderr) => {
+    const handles = /** @type {{ _getActiveHandles?: () => unknown[] }} */ (process)._getActiveHandles?.() ?? [];
+    const mine = handles.filter(
+      (h) => h instanceof ChildProcess && /workerd/.test(h.spawnfile ?? '') && !claimed.has(h),
+    );
+    child = /** @type {ChildProcess | undefined} */ (mine.at(-1)) ?? null;
+    exit = null;
+    if (child) {
+      claimed.add(child);
+      child.once('exit', (code, signal) => {
+        exit = { code, signal, at: new Date().toISOString() };
+      });
+    }
+    createInterface({ input: stdout }).on('line', (l) => {
+      keep(stdoutTail, l);
+      console.log(l);
+    });
+    createInterface({ input: stderr }).on('line', (l) => {
+      keep(stderrTail, l);
+      console.error(l);
+    });
+  };
+  return {
+    options: { handleRuntimeStdio },
+    /** The workerd process's pid, null when it could not be found. */
+    get pid() {
+      return child?.pid ?? null;
+    },
+    /** Waits `ms` (default 500) for a dying process's exit and last lines to arrive. */
+    settle: (ms = 500) => new Promise((resolve) => setTimeout(resolve, ms)),
+    /** @returns {RuntimeReport} */
+    report() {
+      const pid = child?.pid ?? null;
+      const mem = pid === null ? null : memoryOf(pid);
+      return {
+        pid,
+        alive: pid === null ? null : exit === null && !mem?.zombie && running(pid),
+        exit,
+        rss_bytes: mem?.rss ?? null,
+        peak_rss_bytes: mem?.peak ?? null,
+        stderr_tail: [...stderrTail],
+        stdout_tail: [...stdoutTail],
+      };
+    },
+  };
+}
+
 /**
  * Serves the bundle in `bundle` from Miniflare. `port` 0 (default) picks a free one; read the URL from `ready`.
+ * `runtime` watches the workerd process (`runtimeWatch`): its pid, and `report()` when something fails.
  * @param {{ bundle: string, bindings: Record<string, string>, persist?: string, port?: number }} o
  */
 export async function startWorker(o) {
+  const runtime = runtimeWatch();
   const mf = new Miniflare({
+    ...runtime.options,
     modules: true,
     scriptPath: join(o.bundle, 'index.js'),
     modulesRoot: o.bundle,
@@ -79,5 +194,5 @@ export async function startWorker(o) {
     port: o.port ?? 0,
   });
   const url = await mf.ready;
-  return { mf, url: url.origin };
+  return { mf, url: url.origin, runtime };
 }
