@@ -68,7 +68,8 @@ for (const [k, job] of todo.entries()) {
   durations[job.id] = res.seconds;
   if (res.ok) out[job.id] = res.json;
   else {
-    errors.push({ job: job.id, message: res.error });
+    // Why, for the next reader of the results: the job's own failure report (./lib/failure.mjs) and its stderr's tail.
+    errors.push({ job: job.id, message: res.error, failure: res.failure ?? null, stderr_tail: res.stderr_tail ?? [] });
     console.error(`bench: ${job.id} FAILED (${res.error}); going on with the others`);
   }
 }
