@@ -109,10 +109,12 @@ export async function newAgent({ url, adminToken, agent, dims }) {
 
 /**
  * Streams the n memories `memory(i)` into `agent` (POST /import of `edgememExport`) with `token`, then runs
- * `maintain()`; resolves to { store: the agent through `connect()`, open, importMs, maintainMs }.
+ * `maintain()`; resolves to { store: the agent through `connect()`, open, importMs, maintainMs }. `phase` is told
+ * each step's name as it starts (for a failure report).
  */
-export async function importInto({ url, agent, token, n, dims, memory }) {
+export async function importInto({ url, agent, token, n, dims, memory, phase = (/** @type {string} */ _) => {} }) {
   const store = await connect({ url, agent, token });
+  phase('edgemem: POST /import');
   const t = performance.now();
   const res = await postStream(
     `${url}/v1/agents/${agent}/import`,
@@ -121,6 +123,7 @@ export async function importInto({ url, agent, token, n, dims, memory }) {
   );
   if (res.status !== 200) throw new Error(`import into ${agent}: HTTP ${res.status} ${res.text}`);
   const imported = performance.now();
+  phase('edgemem: POST /maintain');
   await store.maintain();
   return { store, importMs: imported - t, maintainMs: performance.now() - imported };
 }

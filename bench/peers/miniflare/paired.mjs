@@ -17,6 +17,8 @@
  * Beside the latencies, each side's workerd CPU time per request (`cpu_ms`: user + system, from /proc, over the
  * timed iterations): the cost of the work itself, which a loaded machine does not inflate the way it does latency;
  * and the bytes it wrote per request (/proc `wchar`: the Durable Object's WAL and database writes).
+ * A request that fails ends the run with a failure line (../../lib/failure.mjs): the step, the error and its causes,
+ * how long each side's connection had been idle, and each workerd's state (alive or its exit, memory, stderr tail).
  *
  *   node bench/peers/miniflare/paired.mjs [--data DIR] [--n 100000] [--iters 300] [--json]
  */
@@ -26,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { bundleWorker, startWorker } from 'edgemem-worker/harness/miniflare';
+import { chainText, errorChain, reportFailure } from '../../lib/failure.mjs';
 import { DIMS, flag as flagOf, generators, loadCorpus, summarize } from '../../node/corpus.mjs';
 import { ADMIN, AGENT, corpusMemory, importInto, newAgent, plainImport } from './bulk-load.mjs';
 import { PEER_TOKEN, startPeer } from './peer-worker.mjs';
@@ -71,20 +74,45 @@ const edge = await startWorker({
   bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },
   persist: join(dir, 'edgemem'),
 });
-const edgePid = workerdPids()[0] ?? null;
+const edgePid = edge.runtime.pid ?? workerdPids()[0] ?? null;
 const peer = await startPeer({ persist: join(dir, 'plain-do') });
-const peerPid = workerdPids().find((p) => p !== edgePid) ?? null;
+const peerPid = peer.runtime.pid ?? workerdPids().find((p) => p !== edgePid) ?? null;
 const pids = { edgemem: edgePid, plain_do: peerPid };
 
+/**
+ * What the run is doing (the step a failure happened in); when each side last answered (performance.now()), and
+ * its last step and how long that took (after a response that kept workerd busy past 5 s, workerd closes that
+ * connection at once: a request sent next on it is reset).
+ */
+let phase = 'starting';
+let phaseStarted = performance.now();
+const startPhase = (/** @type {string} */ name) => {
+  phase = name;
+  phaseStarted = performance.now();
+};
+const answered = { edgemem: performance.now(), plain_do: performance.now() };
+/** @type {Record<'edgemem' | 'plain_do', { step: string, ms: number } | null>} */
+const lastStep = { edgemem: null, plain_do: null };
+/** Records that `side` answered the current step; returns the time. @param {'edgemem' | 'plain_do'} side */
+const finished = (side) => {
+  answered[side] = performance.now();
+  lastStep[side] = { step: phase, ms: answered[side] - phaseStarted };
+  return answered[side];
+};
+
 try {
+  startPhase('edgemem: create the agent');
   const token = await newAgent({ url: edge.url, adminToken: ADMIN, agent: AGENT, dims: DIMS });
+  finished('edgemem');
   log(`loading ${n} memories into edgemem (POST /import, then maintain)…`);
-  const load = await importInto({ url: edge.url, agent: AGENT, token, n, dims: DIMS, memory });
+  const load = await importInto({ url: edge.url, agent: AGENT, token, n, dims: DIMS, memory, phase: startPhase });
+  finished('edgemem');
   const store = load.store;
   const edgeImportMs = load.importMs;
   const edgeLoadMs = load.importMs + load.maintainMs;
 
   log(`loading ${n} memories into the plain DO (POST /import)…`);
+  startPhase('plain DO: POST /import');
   const peerBase = `${peer.url}/v1/agents/${AGENT}`;
   const peerHeaders = { authorization: `Bearer ${PEER_TOKEN}`, 'content-type': 'application/json' };
   let t = performance.now();
@@ -92,6 +120,7 @@ try {
     const res = await fetch(`${peerBase}/import`, { method: 'POST', headers: peerHeaders, body });
     if (!res.ok) throw new Error(`plain DO import: HTTP ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
+    finished('plain_do');
   }
   const peerLoadMs = performance.now() - t;
 
@@ -175,15 +204,19 @@ try {
     const cpu = { edgemem: 0, plain_do: 0 };
     const written = { edgemem: 0, plain_do: 0 };
     for (let it = 0; it < iters + warm; it++) {
+      startPhase(`${op} #${it}: edgemem GET /v1/health (the floor)`);
       t = performance.now();
       await (await fetch(health)).arrayBuffer();
-      if (it >= warm) floor.push(performance.now() - t);
+      const floorDone = finished('edgemem');
+      if (it >= warm) floor.push(floorDone - t);
       const input = inputs[op](it);
       for (const side of it % 2 === 0 ? ['edgemem', 'plain_do'] : ['plain_do', 'edgemem']) {
+        startPhase(`${op} #${it}: ${side}`);
         const c0 = cpuMs(pids[side]);
         const w0 = writtenBytes(pids[side]);
         t = performance.now();
         await sides[side][op](input);
+        finished(/** @type {'edgemem' | 'plain_do'} */ (side));
         if (it >= warm) {
           samples[side].push(performance.now() - t);
           cpu[side] += cpuMs(pids[side]) - c0;
@@ -198,6 +231,7 @@ try {
     });
     ops[op] = { edgemem: side('edgemem'), plain_do: side('plain_do') };
   }
+  startPhase('edgemem: stats');
   const stats = await store.stats();
   await store.close();
 
@@ -240,6 +274,38 @@ try {
       );
     }
   }
+} catch (e) {
+  // Say why: the step, the error's causes, and whether each workerd still runs (and what it printed).
+  const failedAt = performance.now();
+  await edge.runtime.settle();
+  const chain = errorChain(e);
+  const workerd = { edgemem: edge.runtime.report(), plain_do: peer.runtime.report() };
+  const mib = (/** @type {number | null} */ b) => (b == null ? '?' : `${(b / 2 ** 20).toFixed(0)} MiB`);
+  const state = (/** @type {import('edgemem-worker/harness/miniflare').RuntimeReport} */ w) =>
+    w.alive === null
+      ? 'not found'
+      : w.alive
+        ? `alive (RSS ${mib(w.rss_bytes)}, peak ${mib(w.peak_rss_bytes)})`
+        : `exited (${w.exit ? `code ${w.exit.code}, signal ${w.exit.signal}` : 'status unknown'})`;
+  const lastErr = workerd.edgemem.stderr_tail.at(-1);
+  const before = lastStep.edgemem
+    ? `; edgemem's previous step (${lastStep.edgemem.step}) took ${(lastStep.edgemem.ms / 1000).toFixed(1)} s`
+    : '';
+  reportFailure(
+    `${phase}, ${((failedAt - phaseStarted) / 1000).toFixed(1)} s in: ${chainText(chain)}${before}; edgemem workerd ${state(workerd.edgemem)}${lastErr ? ` (last stderr: ${lastErr})` : ''}; plain DO workerd ${state(workerd.plain_do)}`,
+    {
+      phase,
+      phase_ms: failedAt - phaseStarted,
+      error: chain,
+      stack: e instanceof Error ? e.stack : undefined,
+      // How long each side had been silent when the step began (a keep-alive connection idle that long may be gone).
+      idle_before_ms: { edgemem: phaseStarted - answered.edgemem, plain_do: phaseStarted - answered.plain_do },
+      previous_step: lastStep,
+      workerd,
+      memories: n,
+      iters,
+    },
+  );
 } finally {
   await edge.mf.dispose();
   await peer.mf.dispose();

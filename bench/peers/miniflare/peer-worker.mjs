@@ -4,6 +4,7 @@
 
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runtimeWatch } from 'edgemem-worker/harness/miniflare';
 import { Miniflare } from 'miniflare';
 import { DIMS } from '../../node/corpus.mjs';
 
@@ -12,9 +13,11 @@ const WORKER = fileURLToPath(new URL('../plain-do/worker.mjs', import.meta.url))
 /** The bearer secret the peer Worker checks (bindings.PLAIN_TOKEN). */
 export const PEER_TOKEN = 'bench-plain-token';
 
-/** Starts the peer on `port` (0: a free one); returns Miniflare and the origin URL. */
+/** Starts the peer on `port` (0: a free one); returns Miniflare, the origin URL and its workerd's `runtimeWatch`. */
 export async function startPeer({ persist, port = 0 }) {
+  const runtime = runtimeWatch();
   const mf = new Miniflare({
+    ...runtime.options,
     modules: true,
     scriptPath: WORKER,
     modulesRoot: dirname(dirname(WORKER)), // bench/peers: the worker imports ../terms.mjs
@@ -27,5 +30,5 @@ export async function startPeer({ persist, port = 0 }) {
     port,
   });
   const url = await mf.ready;
-  return { mf, url: url.origin };
+  return { mf, url: url.origin, runtime };
 }
