@@ -2,6 +2,12 @@
 // search-gap.mjs): the corpus's memories as edgemem's NDJSON export (streamed into the Worker's `POST /import`), a new
 // agent to load them into, the plain DO's import lines (`POST /import`, a few thousand a request), edgemem's Worker
 // served with one agent loaded, and what they share: the admin token, the agent, the corpus memory.
+//
+// A request that keeps workerd busy for seconds (the import, `maintain`, the first call of an agent whose index must
+// be rebuilt) goes on a connection of its own (`requestOnce`), never on the keep-alive pool the measured requests
+// use: workerd closes a kept-alive connection 5 s after its event loop last waited, so right after a response that
+// took longer it closes that connection at once, and a request the client sends next on it is reset (ECONNRESET or
+// "other side closed"; undici keeps an idle connection 4 s and cannot know).
 
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -14,6 +20,19 @@ import { workerdPids } from './workerd-cpu.mjs';
 /** The Worker's admin token and the agent the benches load. */
 export const ADMIN = 'bench-admin-token';
 export const AGENT = 'bench-agent';
+
+/**
+ * The loaded benches' Worker variables: no heap budget (as the size suite: the default 96 MiB refuses past ~60k
+ * 384-d vectors), and a maintenance alarm an hour after a write rather than 5 minutes: the benches run `maintain`
+ * themselves once loaded (`importInto`), and the alarm the import armed would otherwise fire in the middle of the
+ * measured requests only when a run is slow (past 300 s), stalling them behind its work.
+ */
+export const edgememBindings = () => ({
+  ADMIN_TOKEN: ADMIN,
+  EDGEMEM_DIMS: String(DIMS),
+  EDGEMEM_MEMORY_BUDGET: '0',
+  EDGEMEM_ALARM_MS: String(3600_000),
+});
 
 /**
  * Memory `i` of the benches' corpus: a 1 KB value (`value1k`), the i-th LoCoMo text (cycling), the i-th vector, in
@@ -71,13 +90,25 @@ export function* plainImport({ n, memory, perRequest = 2000 }) {
 }
 
 /**
- * POSTs the strings of `gen` as one chunked body on a connection of its own (node:http, no keep-alive: workerd
- * resets a connection after a streamed request body, which would fail the next request sent on it); resolves to
+ * POSTs the strings of `gen` as one chunked body on a connection of its own (`requestOnce`; workerd also resets a
+ * connection after a streamed request body, which would fail the next request sent on it); resolves to
  * { status, text }.
  */
 export function postStream(url, headers, gen) {
+  return requestOnce(url, { method: 'POST', headers, body: gen });
+}
+
+/**
+ * One request on a connection of its own, closed after the response (node:http, no keep-alive, so nothing else is
+ * ever sent on it); `body`: none, a string, or a generator of strings sent as a chunked body. Resolves to
+ * { status, text }.
+ * @param {string} url
+ * @param {{ method?: string, headers?: Record<string, string>, body?: string | Generator<string> }} [o]
+ * @returns {Promise<{ status: number | undefined, text: string }>}
+ */
+export function requestOnce(url, { method = 'GET', headers = {}, body } = {}) {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers, agent: false }, (res) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => {
@@ -87,8 +118,12 @@ export function postStream(url, headers, gen) {
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (body === undefined || typeof body === 'string') {
+      req.end(body);
+      return;
+    }
     const pump = () => {
-      for (let next = gen.next(); !next.done; next = gen.next()) {
+      for (let next = body.next(); !next.done; next = body.next()) {
         if (!req.write(next.value)) {
           req.once('drain', pump);
           return;
@@ -109,27 +144,42 @@ export async function newAgent({ url, adminToken, agent, dims }) {
 
 /**
  * Streams the n memories `memory(i)` into `agent` (POST /import of `edgememExport`) with `token`, then runs
- * `maintain()`; resolves to { store: the agent through `connect()`, open, importMs, maintainMs }. `phase` is told
- * each step's name as it starts (for a failure report).
+ * `maintain()` (`POST /maintain`, on a connection of its own: `requestOnce`); resolves to { store: the agent through
+ * `connect()`, open, importMs, maintainMs }. `phase` is told each step's name as it starts (for a failure report).
  */
 export async function importInto({ url, agent, token, n, dims, memory, phase = (/** @type {string} */ _) => {} }) {
   const store = await connect({ url, agent, token });
+  const auth = { authorization: `Bearer ${token}` };
   phase('edgemem: POST /import');
   const t = performance.now();
   const res = await postStream(
     `${url}/v1/agents/${agent}/import`,
-    { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    { ...auth, 'content-type': 'application/x-ndjson' },
     edgememExport({ n, dims, memory }),
   );
   if (res.status !== 200) throw new Error(`import into ${agent}: HTTP ${res.status} ${res.text}`);
   const imported = performance.now();
   phase('edgemem: POST /maintain');
-  await store.maintain();
+  const m = await requestOnce(`${url}/v1/agents/${agent}/maintain`, { method: 'POST', headers: auth });
+  if (m.status !== 200) throw new Error(`maintain ${agent}: HTTP ${m.status} ${m.text}`);
   return { store, importMs: imported - t, maintainMs: performance.now() - imported };
 }
 
 /**
- * edgemem's Worker bundled and served by Miniflare under `dir` (without a heap budget, as the size suite), and agent
+ * Opens `agent`'s store in its Durable Object (`GET /stats`, on a connection of its own: `requestOnce`) and
+ * resolves to the milliseconds it took. After the object sat idle (workerd evicts it after ~10 s), this is its
+ * cold open, paid here rather than by the first measured request: loading the index snapshot, or rebuilding the
+ * index from SQLite when there is none (seconds at 100k memories).
+ */
+export async function openAgent({ url, agent, token }) {
+  const t = performance.now();
+  const res = await requestOnce(`${url}/v1/agents/${agent}/stats`, { headers: { authorization: `Bearer ${token}` } });
+  if (res.status !== 200) throw new Error(`open ${agent}: HTTP ${res.status} ${res.text}`);
+  return performance.now() - t;
+}
+
+/**
+ * edgemem's Worker bundled and served by Miniflare under `dir` (with `edgememBindings`), and agent
  * AGENT loaded with `n` corpus memories (`memory(i)`) through `importInto`: the server (dispose its `mf`), a
  * `connect()` store on the agent and the workerd process's pid. `log` reports progress.
  */
@@ -138,7 +188,7 @@ export async function loadedWorker({ dir, n, memory, log }) {
   bundleWorker(join(dir, 'bundle'), join(dir, 'config'));
   const server = await startWorker({
     bundle: join(dir, 'bundle'),
-    bindings: { ADMIN_TOKEN: ADMIN, EDGEMEM_DIMS: String(DIMS), EDGEMEM_MEMORY_BUDGET: '0' },
+    bindings: edgememBindings(),
     persist: join(dir, 'state'),
   });
   try {
