@@ -179,8 +179,10 @@ impl IndexState {
         }
     }
 
-    /// Adds the live vectors an import chunk committed, then puts them in the graph.
+    /// Adds the live vectors an import chunk committed, then puts them in the graph. They count as changes, so
+    /// the next `maintain()` (or close) snapshots the index: without a snapshot a reopened store rebuilds it.
     pub fn add_imported(&mut self, adds: &[(u64, Vec<f32>)]) {
+        self.changes += adds.len() as u64;
         if let Some(idx) = self.index.as_mut() {
             for (id, v) in adds {
                 if idx.upsert(*id, v).is_err() {
@@ -226,5 +228,38 @@ mod tests {
         let q = SearchQuery { vector: Some(v(21)), k: Some(1), ..Default::default() };
         assert_eq!(s.search(&q).unwrap()[0].key, "k21");
         assert_eq!(s.stats().unwrap().index_vectors, 19);
+    }
+
+    /// An import's vectors are snapshotted by the next `maintain()`: the reopened store loads the index, not a
+    /// rebuild from every stored vector (a Durable Object evicted after an import paid that on its first call).
+    #[test]
+    fn an_import_is_snapshotted_by_maintain_so_a_reopen_loads_the_index() {
+        let v = |i: usize| vec![1.0, i as f32, (i * i % 7) as f32, 0.5];
+        let mut source = Store::open(StoreConfig::memory(4)).unwrap();
+        let puts = (1..=30).map(|i| MemoryPut::new(&["p"], &format!("k{i}"), json!(i)).embedding(v(i)));
+        source.put_batch(puts.collect()).unwrap();
+        let mut ndjson = String::new();
+        let mut cursor = None;
+        loop {
+            let chunk = source.export_chunk(cursor.as_deref(), 1 << 20).unwrap();
+            ndjson.push_str(&chunk.ndjson);
+            cursor = chunk.cursor;
+            if cursor.is_none() {
+                break;
+            }
+        }
+        let pages = Rc::new(MemoryPageStore::new());
+        let open = || {
+            let storage = Storage::Pages { store: pages.clone(), atomic: true };
+            Store::open(StoreConfig { storage, ..StoreConfig::memory(4) }).unwrap()
+        };
+        let mut s = open();
+        assert!(s.import_ndjson(&ndjson, crate::ImportChunk::WHOLE).unwrap().done);
+        s.maintain().unwrap();
+        drop(s); // no close: what a reopen finds is what maintain() left
+        let mut s = open();
+        assert_eq!(s.index.changes, 0, "the index was rebuilt on reopen: no snapshot after the import");
+        let q = SearchQuery { vector: Some(v(21)), k: Some(1), ..Default::default() };
+        assert_eq!(s.search(&q).unwrap()[0].key, "k21");
     }
 }
