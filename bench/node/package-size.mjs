@@ -27,7 +27,8 @@ const quiet = {
 const sh = (cmd, args, cwd, env = {}) =>
   execFileSync(cmd, args, { cwd, env: { ...process.env, ...quiet, ...env }, encoding: 'utf8', stdio: 'pipe' });
 
-function bytesUnder(dir) {
+/** Bytes of every file under `dir`. */
+export function bytesUnder(dir) {
   let total = 0;
   for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     const s = statSync(join(dir, f));
@@ -36,7 +37,8 @@ function bytesUnder(dir) {
   return total;
 }
 
-function packagesIn(nm) {
+/** The packages installed in a node_modules folder (scoped ones by their full name). */
+export function packagesIn(nm) {
   return readdirSync(nm)
     .filter((n) => !n.startsWith('.'))
     .flatMap((n) => (n.startsWith('@') ? readdirSync(join(nm, n)).map((m) => `${n}/${m}`) : [n]));

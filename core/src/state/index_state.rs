@@ -238,16 +238,7 @@ mod tests {
         let mut source = Store::open(StoreConfig::memory(4)).unwrap();
         let puts = (1..=30).map(|i| MemoryPut::new(&["p"], &format!("k{i}"), json!(i)).embedding(v(i)));
         source.put_batch(puts.collect()).unwrap();
-        let mut ndjson = String::new();
-        let mut cursor = None;
-        loop {
-            let chunk = source.export_chunk(cursor.as_deref(), 1 << 20).unwrap();
-            ndjson.push_str(&chunk.ndjson);
-            cursor = chunk.cursor;
-            if cursor.is_none() {
-                break;
-            }
-        }
+        let ndjson = source.export_ndjson_for_tests();
         let pages = Rc::new(MemoryPageStore::new());
         let open = || {
             let storage = Storage::Pages { store: pages.clone(), atomic: true };

@@ -344,16 +344,7 @@ mod tests {
 
         let mut source = Store::open(StoreConfig::memory(BIG)).unwrap();
         fill(&mut source, 0, 100, true);
-        let mut ndjson = String::new();
-        let mut cursor = None;
-        loop {
-            let chunk = source.export_chunk(cursor.as_deref(), 1 << 20).unwrap();
-            ndjson.push_str(&chunk.ndjson);
-            cursor = chunk.cursor;
-            if cursor.is_none() {
-                break;
-            }
-        }
+        let ndjson = source.export_ndjson_for_tests();
         drop(source);
         let mut copy = Store::open(StoreConfig::memory(BIG)).unwrap();
         assert_eq!(cache_kib(&copy), 4 << 10);

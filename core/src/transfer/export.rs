@@ -170,6 +170,21 @@ impl Store {
         Ok(ExportChunk { ndjson: out, cursor: Some(serde_json::to_string(&c)?) })
     }
 
+    /// The whole streamed export as one NDJSON text (unit tests: import what a store exports).
+    #[cfg(test)]
+    pub(crate) fn export_ndjson_for_tests(&mut self) -> String {
+        let mut ndjson = String::new();
+        let mut cursor = None;
+        loop {
+            let chunk = self.export_chunk(cursor.as_deref(), 1 << 20).expect("export chunk");
+            ndjson.push_str(&chunk.ndjson);
+            cursor = chunk.cursor;
+            if cursor.is_none() {
+                return ndjson;
+            }
+        }
+    }
+
     /// Appends versions after the cursor; false when the section is done. In (namespace, key, seq_from) order,
     /// merged from the live rows and the closed versions, those that began by the export's seq, a version closed
     /// after it as live: a version moves from `memories` to `versions` when it closes, but keeps its place in

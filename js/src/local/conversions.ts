@@ -5,14 +5,12 @@
  */
 
 import { checkSafe, invalid, safeOut } from '../api/errors.js';
-import { checkFusion } from '../api/fusion.js';
 import type {
   AsOf,
   ChangeEvent,
   ChannelBlob,
   Checkpoint,
   CheckpointData,
-  FusionOptions,
   JsonObject,
   JsonValue,
   Memory,
@@ -81,11 +79,6 @@ export function toMemory(m: Raw): Memory {
   };
   if (Array.isArray(m.embedding)) out.embedding = Float32Array.from(m.embedding as number[]);
   return out;
-}
-
-/** Fusion settings, range-checked; absent ones take the engine's defaults. */
-export function fusionArg(f: FusionOptions | undefined): Raw {
-  return checkFusion(f);
 }
 
 export function dataArg(d: CheckpointData): Raw {

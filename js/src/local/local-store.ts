@@ -12,6 +12,7 @@ import {
   toEdgememError,
   wellFormed,
 } from '../api/errors.js';
+import { checkFusion } from '../api/fusion.js';
 import type * as engine from '../api/generated/engine.js';
 import { lineChunks, ndjsonLines, placedChunks } from '../api/ndjson.js';
 import type {
@@ -440,7 +441,7 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
         valueFilter: query.valueFilter ?? [],
         offset: conv.optSafe(query.offset, 'offset'),
         asOf: conv.asOfArg(query.asOf),
-        fusion: conv.fusionArg(query.fusion),
+        fusion: checkFusion(query.fusion),
       };
       if (vector && vector.length === 0) {
         q.vector = [];

@@ -5,30 +5,14 @@
 // command line's or the MCP server's code; the Worker's bundle holds no engine either.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+// The counting the size bench reports (size.package): the same figures, one definition.
+import { bytesUnder, packagesIn } from '../../../bench/node/package-size.mjs';
 import { installConsumer, repoRoot, run } from './consumer.js';
 import { bundleWorkerConsumer } from './worker-bundle.js';
-
-/** The packages installed in `dir`'s node_modules (scoped ones by their full name). */
-function installedPackages(dir) {
-  const nm = join(dir, 'node_modules');
-  return readdirSync(nm)
-    .filter((n) => !n.startsWith('.'))
-    .flatMap((n) => (n.startsWith('@') ? readdirSync(join(nm, n)).map((m) => `${n}/${m}`) : [n]));
-}
-
-/** Bytes of every file under `dir`. */
-function bytesUnder(dir) {
-  let total = 0;
-  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    const s = statSync(join(dir, f));
-    if (s.isFile()) total += s.size;
-  }
-  return total;
-}
 
 /**
  * Runs `npx edgemem mcp --store FILE` in `cwd`, sends MCP's `initialize`, and resolves with its first answer.
@@ -75,7 +59,7 @@ describe('npm install edgemem, into an empty project', () => {
   const dir = installConsumer('lean-consumer');
 
   it('installs the package alone: no dependency of the command line or the MCP server', () => {
-    const packages = installedPackages(dir);
+    const packages = packagesIn(join(dir, 'node_modules'));
     console.log(
       `npm install edgemem: ${packages.length} package(s) (${packages.join(', ')}), ` +
         `${bytesUnder(join(dir, 'node_modules'))} bytes in node_modules`,
