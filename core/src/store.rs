@@ -80,6 +80,8 @@ pub struct Store {
     pub(crate) import: ImportGate,
     /// SQLite's page cache bound and its share of the thread's (state/memory_budget.rs).
     pub(crate) page_cache: PageCacheShare,
+    /// A replica's local writes append their op to the outbox in their own transaction (features/replica.rs).
+    pub(crate) outbox: bool,
     vfs_name: Option<String>,
 }
 
@@ -131,6 +133,7 @@ impl Store {
             feed: Feed::default(),
             import: ImportGate::default(),
             page_cache: PageCacheShare::default(),
+            outbox: false,
             vfs_name,
         };
         match store.init() {

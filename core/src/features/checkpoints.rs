@@ -345,6 +345,7 @@ impl Store {
                 s.prune_thread(&c.thread_id, &c.checkpoint_ns, keep)?;
             }
             s.emit(tx, seq, NewEvent::checkpoint(&c.checkpoint_id, &c.thread_id))?;
+            s.record_checkpoint_op("checkpoint", &c.thread_id, &c.checkpoint_ns, &c.checkpoint_id)?;
             Ok(seq)
         })?;
         self.maybe_maintain();
@@ -514,7 +515,7 @@ impl Store {
                 format!("the checkpoint's pending writes would hold {} bytes, limit {cap} ({MAX_PENDING_WRITES_FACTOR} checkpoints' worth)", others as usize + total),
             ));
         }
-        let r = self.write_tx(|s, _tx| {
+        let r = self.write_tx(|s, tx| {
             for (i, (ch, k, b)) in encoded.iter().enumerate() {
                 let (idx, verb) = match special_write_idx(ch) {
                     Some(idx) => (idx, "INSERT OR REPLACE"),
@@ -527,7 +528,10 @@ impl Store {
                     ))?
                     .execute(params![thread_id, checkpoint_ns, checkpoint_id, task_id, idx, ch, k, b])?;
             }
-            Ok(())
+            // The checkpoint changed (a replica pulls it again, writes and all).
+            let seq = tx.next_seq();
+            s.emit(tx, seq, NewEvent::checkpoint(checkpoint_id, thread_id))?;
+            s.record_checkpoint_op("writes", thread_id, checkpoint_ns, checkpoint_id)
         });
         self.maybe_maintain();
         r
@@ -536,10 +540,13 @@ impl Store {
     /// Deletes every checkpoint and pending write of a thread. Returns how many checkpoints.
     pub fn delete_thread(&mut self, thread_id: &str) -> Result<u64> {
         check_thread_id(thread_id)?;
-        self.write_tx(|s, _tx| {
+        self.write_tx(|s, tx| {
             let n = s.conn.execute("DELETE FROM checkpoints WHERE thread_id = ?1", [thread_id])?;
             s.conn.execute("DELETE FROM checkpoint_writes WHERE thread_id = ?1", [thread_id])?;
             s.conn.execute("DELETE FROM checkpoint_blobs WHERE thread_id = ?1", [thread_id])?;
+            let seq = tx.next_seq();
+            s.emit(tx, seq, NewEvent::thread_deleted(thread_id))?;
+            s.record_checkpoint_op("delete_thread", thread_id, "", "")?;
             Ok(n as u64)
         })
     }

@@ -46,7 +46,8 @@ impl<'de> Deserialize<'de> for EventKind {
 }
 
 /// One change. Memory events carry namespace/key/version; checkpoint events carry the thread
-/// id in `channel` and the checkpoint id in `key`; notify carries channel and payload.
+/// id in `channel` and the checkpoint id in `key` (a checkpoint put, or pending writes added to it; without a
+/// `key`, the thread was deleted); notify carries channel and payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Event {
@@ -135,6 +136,17 @@ impl<'a> NewEvent<'a> {
             kind: EventKind::Checkpoint,
             ns: None,
             key: Some(checkpoint_id),
+            version: None,
+            channel: Some(thread_id),
+            payload: None,
+        }
+    }
+    /// A thread's checkpoints deleted: a checkpoint event without a checkpoint id.
+    pub fn thread_deleted(thread_id: &'a str) -> Self {
+        NewEvent {
+            kind: EventKind::Checkpoint,
+            ns: None,
+            key: None,
             version: None,
             channel: Some(thread_id),
             payload: None,

@@ -265,6 +265,13 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE schema_v10 (x);
     DROP TABLE schema_v10;
     "#,
+    // v11 — a replica's outbox (features/replica.rs): each local write's op, appended in the write's own
+    // transaction, removed once the agent has applied it. `ns` / `key` name the memory an op writes (empty for
+    // checkpoint ops), so a pulled version of a key with a write still to push is left alone.
+    r#"
+    CREATE TABLE outbox (id INTEGER PRIMARY KEY, ns TEXT NOT NULL, key TEXT NOT NULL, op TEXT NOT NULL) STRICT;
+    CREATE INDEX outbox_key ON outbox (ns, key);
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

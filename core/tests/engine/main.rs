@@ -15,6 +15,7 @@ mod memories;
 mod migrations;
 mod pages;
 mod persistence;
+mod replica;
 mod search;
 mod search_feedback;
 mod store_queries;

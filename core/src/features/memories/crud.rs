@@ -23,17 +23,19 @@ pub const MAX_BATCH: usize = 1000;
 pub const MAX_TTL_MS: u64 = 100 * 365 * 24 * 3600 * 1000;
 
 /// A validated put, ready to write.
-struct Prepared {
-    ns: String,
-    key: String,
-    value: String,
-    text: Option<String>,
-    embedding: Option<Vec<f32>>,
-    metadata: String,
-    pinned: bool,
-    ttl_ms: Option<u64>,
-    if_version: Option<u64>,
-    size: u64,
+pub(crate) struct Prepared {
+    pub(crate) ns: String,
+    pub(crate) key: String,
+    pub(crate) value: String,
+    pub(crate) text: Option<String>,
+    pub(crate) embedding: Option<Vec<f32>>,
+    pub(crate) metadata: String,
+    pub(crate) pinned: bool,
+    pub(crate) ttl_ms: Option<u64>,
+    pub(crate) if_version: Option<u64>,
+    pub(crate) size: u64,
+    /// A pulled version (features/replica.rs): written with the agent's version number, not one past the live one.
+    pub(crate) version: Option<u64>,
 }
 
 /// What one put writes besides its `Prepared` memory.
@@ -47,7 +49,7 @@ struct RowWrite {
 }
 
 impl Store {
-    fn prepare_put(&self, p: &MemoryPut) -> Result<Prepared> {
+    pub(crate) fn prepare_put(&self, p: &MemoryPut) -> Result<Prepared> {
         let ns = namespace::encode(&p.namespace)?;
         namespace::check_key(&p.key)?;
         let value = serde_json::to_string(&p.value)?;
@@ -80,6 +82,7 @@ impl Store {
             ttl_ms: p.ttl_ms,
             if_version: p.if_version,
             size,
+            version: None,
         })
     }
 
@@ -159,7 +162,7 @@ impl Store {
     /// One put inside a write transaction: the live row it replaces checked, room made under the
     /// caps, the row and its version written, the index, full-text and usage changes queued, the
     /// put event emitted.
-    fn put_in_tx(&mut self, tx: &mut Tx, p: Prepared) -> Result<WriteAck> {
+    pub(crate) fn put_in_tx(&mut self, tx: &mut Tx, p: Prepared) -> Result<WriteAck> {
         let existing = self.live_row_for_put(tx, &p)?;
         let (old_size, old_pinned) = existing.as_ref().map_or((0, false), |r| (r.size, r.pinned));
         let evicted = self.ensure_room_for(tx, p.size, existing.as_ref().map(|r| r.id), old_size, old_pinned)?;
@@ -175,6 +178,9 @@ impl Store {
             Some(row) => self.update_live_row(tx, row, &p, &w)?,
             None => self.insert_live_row(tx, &p, &w)?,
         };
+        if self.outbox && p.version.is_none() {
+            self.record_put(&p, existing.as_ref().map_or(0, |r| r.version), version)?;
+        }
         if let Some(e) = p.embedding {
             tx.index_ops.push(IndexOp::Upsert(id as u64, e));
         }
@@ -214,7 +220,7 @@ impl Store {
         if row.has_text || p.text.is_some() {
             self.mark_lexical(tx, row.id, row.has_text);
         }
-        let version = row.version + 1;
+        let version = p.version.unwrap_or(row.version + 1);
         self.conn
             .prepare_cached(
                 "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
@@ -247,7 +253,7 @@ impl Store {
             .conn
             .prepare_cached("SELECT MAX(version) FROM versions WHERE ns = ?1 AND key = ?2")?
             .query_row(params![p.ns, p.key], |r| r.get(0))?;
-        let version = last.unwrap_or(0) as u64 + 1;
+        let version = p.version.unwrap_or(last.unwrap_or(0) as u64 + 1);
         self.conn
             .prepare_cached(concat!(
                 "INSERT INTO memories (",
@@ -391,7 +397,9 @@ impl Store {
                     ));
                 }
             }
-            s.remove_row(tx, &ns, &key, &row, EventKind::Delete)
+            let seq = s.remove_row(tx, &ns, &key, &row, EventKind::Delete)?;
+            s.record_delete(&ns, &key, if_version, row.version)?;
+            Ok(seq)
         })?;
         self.maybe_maintain();
         Ok(seq)

@@ -1,0 +1,125 @@
+//! A replica's engine part: local writes queue their ops in their own transaction (and only while the outbox is
+//! on), pulled versions keep the agent's version numbers, skip keys with a write still to push, and move the
+//! cursor with them; checkpoint writes and thread deletions are events a replica can pull.
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use crate::common::*;
+use edgemem_core::{CheckpointData, ErrorCode, EventFilter, EventKind, MemoryPut, PulledMemory};
+use serde_json::{json, Value};
+
+fn ops(s: &edgemem_core::Store) -> Vec<Value> {
+    s.outbox_ops(1000).unwrap().iter().map(|o| serde_json::from_str(o.op.get()).unwrap()).collect()
+}
+
+fn pulled(key: &str, version: u64, value: Value) -> PulledMemory {
+    PulledMemory { namespace: ns(&["a"]), key: key.into(), version, value, ..Default::default() }
+}
+
+#[test]
+fn local_writes_queue_their_ops_only_while_the_outbox_is_on() {
+    let mut s = store(2);
+    s.put(MemoryPut::new(&["a"], "before", json!(1))).unwrap();
+    assert_eq!(s.outbox_len().unwrap(), 0, "off by default");
+    s.set_outbox(true);
+    s.put(MemoryPut::new(&["a"], "k", json!({"x": 1})).text("hello").embedding(vec![1.0, 0.5])).unwrap();
+    let mut cas = MemoryPut::new(&["a"], "k", json!(2));
+    cas.if_version = Some(1);
+    s.put(cas).unwrap();
+    s.delete(&ns(&["a"]), "before", Some(1)).unwrap();
+    s.put_checkpoint(checkpoint("t", "c1", json!({"v": 1}))).unwrap();
+    s.put_writes("t", "", "c1", "task", vec![("ch".into(), CheckpointData::json(&json!(1)))]).unwrap();
+    s.delete_thread("t").unwrap();
+    let q = ops(&s);
+    assert_eq!(q.len(), 6);
+    assert_eq!(q[0]["op"], "put");
+    assert_eq!(q[0]["value"], json!({"x": 1}));
+    assert_eq!(q[0]["text"], "hello");
+    assert_eq!(q[0]["embedding"], json!([1.0, 0.5]));
+    assert_eq!((q[0]["base"].as_u64(), q[0]["version"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(
+        (q[1]["if_version"].as_u64(), q[1]["base"].as_u64(), q[1]["version"].as_u64()),
+        (Some(1), Some(1), Some(2))
+    );
+    assert_eq!(q[2], json!({"op": "delete", "namespace": ["a"], "key": "before", "if_version": 1, "base": 1}));
+    assert_eq!(q[3]["op"], "checkpoint");
+    assert_eq!(q[4], json!({"op": "writes", "thread_id": "t", "checkpoint_ns": "", "checkpoint_id": "c1"}));
+    assert_eq!(q[5]["op"], "delete_thread");
+    // A failed write queues nothing.
+    let mut stale = MemoryPut::new(&["a"], "k", json!(3));
+    stale.if_version = Some(1);
+    assert_eq!(s.put(stale).unwrap_err().code, ErrorCode::Conflict);
+    assert_eq!(s.outbox_len().unwrap(), 6);
+    let ids: Vec<u64> = s.outbox_ops(10).unwrap().iter().map(|o| o.id).collect();
+    s.outbox_remove(ids[2]).unwrap();
+    assert_eq!(s.outbox_ops(10).unwrap().first().map(|o| o.id), Some(ids[3]));
+    assert_eq!(s.outbox_len().unwrap(), 3);
+}
+
+#[test]
+fn pulled_versions_keep_the_agents_numbers_and_move_the_cursor() {
+    let mut s = store(2);
+    s.set_outbox(true);
+    let mut m = pulled("k", 7, json!("seven"));
+    m.embedding = Some(vec![0.0, 1.0]);
+    let gone = PulledMemory { deleted: true, ..pulled("gone", 0, Value::Null) };
+    let done = s.apply_pulled(vec![m.clone(), gone], 40).unwrap();
+    assert_eq!((done.applied, done.unchanged, done.pending), (1, 1, 0));
+    assert_eq!(s.replica_cursor().unwrap(), 40);
+    assert_eq!(s.outbox_len().unwrap(), 0, "pulled versions are not local writes");
+    let got = s.get(&ns(&["a"]), "k").unwrap().unwrap();
+    assert_eq!((got.version, got.value.clone()), (7, json!("seven")));
+    // The same version again changes nothing; a newer one is written with its number.
+    let done = s.apply_pulled(vec![m], 41).unwrap();
+    assert_eq!((done.applied, done.unchanged), (0, 1));
+    let before = s.history(&ns(&["a"]), "k").unwrap().len();
+    s.apply_pulled(vec![pulled("k", 9, json!("nine"))], 42).unwrap();
+    assert_eq!(s.get(&ns(&["a"]), "k").unwrap().unwrap().version, 9);
+    assert_eq!(s.history(&ns(&["a"]), "k").unwrap().len(), before + 1);
+    // A local write goes on from the agent's number; while it is queued, pulls leave the key alone.
+    let ack = s.put(MemoryPut::new(&["a"], "k", json!("mine"))).unwrap();
+    assert_eq!(ack.version, 10);
+    let done = s.apply_pulled(vec![pulled("k", 10, json!("theirs"))], 43).unwrap();
+    assert_eq!(done.pending, 1);
+    assert_eq!(value_of(&mut s, &["a"], "k"), Some(json!("mine")));
+    let last = s.outbox_ops(10).unwrap().last().unwrap().id;
+    s.outbox_remove(last).unwrap();
+    s.apply_pulled(vec![pulled("k", 11, json!("theirs"))], 44).unwrap();
+    assert_eq!(value_of(&mut s, &["a"], "k"), Some(json!("theirs")));
+    // A deletion, and an expiry already past, remove the live memory.
+    let done = s.apply_pulled(vec![PulledMemory { deleted: true, ..pulled("k", 0, Value::Null) }], 45).unwrap();
+    assert_eq!(done.applied, 1);
+    assert_eq!(s.get(&ns(&["a"]), "k").unwrap(), None);
+    let mut old = pulled("e", 1, json!(1));
+    old.expires_at = Some(1);
+    assert_eq!(s.apply_pulled(vec![old], 46).unwrap().unchanged, 1);
+    assert_eq!(s.get(&ns(&["a"]), "e").unwrap(), None);
+    assert_eq!(s.replica_cursor().unwrap(), 46);
+}
+
+#[test]
+fn a_bad_pulled_page_changes_nothing() {
+    let mut s = store(2);
+    s.apply_pulled(vec![pulled("k", 1, json!(1))], 5).unwrap();
+    let mut bad = pulled("x", 2, json!(2));
+    bad.embedding = Some(vec![1.0, 2.0, 3.0]);
+    let err = s.apply_pulled(vec![pulled("k", 2, json!(2)), bad], 9).unwrap_err();
+    assert_eq!(err.code, ErrorCode::DimensionMismatch);
+    assert_eq!(s.replica_cursor().unwrap(), 5);
+    assert_eq!(value_of(&mut s, &["a"], "k"), Some(json!(1)));
+}
+
+#[test]
+fn checkpoint_writes_and_thread_deletions_are_events() {
+    let mut s = store(2);
+    s.put_checkpoint(checkpoint("t", "c1", json!({}))).unwrap();
+    let seq = s.seq();
+    s.put_writes("t", "", "c1", "task", vec![("ch".into(), CheckpointData::json(&json!(1)))]).unwrap();
+    s.delete_thread("t").unwrap();
+    let ev = s.changes(seq, &EventFilter::default(), 10).unwrap();
+    assert_eq!(ev.len(), 2);
+    assert!(ev.iter().all(|e| e.kind == EventKind::Checkpoint && e.channel.as_deref() == Some("t")));
+    assert_eq!(ev[0].key.as_deref(), Some("c1"));
+    assert_eq!(ev[1].key, None, "a thread deletion names no checkpoint");
+}
