@@ -36,7 +36,7 @@ pub use features::checkpoints::{
 };
 pub use features::memories::crud::{HistoryPage, HISTORY_PAGE_MAX};
 pub use features::memories::namespaces::NamespaceQuery;
-pub use features::replica::{OutboxOp, PullApplied, PulledMemory, MAX_OUTBOX_READ};
+pub use features::replica::{OutboxOp, PullApplied, PulledMemory, APPLIED_OPS_KEPT, MAX_OUTBOX_READ};
 pub use features::search::fusion::{FusionMethod, FusionParams};
 pub use features::search::query::{SearchHit, SearchMode, SearchQuery};
 pub use features::stats::Stats;

@@ -255,7 +255,7 @@ export interface PutWritesInput {
 /**
  * One change. Memory events carry namespace/key/version; checkpoint events carry the thread id in
  * `channel` and the checkpoint id in `key` (a checkpoint put, or pending writes added to it; without a `key`, the
- * thread was deleted); notify events carry channel and payload.
+ * thread was deleted), and `payload: { checkpointNs }` outside the root checkpoint namespace; notify events carry channel and payload.
  */
 export interface ChangeEvent {
   seq: number;

@@ -249,7 +249,8 @@ vectorRank: number | null, vectorScore: number | null, lexicalRank: number | nul
 /**
  * One change. Memory events carry namespace/key/version; checkpoint events carry the thread
  * id in `channel` and the checkpoint id in `key` (a checkpoint put, or pending writes added to it; without a
- * `key`, the thread was deleted); notify carries channel and payload.
+ * `key`, the thread was deleted), and in `payload` `{"checkpointNs": …}` when the checkpoint namespace is not
+ * the root (""); notify carries channel and payload.
  */
 export type Event = { seq: number, ts: number, kind: EventKind, namespace: Array<string> | null, key: string | null, version: number | null, channel: string | null, payload: JsonValue | null, };
 
