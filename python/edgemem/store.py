@@ -1,0 +1,518 @@
+"""`Store` (sync) and `AsyncStore` (asyncio): the engine in-process. `open_store` / `open_store_async` open one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from typing import Any, Iterator, Mapping, Sequence
+
+from . import _convert as cv
+from ._native import NativeStore
+from .embedders import Embedder, as_embedder
+from .errors import EdgememError, invalid
+from .types import (
+    AsOf,
+    ChangesPage,
+    Event,
+    Filter,
+    HistoryPage,
+    ListPage,
+    Memory,
+    Namespace,
+    SearchHit,
+    SearchMode,
+    WriteAck,
+)
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+_loads = json.loads
+
+
+def _text_of(value: Any, text: str | None) -> str | None:
+    """The text a put indexes: ``text``, or a string value (as the engine derives it)."""
+    if text is not None:
+        return text
+    return value if isinstance(value, str) else None
+
+
+def _put_doc(
+    namespace: str | Sequence[str],
+    key: str,
+    value: Any,
+    text: str | None,
+    metadata: Mapping[str, Any] | None,
+    pinned: bool,
+    ttl_ms: int | None,
+    if_version: int | None,
+    embedding: Sequence[float] | None,
+) -> dict[str, Any]:
+    d: dict[str, Any] = {"namespace": cv.namespace(namespace), "key": key, "value": value}
+    if text is not None:
+        d["text"] = text
+    if metadata is not None:
+        d["metadata"] = dict(metadata)
+    if pinned:
+        d["pinned"] = True
+    if ttl_ms is not None:
+        d["ttlMs"] = ttl_ms
+    if if_version is not None:
+        d["ifVersion"] = if_version
+    if embedding is not None:
+        d["embedding"] = [float(x) for x in embedding]
+    return d
+
+
+class Store:
+    """An open edgemem store, in-process. Thread-safe (calls run one at a time on the store's own thread, with
+    the GIL released). Use it as a context manager, or call :meth:`close`."""
+
+    def __init__(self, native: NativeStore, embedder: Embedder | None = None, path: str | None = None) -> None:
+        self._n = native
+        self.embedder = embedder
+        self.path = path
+
+    # --- memories ----------------------------------------------------------------------------------------------
+    def put(
+        self,
+        namespace: str | Sequence[str],
+        key: str,
+        value: Any,
+        *,
+        text: str | None = None,
+        embedding: Sequence[float] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        pinned: bool = False,
+        ttl_ms: int | None = None,
+        if_version: int | None = None,
+    ) -> WriteAck:
+        """Writes one memory (a new version of it). ``if_version`` makes it a compare-and-set (0: the key must not
+        exist), else CONFLICT. With an embedder and no ``embedding``, its text (``text`` or a string value) is
+        embedded."""
+        if embedding is None and self.embedder is not None:
+            t = _text_of(value, text)
+            if t:
+                embedding = self.embedder.embed([t], "passage")[0]
+        doc = _put_doc(namespace, key, value, text, metadata, pinned, ttl_ms, if_version, None)
+        emb = None if embedding is None else [float(x) for x in embedding]
+        return WriteAck.from_json(_loads(self._n.put(_dumps(doc), emb)))
+
+    def put_many(self, memories: Sequence[Mapping[str, Any]]) -> list[WriteAck]:
+        """Writes several memories in one transaction (all or none). Each is a mapping of :meth:`put`'s
+        arguments (``namespace``, ``key``, ``value``, ``text``, ...)."""
+        docs = []
+        for m in memories:
+            m = dict(m)
+            unknown = set(m) - {"namespace", "key", "value", "text", "embedding", "metadata", "pinned", "ttl_ms", "if_version"}
+            if unknown:
+                raise invalid(f"put_many: unknown fields {sorted(unknown)}")
+            docs.append(
+                _put_doc(
+                    m["namespace"], m["key"], m.get("value"), m.get("text"), m.get("metadata"),
+                    m.get("pinned", False), m.get("ttl_ms"), m.get("if_version"), m.get("embedding"),
+                )
+            )
+        if self.embedder is not None:
+            todo = [(i, _text_of(d["value"], d.get("text"))) for i, d in enumerate(docs) if "embedding" not in d]
+            todo = [(i, t) for i, t in todo if t]
+            if todo:
+                vectors = self.embedder.embed([t for _, t in todo], "passage")
+                for (i, _), v in zip(todo, vectors):
+                    docs[i]["embedding"] = [float(x) for x in v]
+        return [WriteAck.from_json(a) for a in _loads(self._n.put_batch(_dumps(docs)))]
+
+    def get(
+        self,
+        namespace: str | Sequence[str],
+        key: str,
+        *,
+        as_of: AsOf | None = None,
+        include_embedding: bool = False,
+    ) -> Memory | None:
+        """The memory at (namespace, key) — now, or as it was ``as_of`` a seq or a time — or None."""
+        a = cv.as_of(as_of)
+        raw = self._n.get(cv.namespace(namespace), key, None if a is None else _dumps(a), include_embedding)
+        return None if raw == "null" else Memory.from_json(_loads(raw))
+
+    def delete(self, namespace: str | Sequence[str], key: str, *, if_version: int | None = None) -> int:
+        """Deletes a memory (its history stays); returns the delete's seq."""
+        return self._n.delete(cv.namespace(namespace), key, if_version)
+
+    def list(
+        self,
+        prefix: str | Sequence[str] = (),
+        *,
+        filter: Filter | None = None,
+        value_filter: Filter | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+        offset: int = 0,
+        as_of: AsOf | None = None,
+        include_embeddings: bool = False,
+    ) -> ListPage:
+        """One page of the memories under a namespace prefix, in (namespace, key) order."""
+        q: dict[str, Any] = {
+            "prefix": cv.namespace(prefix),
+            "filter": cv.conditions(filter),
+            "valueFilter": cv.conditions(value_filter),
+            "offset": offset,
+            "includeEmbeddings": include_embeddings,
+        }
+        if limit is not None:
+            q["limit"] = limit
+        if cursor is not None:
+            q["cursor"] = cursor
+        if as_of is not None:
+            q["asOf"] = cv.as_of(as_of)
+        page = _loads(self._n.list(_dumps(q)))
+        return ListPage([Memory.from_json(m) for m in page["items"]], page["nextCursor"])
+
+    def iter(self, prefix: str | Sequence[str] = (), **kwargs: Any) -> Iterator[Memory]:
+        """Every memory under ``prefix`` (pages fetched as needed); takes :meth:`list`'s filters."""
+        cursor = None
+        while True:
+            page = self.list(prefix, cursor=cursor, **kwargs)
+            yield from page.items
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    def list_namespaces(
+        self,
+        *,
+        prefix: Sequence[str] = (),
+        suffix: Sequence[str] = (),
+        max_depth: int | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[Namespace]:
+        """The namespaces holding live memories (``*`` in ``prefix`` / ``suffix`` matches any one segment)."""
+        q: dict[str, Any] = {"prefix": list(prefix), "suffix": list(suffix), "offset": offset}
+        if max_depth is not None:
+            q["maxDepth"] = max_depth
+        if limit is not None:
+            q["limit"] = limit
+        return [tuple(ns) for ns in _loads(self._n.list_namespaces(_dumps(q)))]
+
+    def history(
+        self, namespace: str | Sequence[str], key: str, *, after_seq: int = 0, limit: int | None = None
+    ) -> HistoryPage:
+        """A page of a memory's versions, oldest first (deletes included as versions' ends)."""
+        page = _loads(self._n.history(cv.namespace(namespace), key, after_seq, limit))
+        return HistoryPage([Memory.from_json(m) for m in page["versions"]], page["nextAfterSeq"])
+
+    def search(
+        self,
+        text: str | None = None,
+        *,
+        vector: Sequence[float] | None = None,
+        mode: SearchMode | None = None,
+        k: int = 10,
+        namespace: str | Sequence[str] = (),
+        filter: Filter | None = None,
+        value_filter: Filter | None = None,
+        offset: int = 0,
+        as_of: AsOf | None = None,
+        fusion: Mapping[str, Any] | None = None,
+    ) -> list[SearchHit]:
+        """Vector, lexical or hybrid search (default: hybrid when both text and a vector are given, else
+        whichever is). With an embedder, a text query is also embedded unless ``mode="lexical"``."""
+        if vector is None and text and self.embedder is not None and mode != "lexical":
+            vector = self.embedder.embed([text], "query")[0]
+        q: dict[str, Any] = {
+            "k": k,
+            "namespace": cv.namespace(namespace),
+            "filter": cv.conditions(filter),
+            "valueFilter": cv.conditions(value_filter),
+            "offset": offset,
+        }
+        if text is not None:
+            q["text"] = text
+        if mode is not None:
+            q["mode"] = mode
+        if as_of is not None:
+            q["asOf"] = cv.as_of(as_of)
+        if fusion is not None:
+            q["fusion"] = dict(fusion)
+        vec = None if vector is None else [float(x) for x in vector]
+        return [SearchHit.from_json(h) for h in _loads(self._n.search(_dumps(q), vec))]
+
+    # --- checkpoints (LangGraph-shaped; edgemem.langgraph.EdgememSaver is the checkpointer) --------------------
+    def put_checkpoint(
+        self,
+        thread_id: str,
+        checkpoint_id: str,
+        data: tuple[str, bytes],
+        *,
+        checkpoint_ns: str = "",
+        parent_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        channel_versions: Mapping[str, Any] | None = None,
+        blobs: Sequence[tuple[str, str, tuple[str, bytes]]] = (),
+    ) -> int:
+        """Stores a checkpoint. Payloads are ``(kind, bytes)``: kind ``"json"`` (the bytes are JSON text) or
+        ``"bytes"``. ``blobs`` are ``(channel, version, payload)``, each stored once. Returns its seq."""
+        return self._n.put_checkpoint(
+            thread_id, checkpoint_ns, checkpoint_id, parent_id, data,
+            _dumps(dict(metadata or {})), _dumps(dict(channel_versions or {})), list(blobs),
+        )
+
+    def get_checkpoint(
+        self, thread_id: str, *, checkpoint_ns: str = "", checkpoint_id: str | None = None
+    ) -> "Checkpoint | None":
+        """A checkpoint by id, or the thread's latest in ``checkpoint_ns``; None when there is none."""
+        t = self._n.get_checkpoint(thread_id, checkpoint_ns, checkpoint_id)
+        return None if t is None else Checkpoint.from_native(t)
+
+    def list_checkpoints(
+        self,
+        thread_id: str | None = None,
+        *,
+        checkpoint_ns: str | None = None,
+        before: str | None = None,
+        limit: int | None = None,
+        filter: Filter | None = None,
+    ) -> tuple[list["Checkpoint"], str | None]:
+        """A page of checkpoints, newest first, and the ``before`` of the next page (None: the last page)."""
+        q: dict[str, Any] = {"filter": cv.conditions(filter)}
+        if thread_id is not None:
+            q["threadId"] = thread_id
+        if checkpoint_ns is not None:
+            q["checkpointNs"] = checkpoint_ns
+        if before is not None:
+            q["before"] = before
+        if limit is not None:
+            q["limit"] = limit
+        items, next_before = self._n.list_checkpoints(_dumps(q))
+        return [Checkpoint.from_native(t) for t in items], next_before
+
+    def put_writes(
+        self,
+        thread_id: str,
+        checkpoint_id: str,
+        task_id: str,
+        writes: Sequence[tuple[str, tuple[str, bytes]]],
+        *,
+        checkpoint_ns: str = "",
+    ) -> None:
+        """Stores a task's pending writes ``(channel, payload)`` on a checkpoint (LangGraph's rule: a task's
+        regular writes are kept as first stored; the special channels' replace)."""
+        self._n.put_writes(thread_id, checkpoint_ns, checkpoint_id, task_id, list(writes))
+
+    def delete_thread(self, thread_id: str) -> int:
+        """Deletes a thread's checkpoints and writes; returns how many checkpoints."""
+        return self._n.delete_thread(thread_id)
+
+    # --- feed, stats, transfer, upkeep -------------------------------------------------------------------------
+    def notify(self, channel: str, payload: Any = None) -> int:
+        """Publishes an app message on ``channel`` through the change feed; returns its seq."""
+        return self._n.notify(channel, _dumps(payload))
+
+    def changes(
+        self,
+        after: int = 0,
+        *,
+        kinds: Sequence[str] = (),
+        namespaces: Sequence[Sequence[str]] = (),
+        channels: Sequence[str] = (),
+        limit: int = 100,
+    ) -> ChangesPage:
+        """Events after seq ``after`` (RESUME_GAP with ``oldest_seq`` when they are no longer retained)."""
+        f = {"kinds": list(kinds), "namespaces": [list(n) for n in namespaces], "channels": list(channels)}
+        page = _loads(self._n.changes(after, _dumps(f), limit))
+        return ChangesPage([Event.from_json(e) for e in page["events"]], page["more"])
+
+    def stats(self) -> dict[str, Any]:
+        """The store's figures (memories, bytes, versions, index, ...), as the engine's ``Stats`` (camelCase)."""
+        return _loads(self._n.stats())
+
+    def export(self, max_chunk_bytes: int = 1 << 20) -> Iterator[str]:
+        """The store as NDJSON export chunks (the format `npx edgemem export` writes)."""
+        cursor = None
+        while True:
+            ndjson, cursor = self._n.export_chunk(cursor, max_chunk_bytes)
+            yield ndjson
+            if cursor is None:
+                return
+
+    def import_(self, chunks: Any) -> dict[str, Any]:
+        """Imports NDJSON export chunks (an iterable of str) into this empty store; returns the progress."""
+        it = iter([chunks] if isinstance(chunks, str) else chunks)
+        progress: dict[str, Any] = {}
+        try:
+            cur = next(it, "")
+            first = True
+            while True:
+                nxt = next(it, None)
+                progress = _loads(self._n.import_chunk(cur, first, nxt is None))
+                if nxt is None:
+                    return progress
+                cur, first = nxt, False
+        except BaseException:
+            self._n.import_abort()
+            raise
+
+    def maintain(self) -> None:
+        """Idle-time work: buffered writes indexed, the vector index snapshotted."""
+        self._n.maintain()
+
+    def sweep(self) -> int:
+        """Removes expired memories now; returns how many."""
+        return self._n.sweep()
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last committed change."""
+        return self._n.seq()
+
+    def close(self) -> None:
+        """Flushes and closes; later calls raise INVALID_ARGUMENT. Closing twice is a no-op."""
+        self._n.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Checkpoint:
+    """A stored checkpoint: ids, payload, metadata, pending writes and the blobs of its channel versions."""
+
+    __slots__ = (
+        "thread_id", "checkpoint_ns", "checkpoint_id", "parent_id", "data", "metadata", "created_at", "seq",
+        "pending_writes", "channel_versions", "blobs",
+    )
+
+    thread_id: str
+    checkpoint_ns: str
+    checkpoint_id: str
+    parent_id: str | None
+    data: tuple[str, bytes]
+    metadata: dict[str, Any]
+    created_at: int
+    seq: int
+    pending_writes: list[tuple[str, int, str, tuple[str, bytes]]]
+    """(task_id, idx, channel, payload)."""
+    channel_versions: dict[str, Any]
+    blobs: list[tuple[str, str, tuple[str, bytes]]]
+    """(channel, version, payload)."""
+
+    @staticmethod
+    def from_native(t: tuple) -> "Checkpoint":
+        c = Checkpoint.__new__(Checkpoint)
+        (c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, c.data, meta, c.created_at, c.seq,
+         c.pending_writes, versions, c.blobs) = t
+        c.metadata = _loads(meta)
+        c.channel_versions = _loads(versions)
+        return c
+
+    def __repr__(self) -> str:
+        return f"Checkpoint(thread_id={self.thread_id!r}, checkpoint_ns={self.checkpoint_ns!r}, checkpoint_id={self.checkpoint_id!r})"
+
+
+def _options(
+    dims: int,
+    metric: str | None,
+    scalar: str | None,
+    max_bytes: int,
+    max_memories: int,
+    retention: Mapping[str, int] | None,
+    sync_full: bool,
+    extra: Mapping[str, Any] | None,
+) -> str:
+    o: dict[str, Any] = {"dims": dims, "maxBytes": max_bytes, "maxMemories": max_memories, "syncFull": sync_full}
+    if metric is not None:
+        o["metric"] = metric
+    if scalar is not None:
+        o["scalar"] = scalar
+    if retention is not None:
+        # snake_case keys as the engine's camelCase ones
+        o["retention"] = {"".join(w if i == 0 else w.title() for i, w in enumerate(k.split("_"))): v for k, v in retention.items()}
+    if extra:
+        o.update(extra)
+    return _dumps(o)
+
+
+def open_store(
+    path: str | os.PathLike[str] = ":memory:",
+    *,
+    dims: int | None = None,
+    embedder: Any = None,
+    metric: str | None = None,
+    scalar: str | None = None,
+    max_bytes: int = 0,
+    max_memories: int = 0,
+    retention: Mapping[str, int] | None = None,
+    sync_full: bool = False,
+    options: Mapping[str, Any] | None = None,
+) -> Store:
+    """Opens (creating if missing) a store: ``":memory:"``, or a file in the npm package's format — the same
+    file opens with ``openStore({ path })`` and ``npx edgemem``.
+
+    ``dims``: embedding dimensions (0: no vectors; taken from the embedder when it has them). ``embedder``: an
+    :class:`~edgemem.embedders.Embedder`, or a callable ``(texts) -> vectors``. ``metric`` cosine | ip | l2,
+    ``scalar`` f32 | f16 | i8 | i4, caps (``max_bytes``, ``max_memories``: least recently used unpinned memories
+    are evicted), ``retention`` (``history_versions``, ``history_max_age_ms``, ``events_max``, ...),
+    ``sync_full`` (flush to the disk on every commit: survives power loss; without it, a process crash).
+    ``options``: other engine options (camelCase)."""
+    emb = as_embedder(embedder) if embedder is not None else None
+    if dims is None:
+        dims = getattr(emb, "dims", None) or 0 if emb is not None else 0
+    p = os.fspath(path)
+    native = NativeStore.open(
+        _options(dims, metric, scalar, max_bytes, max_memories, retention, sync_full, options),
+        None if p == ":memory:" else p,
+    )
+    return Store(native, emb, None if p == ":memory:" else p)
+
+
+class AsyncStore:
+    """:class:`Store` for asyncio: each call runs in a worker thread (the engine's own), so the event loop is
+    never blocked. Same methods, awaited; ``async with`` closes it."""
+
+    def __init__(self, store: Store) -> None:
+        self.sync = store
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.sync, name)
+        if not callable(attr):
+            return attr
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            return await asyncio.to_thread(attr, *args, **kwargs)
+
+        call.__name__ = name
+        call.__doc__ = attr.__doc__
+        return call
+
+    async def seq(self) -> int:  # type: ignore[override]
+        return await asyncio.to_thread(lambda: self.sync.seq)
+
+    async def aiter(self, prefix: str | Sequence[str] = (), **kwargs: Any):
+        """Every memory under ``prefix``, pages fetched in a worker thread."""
+        cursor = None
+        while True:
+            page = await asyncio.to_thread(self.sync.list, prefix, cursor=cursor, **kwargs)
+            for m in page.items:
+                yield m
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self.sync.close)
+
+    async def __aenter__(self) -> "AsyncStore":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+async def open_store_async(path: str | os.PathLike[str] = ":memory:", **kwargs: Any) -> AsyncStore:
+    """:func:`open_store` for asyncio (opens in a worker thread); takes the same arguments."""
+    return AsyncStore(await asyncio.to_thread(open_store, path, **kwargs))
+
+
+__all__ = ["Store", "AsyncStore", "Checkpoint", "open_store", "open_store_async", "EdgememError"]

@@ -1,0 +1,383 @@
+//! edgemem-python: the `edgemem._native` extension module — a thin PyO3 adapter over edgemem-core, conversions and
+//! errors only (as js/wasm is for JavaScript). The idiomatic API is the Python package in `python/edgemem/`.
+//!
+//! Arguments and results cross as JSON text in the engine's own serde shapes (Python's `json` module is C, and
+//! so is serde_json), vectors as lists of floats; checkpoint payloads as `(kind, bytes)` pairs, kind `json` (the
+//! bytes are JSON text, stored verbatim) or `bytes`. Engine errors are raised as `edgemem.EdgememError` with the
+//! engine's code. Each store lives on its own thread (`worker.rs`); every call releases the GIL while it runs.
+
+mod pages;
+mod redo;
+mod worker;
+
+use edgemem_core::{
+    AsOf, ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, Error, EventFilter, ListQuery,
+    MemoryPut, NamespaceQuery, SearchQuery, Storage, Store, StoreConfig, StoreOptions,
+};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::path::PathBuf;
+use std::rc::Rc;
+use worker::Worker;
+
+/// `edgemem.errors.EdgememError`, looked up once.
+static ERROR_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// An engine error as `edgemem.EdgememError(code, message, oldest_seq)`.
+fn py_err(py: Python<'_>, e: Error) -> PyErr {
+    let class = ERROR_CLASS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("edgemem.errors")?.getattr("EdgememError")?.unbind())
+    });
+    match class.and_then(|c| c.bind(py).call1((e.code_str(), e.message.clone(), e.oldest_seq))) {
+        Ok(v) => PyErr::from_value(v),
+        Err(_) => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, Error> {
+    serde_json::from_str(json).map_err(|e| Error::invalid(format!("invalid {what}: {e}")))
+}
+
+fn to_json<T: Serialize>(v: &T) -> Result<String, Error> {
+    serde_json::to_string(v).map_err(|e| Error::internal(format!("serialize: {e}")))
+}
+
+/// A checkpoint payload from Python: kind `json` (the bytes are JSON text) or `bytes`.
+fn data_in(kind: &str, bytes: Vec<u8>) -> Result<CheckpointData, Error> {
+    match kind {
+        "json" => {
+            let text = String::from_utf8(bytes).map_err(|e| Error::invalid(format!("JSON payload: {e}")))?;
+            let raw = RawValue::from_string(text).map_err(|e| Error::invalid(format!("JSON payload: {e}")))?;
+            Ok(CheckpointData::Json(raw))
+        }
+        "bytes" => Ok(CheckpointData::Bytes(bytes)),
+        k => Err(Error::invalid(format!("payload kind must be \"json\" or \"bytes\", not {k:?}"))),
+    }
+}
+
+/// A payload as Python's `(kind, bytes)`.
+fn data_out<'py>(py: Python<'py>, d: &CheckpointData) -> PyResult<Bound<'py, PyTuple>> {
+    match d {
+        CheckpointData::Json(raw) => ("json", PyBytes::new(py, raw.get().as_bytes())).into_pyobject(py),
+        CheckpointData::Bytes(b) => ("bytes", PyBytes::new(py, b)).into_pyobject(py),
+    }
+}
+
+/// A checkpoint as the tuple `edgemem._checkpoints` reads: (thread_id, checkpoint_ns, checkpoint_id, parent_id,
+/// data, metadata JSON, created_at, seq, [(task_id, idx, channel, value)], channel_versions JSON,
+/// [(channel, version, data)]).
+fn checkpoint_out<'py>(py: Python<'py>, c: &Checkpoint) -> PyResult<Bound<'py, PyTuple>> {
+    let writes = PyList::empty(py);
+    for w in &c.pending_writes {
+        writes.append((w.task_id.as_str(), w.idx, w.channel.as_str(), data_out(py, &w.value)?))?;
+    }
+    let blobs = PyList::empty(py);
+    for b in &c.blobs {
+        blobs.append((b.channel.as_str(), b.version.as_str(), data_out(py, &b.data)?))?;
+    }
+    let items: Vec<Bound<'py, PyAny>> = vec![
+        c.thread_id.as_str().into_pyobject(py)?.into_any(),
+        c.checkpoint_ns.as_str().into_pyobject(py)?.into_any(),
+        c.checkpoint_id.as_str().into_pyobject(py)?.into_any(),
+        c.parent_id.as_deref().into_pyobject(py)?.into_any(),
+        data_out(py, &c.data)?.into_any(),
+        to_json(&c.metadata).map_err(|e| py_err(py, e))?.into_pyobject(py)?.into_any(),
+        c.created_at.into_pyobject(py)?.into_any(),
+        c.seq.into_pyobject(py)?.into_any(),
+        writes.into_any(),
+        to_json(&c.channel_versions).map_err(|e| py_err(py, e))?.into_pyobject(py)?.into_any(),
+        blobs.into_any(),
+    ];
+    PyTuple::new(py, items)
+}
+
+/// One open store (`edgemem.Store` wraps it). Thread-safe: calls from any thread run one at a time on the
+/// store's own thread.
+#[pyclass(frozen, module = "edgemem._native")]
+struct NativeStore {
+    worker: Worker,
+}
+
+impl NativeStore {
+    /// Runs `f` on the store's thread with the GIL released.
+    fn call<R: Send + 'static>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Store) -> Result<R, Error> + Send + 'static,
+    ) -> PyResult<R> {
+        py.detach(|| self.worker.run(f)).map_err(|e| py_err(py, e))
+    }
+}
+
+#[pymethods]
+impl NativeStore {
+    /// Opens a store: `path` None is in memory, else the npm package's file layout at that path.
+    /// `options_json` is the engine's `StoreOptions` (camelCase).
+    #[staticmethod]
+    #[pyo3(signature = (options_json, path=None))]
+    fn open(py: Python<'_>, options_json: &str, path: Option<PathBuf>) -> PyResult<NativeStore> {
+        let options: StoreOptions = parse(options_json, "store options").map_err(|e| py_err(py, e))?;
+        let worker = py
+            .detach(move || {
+                Worker::spawn(move || {
+                    let durable = options.sync_full;
+                    let mut cfg = StoreConfig::try_from(options)?;
+                    if let Some(p) = path {
+                        let pages = pages::FilePages::open(&p, durable)
+                            .map_err(|e| Error::invalid(format!("cannot open {}: {e}", p.display())))?;
+                        cfg.storage = Storage::Pages { store: Rc::new(pages), atomic: false };
+                    }
+                    Store::open(cfg)
+                })
+            })
+            .map_err(|e| py_err(py, e))?;
+        Ok(NativeStore { worker })
+    }
+
+    /// `MemoryPut` JSON (+ its embedding) -> `WriteAck` JSON.
+    #[pyo3(signature = (put_json, embedding=None))]
+    fn put(&self, py: Python<'_>, put_json: String, embedding: Option<Vec<f32>>) -> PyResult<String> {
+        self.call(py, move |s| {
+            let mut put: MemoryPut = parse(&put_json, "memory")?;
+            if embedding.is_some() {
+                put.embedding = embedding;
+            }
+            to_json(&s.put(put)?)
+        })
+    }
+
+    /// `MemoryPut[]` JSON -> `WriteAck[]` JSON, one transaction.
+    fn put_batch(&self, py: Python<'_>, puts_json: String) -> PyResult<String> {
+        self.call(py, move |s| {
+            let puts: Vec<MemoryPut> = parse(&puts_json, "memories")?;
+            to_json(&s.put_batch(puts)?)
+        })
+    }
+
+    /// -> `Memory` JSON, or `null`.
+    #[pyo3(signature = (namespace, key, as_of_json=None, include_embedding=false))]
+    fn get(
+        &self,
+        py: Python<'_>,
+        namespace: Vec<String>,
+        key: String,
+        as_of_json: Option<String>,
+        include_embedding: bool,
+    ) -> PyResult<String> {
+        self.call(py, move |s| {
+            let as_of: Option<AsOf> = as_of_json.map(|j| parse(&j, "as_of")).transpose()?;
+            s.get_json(&namespace, &key, as_of, include_embedding)
+        })
+    }
+
+    /// -> the delete's seq.
+    #[pyo3(signature = (namespace, key, if_version=None))]
+    fn delete(&self, py: Python<'_>, namespace: Vec<String>, key: String, if_version: Option<u64>) -> PyResult<u64> {
+        self.call(py, move |s| s.delete(&namespace, &key, if_version))
+    }
+
+    /// `ListQuery` JSON -> `ListPage` JSON.
+    fn list(&self, py: Python<'_>, query_json: String) -> PyResult<String> {
+        self.call(py, move |s| to_json(&s.list(&parse::<ListQuery>(&query_json, "list query")?)?))
+    }
+
+    /// `NamespaceQuery` JSON -> the namespaces JSON.
+    fn list_namespaces(&self, py: Python<'_>, query_json: String) -> PyResult<String> {
+        self.call(py, move |s| to_json(&s.list_namespaces(&parse::<NamespaceQuery>(&query_json, "namespace query")?)?))
+    }
+
+    /// -> `HistoryPage` JSON (versions oldest first).
+    #[pyo3(signature = (namespace, key, after_seq=0, limit=None))]
+    fn history(
+        &self,
+        py: Python<'_>,
+        namespace: Vec<String>,
+        key: String,
+        after_seq: u64,
+        limit: Option<usize>,
+    ) -> PyResult<String> {
+        self.call(py, move |s| {
+            let limit = limit.unwrap_or(edgemem_core::HISTORY_PAGE_MAX);
+            to_json(&s.history_page(&namespace, &key, after_seq, limit)?)
+        })
+    }
+
+    /// `SearchQuery` JSON (+ its vector) -> `SearchHit[]` JSON.
+    #[pyo3(signature = (query_json, vector=None))]
+    fn search(&self, py: Python<'_>, query_json: String, vector: Option<Vec<f32>>) -> PyResult<String> {
+        self.call(py, move |s| {
+            let mut q: SearchQuery = parse(&query_json, "search query")?;
+            if vector.is_some() {
+                q.vector = vector;
+            }
+            to_json(&s.search(&q)?)
+        })
+    }
+
+    /// Stores a checkpoint; `data` and each blob's payload are `(kind, bytes)`. -> its seq.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (thread_id, checkpoint_ns, checkpoint_id, parent_id, data, metadata_json, channel_versions_json, blobs))]
+    fn put_checkpoint(
+        &self,
+        py: Python<'_>,
+        thread_id: String,
+        checkpoint_ns: String,
+        checkpoint_id: String,
+        parent_id: Option<String>,
+        data: (String, Vec<u8>),
+        metadata_json: String,
+        channel_versions_json: String,
+        blobs: Vec<(String, String, (String, Vec<u8>))>,
+    ) -> PyResult<u64> {
+        self.call(py, move |s| {
+            let blobs = blobs
+                .into_iter()
+                .map(|(channel, version, (kind, bytes))| {
+                    Ok(ChannelBlob { channel, version, data: data_in(&kind, bytes)? })
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            s.put_checkpoint(CheckpointPut {
+                thread_id,
+                checkpoint_ns,
+                checkpoint_id,
+                parent_id,
+                data: data_in(&data.0, data.1)?,
+                metadata: parse(&metadata_json, "checkpoint metadata")?,
+                channel_versions: parse(&channel_versions_json, "channel versions")?,
+                blobs,
+            })
+        })
+    }
+
+    /// The checkpoint (the latest when `checkpoint_id` is None) as a tuple (see `checkpoint_out`), or None.
+    #[pyo3(signature = (thread_id, checkpoint_ns="".to_string(), checkpoint_id=None))]
+    fn get_checkpoint<'py>(
+        &self,
+        py: Python<'py>,
+        thread_id: String,
+        checkpoint_ns: String,
+        checkpoint_id: Option<String>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let c = self.call(py, move |s| s.get_checkpoint(&thread_id, &checkpoint_ns, checkpoint_id.as_deref()))?;
+        c.map(|c| checkpoint_out(py, &c)).transpose()
+    }
+
+    /// `CheckpointListQuery` JSON -> (checkpoint tuples newest first, next_before).
+    fn list_checkpoints<'py>(
+        &self,
+        py: Python<'py>,
+        query_json: String,
+    ) -> PyResult<(Vec<Bound<'py, PyTuple>>, Option<String>)> {
+        let page = self.call(py, move |s| {
+            s.list_checkpoints_page(&parse::<CheckpointListQuery>(&query_json, "checkpoint list query")?)
+        })?;
+        let items = page.checkpoints.iter().map(|c| checkpoint_out(py, c)).collect::<PyResult<Vec<_>>>()?;
+        Ok((items, page.next_before))
+    }
+
+    /// Stores a task's pending writes `[(channel, (kind, bytes))]` on a checkpoint.
+    fn put_writes(
+        &self,
+        py: Python<'_>,
+        thread_id: String,
+        checkpoint_ns: String,
+        checkpoint_id: String,
+        task_id: String,
+        writes: Vec<(String, (String, Vec<u8>))>,
+    ) -> PyResult<()> {
+        self.call(py, move |s| {
+            let writes = writes
+                .into_iter()
+                .map(|(c, (kind, bytes))| Ok((c, data_in(&kind, bytes)?)))
+                .collect::<Result<Vec<_>, Error>>()?;
+            s.put_writes(&thread_id, &checkpoint_ns, &checkpoint_id, &task_id, writes)
+        })
+    }
+
+    /// Deletes a thread's checkpoints and writes; -> how many checkpoints.
+    fn delete_thread(&self, py: Python<'_>, thread_id: String) -> PyResult<u64> {
+        self.call(py, move |s| s.delete_thread(&thread_id))
+    }
+
+    /// Publishes `payload_json` on `channel`; -> the event's seq.
+    fn notify(&self, py: Python<'_>, channel: String, payload_json: String) -> PyResult<u64> {
+        self.call(py, move |s| s.notify(&channel, parse(&payload_json, "notify payload")?))
+    }
+
+    /// Events after `after` matching `EventFilter` JSON -> `ChangesPage` JSON.
+    fn changes(&self, py: Python<'_>, after: u64, filter_json: String, limit: usize) -> PyResult<String> {
+        self.call(py, move |s| {
+            to_json(&s.changes_page(after, &parse::<EventFilter>(&filter_json, "event filter")?, limit)?)
+        })
+    }
+
+    /// `Stats` JSON.
+    fn stats(&self, py: Python<'_>) -> PyResult<String> {
+        self.call(py, |s| to_json(&s.stats()?))
+    }
+
+    /// The next chunk of a streamed NDJSON export: (ndjson, next cursor or None).
+    #[pyo3(signature = (cursor=None, max_bytes=edgemem_core::DEFAULT_CHUNK_BYTES))]
+    fn export_chunk(
+        &self,
+        py: Python<'_>,
+        cursor: Option<String>,
+        max_bytes: usize,
+    ) -> PyResult<(String, Option<String>)> {
+        self.call(py, move |s| {
+            let c = s.export_chunk(cursor.as_deref(), max_bytes)?;
+            Ok((c.ndjson, c.cursor))
+        })
+    }
+
+    /// Imports a chunk of NDJSON export lines; `first` / `last` its place in the stream. -> `ImportProgress` JSON.
+    fn import_chunk(&self, py: Python<'_>, ndjson: String, first: bool, last: bool) -> PyResult<String> {
+        self.call(py, move |s| to_json(&s.import_ndjson(&ndjson, edgemem_core::ImportChunk { first, last })?))
+    }
+
+    /// Abandons an unfinished streamed import; False when none was.
+    fn import_abort(&self, py: Python<'_>) -> PyResult<bool> {
+        self.call(py, |s| s.abort_import())
+    }
+
+    /// Idle-time work: buffered writes indexed, the index snapshotted.
+    fn maintain(&self, py: Python<'_>) -> PyResult<()> {
+        self.call(py, |s| s.maintain())
+    }
+
+    /// Removes expired memories; -> how many.
+    fn sweep(&self, py: Python<'_>) -> PyResult<u64> {
+        self.call(py, |s| s.sweep())
+    }
+
+    /// The host metadata entry `name`, or None.
+    fn app_meta(&self, py: Python<'_>, name: String) -> PyResult<Option<String>> {
+        self.call(py, move |s| s.app_meta(&name))
+    }
+
+    /// Sets (a string) or removes (None) the host metadata entry `name`.
+    #[pyo3(signature = (name, value=None))]
+    fn set_app_meta(&self, py: Python<'_>, name: String, value: Option<String>) -> PyResult<()> {
+        self.call(py, move |s| s.set_app_meta(&name, value.as_deref()))
+    }
+
+    /// The seq of the last committed change.
+    fn seq(&self, py: Python<'_>) -> PyResult<u64> {
+        self.call(py, |s| Ok(s.seq()))
+    }
+
+    /// Flushes and closes; later calls raise INVALID_ARGUMENT. Closing twice is a no-op.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.worker.close()).map_err(|e| py_err(py, e))
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeStore>()?;
+    Ok(())
+}
