@@ -1,0 +1,6 @@
+"""LangGraph's two interfaces over an edgemem store: `EdgememSaver` (checkpointer) and `EdgememStore` (long-term
+memory store). Needs ``langgraph`` (``pip install 'edgemem-py[langgraph]'``)."""
+
+from .saver import EdgememSaver
+
+__all__ = ["EdgememSaver"]
