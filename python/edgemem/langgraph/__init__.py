@@ -2,5 +2,6 @@
 memory store). Needs ``langgraph`` (``pip install 'edgemem-py[langgraph]'``)."""
 
 from .saver import EdgememSaver
+from .store import EdgememStore
 
-__all__ = ["EdgememSaver"]
+__all__ = ["EdgememSaver", "EdgememStore"]
