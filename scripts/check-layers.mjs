@@ -27,8 +27,10 @@ const MAY_IMPORT = {
   local: ['api', 'embed', 'store', 'pages'],
   remote: ['api', 'embed', 'store', 'protocol'],
   rpc: ['api', 'store'],
+  // A replica is a local store that syncs with its agent: the local host and the remote client's transport.
+  replica: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol'],
   testing: ['api', 'local'],
-  entries: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol'],
+  entries: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol', 'replica'],
   // The adapters sit on top of MemoryStore. langgraph hands checkpoint payloads to an in-process store as JSON
   // text (local/json-text.ts) and asks a remote store for its agent's embedder; nothing else of either host.
   mcp: ['api', 'store', 'rpc'],

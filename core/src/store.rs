@@ -82,6 +82,8 @@ pub struct Store {
     pub(crate) page_cache: PageCacheShare,
     /// A replica's local writes append their op to the outbox in their own transaction (features/replica.rs).
     pub(crate) outbox: bool,
+    /// The pushed op the next write applies (features/replica.rs `put_once`), recorded in its transaction.
+    pub(crate) write_tag: Option<(String, u64)>,
     vfs_name: Option<String>,
 }
 
@@ -134,6 +136,7 @@ impl Store {
             import: ImportGate::default(),
             page_cache: PageCacheShare::default(),
             outbox: false,
+            write_tag: None,
             vfs_name,
         };
         match store.init() {
@@ -375,9 +378,13 @@ impl Store {
             vectors_inserted,
         };
         self.lexical.drop_mark(); // one a failed write left
+        let tag = self.write_tag.take();
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
+            if let Some((replica, op)) = &tag {
+                self.record_applied_op(replica, *op, tx.seq)?;
+            }
             memory_budget::check(&self.cfg, &self.index, &tx.index_ops)?;
             let index = self.index.get();
             if tx.lexical_marks > 0

@@ -7,7 +7,8 @@
  * - agent/calls.ts — the store calls (`call`, `searchJson`, `events`): reads outside a transaction, writes inside;
  * - agent/transfer.ts — the streamed export and import (`exportChunk`, `importChunk`, `importAbort`);
  * - agent/alarm.ts — the maintenance alarm (`alarm`), armed by writes;
- * - agent/sockets.ts — the WebSocket feed (`fetch` for the upgrade, the hibernation API's handlers).
+ * - agent/sockets.ts — the WebSocket feed (`fetch` for the upgrade, the hibernation API's handlers);
+ * - agent/replica.ts — its replicas' pulls and pushes (`replicaPull`, `replicaPush`).
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { ChunkPlace, EventFilter, ImportProgress, SearchQuery } from 'edgemem';
@@ -15,6 +16,7 @@ import type { StoreArgs, StoreResult } from 'edgemem/rpc';
 import { Maintenance } from './agent/alarm.js';
 import { type EventsPage, StoreCalls, type StoreMethod } from './agent/calls.js';
 import { type AgentState, AgentStore } from './agent/open.js';
+import { type PullPage, type PushedOp, type PushResult, Replicas } from './agent/replica.js';
 import { Sockets } from './agent/sockets.js';
 import { Transfer } from './agent/transfer.js';
 import type { AgentSettings } from './agent-settings.js';
@@ -30,6 +32,7 @@ export class AgentMemory extends DurableObject<Env> {
   readonly #transfer: Transfer;
   readonly #maintenance: Maintenance;
   readonly #sockets: Sockets;
+  readonly #replicas: Replicas;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -39,6 +42,7 @@ export class AgentMemory extends DurableObject<Env> {
     this.#calls = new StoreCalls(this.#store, this.#maintenance);
     this.#transfer = new Transfer(this.#store, this.#maintenance);
     this.#sockets = new Sockets(ctx, this.#store, feed);
+    this.#replicas = new Replicas(ctx, this.#store, this.#maintenance);
   }
 
   /** The agent's effective settings and latest seq. */
@@ -80,6 +84,16 @@ export class AgentMemory extends DurableObject<Env> {
   /** Abandons an unfinished import (its request ended early): the store is emptied again. */
   importAbort(): Promise<Outcome<boolean>> {
     return wireOutcome(() => this.#transfer.importAbort());
+  }
+
+  /** The memories and checkpoints changed after `after`, as they are now (Replicas.pull). */
+  replicaPull(after: number, limit: number): Promise<Outcome<PullPage>> {
+    return wireOutcome(() => this.#replicas.pull(after, limit));
+  }
+
+  /** A replica's queued writes, applied in order, a retried op answered from the record (Replicas.push). */
+  replicaPush(replica: string, ops: PushedOp[]): Promise<Outcome<PushResult[]>> {
+    return wireOutcome(() => this.#replicas.push(replica, ops));
   }
 
   /** Maintenance: sweep, retention, index flush + snapshot; re-armed as agent/alarm.ts says. */

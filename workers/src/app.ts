@@ -18,6 +18,7 @@ import { registerHealthRoute } from './routes/health.js';
 import { registerMcpRoute } from './routes/mcp.js';
 import { registerMemoryRoutes } from './routes/memories.js';
 import { registerNamespaceRoutes } from './routes/namespaces.js';
+import { registerReplicaRoutes } from './routes/replica.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerTokenRoutes } from './routes/tokens.js';
 import { registerWebSocketRoute } from './routes/ws.js';
@@ -70,6 +71,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerNamespaceRoutes(app);
   registerCheckpointRoutes(app);
   registerFeedRoutes(app);
+  registerReplicaRoutes(app);
   registerAdminRoutes(app);
   registerWebSocketRoute(app);
   registerMcpRoute(app);

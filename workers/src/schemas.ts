@@ -70,12 +70,12 @@ export function splitNamespace(ns: string | undefined): string[] {
 }
 
 /** Any JSON value, required where it appears (zod's `unknown` alone would be documented as optional). */
-const Json = z.unknown().nonoptional().openapi({ description: 'any JSON value' });
+export const Json = z.unknown().nonoptional().openapi({ description: 'any JSON value' });
 /**
  * A JSON object (metadata), passed on as parsed. Not `z.record`: it rebuilds the object key by key and drops
  * a `__proto__` key, which the local store keeps like any other key.
  */
-const JsonObject = z
+export const JsonObject = z
   .custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
     message: 'expected a JSON object',
   })

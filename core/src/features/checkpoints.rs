@@ -60,6 +60,11 @@ impl CheckpointData {
     }
 }
 
+/// A checkpoint event's payload: the checkpoint namespace, when it is not the root one.
+fn checkpoint_ns_payload(ns: &str) -> Option<Value> {
+    (!ns.is_empty()).then(|| serde_json::json!({ "checkpointNs": ns }))
+}
+
 /// serde_json's recursion limit, which every other JSON the engine takes is parsed with.
 const MAX_JSON_DEPTH: usize = 128;
 
@@ -344,7 +349,8 @@ impl Store {
             if keep > 0 {
                 s.prune_thread(&c.thread_id, &c.checkpoint_ns, keep)?;
             }
-            s.emit(tx, seq, NewEvent::checkpoint(&c.checkpoint_id, &c.thread_id))?;
+            let in_ns = checkpoint_ns_payload(&c.checkpoint_ns);
+            s.emit(tx, seq, NewEvent::checkpoint(&c.checkpoint_id, &c.thread_id, in_ns.as_ref()))?;
             s.record_checkpoint_op("checkpoint", &c.thread_id, &c.checkpoint_ns, &c.checkpoint_id)?;
             Ok(seq)
         })?;
@@ -530,7 +536,8 @@ impl Store {
             }
             // The checkpoint changed (a replica pulls it again, writes and all).
             let seq = tx.next_seq();
-            s.emit(tx, seq, NewEvent::checkpoint(checkpoint_id, thread_id))?;
+            let in_ns = checkpoint_ns_payload(checkpoint_ns);
+            s.emit(tx, seq, NewEvent::checkpoint(checkpoint_id, thread_id, in_ns.as_ref()))?;
             s.record_checkpoint_op("writes", thread_id, checkpoint_ns, checkpoint_id)
         });
         self.maybe_maintain();

@@ -1,7 +1,9 @@
 //! A replica's part of the engine: the outbox its local writes append their op to, in the write's own
 //! transaction (so a write is never applied without its op, nor queued without being applied), and the
 //! agent's versions pulled in, with the agent's version numbers, and the pull's cursor, in one transaction.
-//! Which ops reach the agent, in what order, and what it answered is the host's (the npm package's replica).
+//! At the agent, a pushed op is recorded in the transaction of the write that applies it, so a retry (after a
+//! crash or a lost answer) is answered, not applied again. Which ops reach the agent, in what order, and what it
+//! answered is the host's (the npm package's replica).
 
 use crate::base::error::{Error, Result};
 use crate::base::namespace;
@@ -19,6 +21,10 @@ use serde_json::{Map, Value};
 const CURSOR: &str = "replica_cursor";
 /// At most this many ops in one `outbox` read.
 pub const MAX_OUTBOX_READ: usize = 1000;
+/// The agent keeps the record of each replica's last this many applied ops (a retry comes soon after the op).
+pub const APPLIED_OPS_KEPT: u64 = 10_000;
+/// A replica's id: what `put_once` / `delete_once` take.
+const MAX_REPLICA_ID_BYTES: usize = 128;
 
 /// One queued op as the host reads it: its id (ascending in write order) and its JSON.
 #[derive(Debug, Clone, Serialize)]
@@ -147,6 +153,63 @@ impl Store {
     pub fn outbox_remove(&mut self, through: u64) -> Result<()> {
         self.import.check_writes()?;
         self.conn.execute("DELETE FROM outbox WHERE id <= ?1", [through as i64])?;
+        Ok(())
+    }
+
+    /// At the agent: `put` as op `op` of replica `replica`, recorded with the write in its transaction, so a retry
+    /// is answered by `applied_op` instead of being applied again. A failed write records nothing.
+    pub fn put_once(&mut self, replica: &str, op: u64, put: MemoryPut) -> Result<crate::base::types::WriteAck> {
+        self.tag_next_write(replica, op)?;
+        let r = self.put(put);
+        self.write_tag = None;
+        r
+    }
+
+    /// At the agent: `delete` as op `op` of replica `replica`, recorded as `put_once` records a put.
+    pub fn delete_once(
+        &mut self,
+        replica: &str,
+        op: u64,
+        ns: &[String],
+        key: &str,
+        if_version: Option<u64>,
+    ) -> Result<u64> {
+        self.tag_next_write(replica, op)?;
+        let r = self.delete(ns, key, if_version);
+        self.write_tag = None;
+        r
+    }
+
+    /// The next write transaction records op `op` of `replica` (taken by it, whether it commits or not).
+    fn tag_next_write(&mut self, replica: &str, op: u64) -> Result<()> {
+        if replica.is_empty() || replica.len() > MAX_REPLICA_ID_BYTES || replica.chars().any(char::is_control) {
+            return Err(Error::invalid(format!(
+                "a replica id is 1..={MAX_REPLICA_ID_BYTES} bytes without control characters"
+            )));
+        }
+        self.write_tag = Some((replica.to_string(), op));
+        Ok(())
+    }
+
+    /// The seq of the write that applied op `op` of `replica`, if it was applied (and is still on record).
+    pub fn applied_op(&self, replica: &str, op: u64) -> Result<Option<u64>> {
+        let seq: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT seq FROM applied_ops WHERE replica = ?1 AND op = ?2")?
+            .query_row(params![replica, op as i64], |r| r.get(0))
+            .optional()?;
+        Ok(seq.map(|s| s as u64))
+    }
+
+    pub(crate) fn record_applied_op(&self, replica: &str, op: u64, seq: u64) -> Result<()> {
+        self.conn
+            .prepare_cached("INSERT OR REPLACE INTO applied_ops (replica, op, seq) VALUES (?1, ?2, ?3)")?
+            .execute(params![replica, op as i64, seq as i64])?;
+        if op > APPLIED_OPS_KEPT && op % 256 == 0 {
+            self.conn
+                .prepare_cached("DELETE FROM applied_ops WHERE replica = ?1 AND op <= ?2")?
+                .execute(params![replica, (op - APPLIED_OPS_KEPT) as i64])?;
+        }
         Ok(())
     }
 

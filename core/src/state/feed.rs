@@ -47,7 +47,8 @@ impl<'de> Deserialize<'de> for EventKind {
 
 /// One change. Memory events carry namespace/key/version; checkpoint events carry the thread
 /// id in `channel` and the checkpoint id in `key` (a checkpoint put, or pending writes added to it; without a
-/// `key`, the thread was deleted); notify carries channel and payload.
+/// `key`, the thread was deleted), and in `payload` `{"checkpointNs": …}` when the checkpoint namespace is not
+/// the root (""); notify carries channel and payload.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Event {
@@ -131,14 +132,15 @@ impl<'a> NewEvent<'a> {
         NewEvent { kind, ns: Some(ns), key: Some(key), version: Some(version), channel: None, payload: None }
     }
     /// A checkpoint put: its id as the key, its thread as the channel.
-    pub fn checkpoint(checkpoint_id: &'a str, thread_id: &'a str) -> Self {
+    /// `in_ns`: `{"checkpointNs": …}` for a checkpoint outside the thread's root namespace.
+    pub fn checkpoint(checkpoint_id: &'a str, thread_id: &'a str, in_ns: Option<&'a Value>) -> Self {
         NewEvent {
             kind: EventKind::Checkpoint,
             ns: None,
             key: Some(checkpoint_id),
             version: None,
             channel: Some(thread_id),
-            payload: None,
+            payload: in_ns,
         }
     }
     /// A thread's checkpoints deleted: a checkpoint event without a checkpoint id.

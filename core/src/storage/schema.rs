@@ -267,10 +267,15 @@ const MIGRATIONS: &[&str] = &[
     "#,
     // v11 — a replica's outbox (features/replica.rs): each local write's op, appended in the write's own
     // transaction, removed once the agent has applied it. `ns` / `key` name the memory an op writes (empty for
-    // checkpoint ops), so a pulled version of a key with a write still to push is left alone.
+    // checkpoint ops), so a pulled version of a key with a write still to push is left alone; ids are never reused
+    // (AUTOINCREMENT): an op's id names it at the agent. And, at the agent,
+    // the ops replicas pushed, each recorded in the transaction of the write that applied it (a retry is answered
+    // from here, not applied twice).
     r#"
-    CREATE TABLE outbox (id INTEGER PRIMARY KEY, ns TEXT NOT NULL, key TEXT NOT NULL, op TEXT NOT NULL) STRICT;
+    CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, ns TEXT NOT NULL, key TEXT NOT NULL, op TEXT NOT NULL) STRICT;
     CREATE INDEX outbox_key ON outbox (ns, key);
+    CREATE TABLE applied_ops (replica TEXT NOT NULL, op INTEGER NOT NULL, seq INTEGER NOT NULL,
+        PRIMARY KEY (replica, op)) STRICT, WITHOUT ROWID;
     "#,
 ];
 

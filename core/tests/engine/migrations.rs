@@ -17,7 +17,7 @@ use serde_json::json;
 /// marks on events are applied by the searches before it), and events without their mark columns. (v10 changed
 /// only the memories table's SQL text, which older schemas read alike.)
 #[cfg(not(target_arch = "wasm32"))]
-const V9_TO_V8: &str = "DROP TABLE outbox; CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
+const V9_TO_V8: &str = "DROP TABLE outbox; DROP TABLE applied_ops; CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
     ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_indexed;
     DELETE FROM meta WHERE name = 'fts_applied_seq';";
 /// SQL turning a v8 file back into what v7 and older kept: the live version of each memory in
@@ -204,7 +204,7 @@ fn schema_v9_memories_lose_autoincrement_with_their_rows() {
         drop(s);
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(
-            "DROP TABLE outbox; PRAGMA writable_schema = ON;
+            "DROP TABLE outbox; DROP TABLE applied_ops; PRAGMA writable_schema = ON;
              UPDATE sqlite_schema SET sql = replace(sql, 'INTEGER PRIMARY KEY,', 'INTEGER PRIMARY KEY AUTOINCREMENT,')
                  WHERE type = 'table' AND name = 'memories';
              PRAGMA writable_schema = RESET;
@@ -267,7 +267,7 @@ fn schema_v8_full_text_marks_are_applied_by_the_migration() {
         // As v8 held them: in fts_pending, the first mark per memory with the text FTS has for it.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(
-            "DROP TABLE outbox; CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
+            "DROP TABLE outbox; DROP TABLE applied_ops; CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
              INSERT OR IGNORE INTO fts_pending (id, indexed_text) SELECT fts_id, CASE WHEN fts_indexed THEN
                (SELECT text FROM versions WHERE seq_to = events.seq) END FROM events
                WHERE seq > (SELECT value FROM meta WHERE name = 'fts_applied_seq') AND fts_id IS NOT NULL ORDER BY seq;

@@ -123,3 +123,40 @@ fn checkpoint_writes_and_thread_deletions_are_events() {
     assert_eq!(ev[0].key.as_deref(), Some("c1"));
     assert_eq!(ev[1].key, None, "a thread deletion names no checkpoint");
 }
+
+#[test]
+fn a_pushed_op_is_recorded_with_its_write_and_a_failed_one_is_not() {
+    let mut s = store(2);
+    let ack = s.put_once("r1", 7, MemoryPut::new(&["a"], "k", json!(1))).unwrap();
+    assert_eq!(s.applied_op("r1", 7).unwrap(), Some(ack.seq));
+    assert_eq!(s.applied_op("r2", 7).unwrap(), None);
+    // Only that write is recorded.
+    s.put(MemoryPut::new(&["a"], "k2", json!(1))).unwrap();
+    assert_eq!(s.applied_op("r1", 8).unwrap(), None);
+    let mut stale = MemoryPut::new(&["a"], "k", json!(2));
+    stale.if_version = Some(5);
+    assert_eq!(s.put_once("r1", 9, stale).unwrap_err().code, ErrorCode::Conflict);
+    assert_eq!(s.applied_op("r1", 9).unwrap(), None, "a failed write records nothing");
+    s.put(MemoryPut::new(&["a"], "k3", json!(1))).unwrap();
+    assert_eq!(s.applied_op("r1", 9).unwrap(), None, "nor leaves its op for the next write");
+    // A put refused before its transaction (a bad key) leaves nothing either.
+    assert!(s.put_once("r1", 11, MemoryPut::new(&["a"], "", json!(1))).is_err());
+    s.put(MemoryPut::new(&["a"], "k4", json!(1))).unwrap();
+    assert_eq!(s.applied_op("r1", 11).unwrap(), None);
+    let seq = s.delete_once("r1", 10, &ns(&["a"]), "k2", None).unwrap();
+    assert_eq!(s.applied_op("r1", 10).unwrap(), Some(seq));
+    let bad = s.put_once("", 1, MemoryPut::new(&["a"], "x", json!(1))).unwrap_err();
+    assert_eq!(bad.code, ErrorCode::InvalidArgument);
+}
+
+#[test]
+fn a_checkpoint_event_names_a_namespace_other_than_the_root() {
+    let mut s = store(2);
+    let mut c = checkpoint("t", "c1", json!({}));
+    c.checkpoint_ns = "child:1".into();
+    s.put_checkpoint(c).unwrap();
+    s.put_checkpoint(checkpoint("t", "c2", json!({}))).unwrap();
+    let ev = s.changes(0, &EventFilter::default(), 10).unwrap();
+    assert_eq!(ev[0].payload, Some(json!({"checkpointNs": "child:1"})));
+    assert_eq!(ev[1].payload, None);
+}

@@ -367,10 +367,22 @@ export interface StoreSettings extends Partial<Omit<engine.StoreOptions, 'retent
 }
 
 /**
- * What `openStore` gives: a `MemoryStore` in this process, with the hooks a host that carries its calls across a
- * boundary uses (the Worker's Durable Object): chunked export and import, `searchWrites`, `searchJson`.
+ * The agent's side of its replicas' pushes (the Worker's Durable Object): a write applied as op `op` of replica
+ * `replica` is recorded with it in its own transaction, so a retried op is answered from the record
+ * (`appliedOp`: the seq of the write that applied it), never applied twice. A failed write records nothing.
  */
-export interface LocalMemoryStore extends MemoryStore, ChunkedTransfer, SearchWrites, SearchJson {}
+export interface AppliedOps {
+  putOnce(replica: string, op: number, memory: MemoryInput): Promise<WriteAck>;
+  deleteOnce(replica: string, op: number, namespace: Namespace, key: string, options?: DeleteOptions): Promise<number>;
+  appliedOp(replica: string, op: number): number | null;
+}
+
+/**
+ * What `openStore` gives: a `MemoryStore` in this process, with the hooks a host that carries its calls across a
+ * boundary uses (the Worker's Durable Object): chunked export and import, `searchWrites`, `searchJson`, and the
+ * record of replicas' pushed ops.
+ */
+export interface LocalMemoryStore extends MemoryStore, ChunkedTransfer, SearchWrites, SearchJson, AppliedOps {}
 
 /** Everything an edgemem store does. All methods reject with `EdgememError`. */
 export interface MemoryStore {

@@ -4,6 +4,8 @@ import type { LocalMemoryStore } from '../api/types.js';
 import type { TextMemoryStore } from '../embed/text-embedding.js';
 import type { OpenOptions, OpenTextOptions } from '../local/open-store.js';
 import { OpfsPageStore } from '../pages/opfs-page-store.js';
+import { isReplicaOptions, type OpenReplicaOptions, openReplicaStore } from '../replica/open-replica.js';
+import type { ReplicaMemoryStore } from '../replica/replica-store.js';
 import { openStore as openFetched } from './default.js';
 
 /** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
@@ -15,9 +17,13 @@ export { OpfsPageStore };
  * Opens an in-process store. `storage: { opfs: name }` keeps it in the origin private file system and
  * works only inside a dedicated Web Worker (elsewhere: INVALID_ARGUMENT); `'memory'` works everywhere.
  */
+export async function openStore(options: OpenReplicaOptions): Promise<ReplicaMemoryStore>;
 export async function openStore(options: OpenTextOptions): Promise<LocalMemoryStore & TextMemoryStore>;
 export async function openStore(options?: OpenOptions): Promise<LocalMemoryStore>;
-export async function openStore(options: OpenOptions = {}): Promise<LocalMemoryStore> {
+export async function openStore(
+  options: OpenOptions | OpenReplicaOptions = {},
+): Promise<LocalMemoryStore | ReplicaMemoryStore> {
+  if (isReplicaOptions(options)) return openReplicaStore(options, (o) => openStore(o), undefined, undefined);
   const storage = options.storage;
   if (typeof storage !== 'object' || storage === null || !('opfs' in storage)) return openFetched(options);
   const pages = await OpfsPageStore.open(storage.opfs);

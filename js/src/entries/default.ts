@@ -4,6 +4,8 @@ import type { LocalMemoryStore } from '../api/types.js';
 import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { type OpenOptions, type OpenTextOptions, openWithEmbedder } from '../local/open-store.js';
 import type { WasmSource } from '../local/runtime.js';
+import { isReplicaOptions, type OpenReplicaOptions, openReplicaStore } from '../replica/open-replica.js';
+import type { ReplicaMemoryStore } from '../replica/replica-store.js';
 
 /** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
 export { connect } from '../remote/store.js';
@@ -16,8 +18,12 @@ async function fetchWasm(): Promise<WasmSource> {
 }
 
 /** Opens an in-process store. Where fetching the .wasm next to this file is not possible, pass `options.wasm`. */
+export function openStore(options: OpenReplicaOptions): Promise<ReplicaMemoryStore>;
 export function openStore(options: OpenTextOptions): Promise<LocalMemoryStore & TextMemoryStore>;
 export function openStore(options?: OpenOptions): Promise<LocalMemoryStore>;
-export function openStore(options: OpenOptions = {}): Promise<LocalMemoryStore> {
+export function openStore(
+  options: OpenOptions | OpenReplicaOptions = {},
+): Promise<LocalMemoryStore | ReplicaMemoryStore> {
+  if (isReplicaOptions(options)) return openReplicaStore(options, (o) => openStore(o), undefined, undefined);
   return openWithEmbedder(options, fetchWasm, undefined);
 }

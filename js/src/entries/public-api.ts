@@ -32,3 +32,14 @@ export { agentSettings, createAgent, mintToken } from '../remote/admin.js';
 export type { ReconnectOptions, WebSocketConstructor, WebSocketLike } from '../remote/feed.js';
 export type { FetchLike, TokenSource } from '../remote/http.js';
 export type { ConnectOptions, ConnectTextOptions } from '../remote/store.js';
+export type { OpenReplicaOptions, ReplicaOf } from '../replica/open-replica.js';
+export type { ReplicaControls, ReplicaMemoryStore } from '../replica/replica-store.js';
+export type {
+  ConflictEvent,
+  RejectedEvent,
+  ReplicaEventName,
+  ReplicaEvents,
+  ReplicaPhase,
+  ReplicaStatus,
+  SyncEvent,
+} from '../replica/status.js';

@@ -50,11 +50,13 @@ import type {
   Subscription,
   WriteAck,
 } from '../api/types.js';
+import { withEmbeddings } from '../embed/text-embedding.js';
 import type { PageStore } from '../pages/page-store.js';
 import { StoreBase } from '../store/base.js';
 import * as conv from './conversions.js';
 import { EnginePages } from './engine-pages.js';
 import { takesJsonText, Utf8Json } from './json-text.js';
+import type { PullApplied, PulledMemory, ReplicaOp } from './replica-engine.js';
 import { bindings, currentGeneration, guarded, type WasmStore } from './runtime.js';
 
 /** `StoreSettings.idleFlushMs` when not given. */
@@ -122,6 +124,8 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
   readonly #idleFlushMs: number;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #lastWrite = 0;
+  /** A replica's outbox is on (`replicaOutbox`): set again on the engine whenever it is reopened. */
+  #outbox = false;
 
   private constructor(pages: PageStore, config: string, idleFlushMs: number) {
     super();
@@ -155,6 +159,7 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
       sub.engineId = inner.subscribe(sub.filter, (json: string) => this.#queue.push([id, json]));
       sub.generation = generation;
     }
+    if (this.#outbox) inner.setOutbox(true);
     this.#inner = inner;
     this.#generation = generation;
     return inner;
@@ -301,8 +306,9 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
     }
   }
 
-  protected async putEmbedded(memory: MemoryInput): Promise<WriteAck> {
-    const [json, emb] = argument('put', () => {
+  /** A put's arguments for the engine: its JSON and its vector. */
+  #putArgs(memory: MemoryInput) {
+    return argument('put', () => {
       const raw = conv.putArg(memory);
       let emb = conv.f32(memory.embedding, 'embedding');
       if (emb && emb.length === 0) {
@@ -311,6 +317,10 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
       }
       return [JSON.stringify(raw), emb] as const;
     });
+  }
+
+  protected async putEmbedded(memory: MemoryInput): Promise<WriteAck> {
+    const [json, emb] = this.#putArgs(memory);
     const ack = conv.toAck(JSON.parse(this.#call((w) => w.put(json, emb))));
     this.#wrote();
     return ack;
@@ -358,11 +368,15 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
     return m === null ? null : conv.toMemory(m);
   }
 
-  async delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number> {
-    const args = argument('delete', () => {
+  #deleteArgs(namespace: Namespace, key: string, options?: DeleteOptions): string {
+    return argument('delete', () => {
       const o = opts(options, 'delete options');
       return JSON.stringify({ namespace, key, ifVersion: conv.optSafe(o.ifVersion, 'ifVersion') });
     });
+  }
+
+  async delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number> {
+    const args = this.#deleteArgs(namespace, key, options);
     const seq = this.#call((w) => w.delete(args));
     this.#wrote();
     return seq;
@@ -656,6 +670,79 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
     if (value !== null && typeof value !== 'string') throw invalid('a metadata value must be a string or null');
     if (value !== null) wellFormed(value, 'a metadata value');
     this.#call((w) => w.setAppMeta(name, value ?? undefined));
+  }
+
+  /**
+   * Turns the replica outbox on: from now on each local write queues its op in its own transaction (edgemem's
+   * replica, replica/). @internal
+   */
+  replicaOutbox(on: boolean): void {
+    this.#outbox = on;
+    this.#call((w) => w.setOutbox(on));
+  }
+
+  /** The oldest `limit` ops still to push, in write order. @internal */
+  outboxOps(limit: number): { id: number; op: ReplicaOp }[] {
+    return JSON.parse(this.#call((w) => w.outboxOps(limit)));
+  }
+
+  /** How many ops are still to push. @internal */
+  outboxLen(): number {
+    return this.#call((w) => w.outboxLen());
+  }
+
+  /** Removes the ops up to and including id `through` (the agent applied them). @internal */
+  outboxRemove(through: number): void {
+    this.#call((w) => w.outboxRemove(through));
+  }
+
+  /**
+   * At the agent: `put` as op `op` of replica `replica`, recorded with the write in its transaction, so a retry is
+   * answered by `appliedOp` rather than applied again (the Worker's replica push).
+   */
+  async putOnce(replica: string, op: number, memory: MemoryInput): Promise<WriteAck> {
+    const embedder = this.embedder;
+    const [m = memory] = embedder ? await withEmbeddings(embedder, [memory]) : [memory];
+    const [json, emb] = this.#putArgs(m);
+    const ack = conv.toAck(JSON.parse(this.#call((w) => w.putOnce(json, emb, replica, op))));
+    this.#wrote();
+    return ack;
+  }
+
+  /** At the agent: `delete` as op `op` of replica `replica`, recorded as `putOnce` records a put. */
+  async deleteOnce(replica: string, op: number, namespace: Namespace, key: string, options?: DeleteOptions) {
+    const args = this.#deleteArgs(namespace, key, options);
+    const seq = this.#call((w) => w.deleteOnce(args, replica, op));
+    this.#wrote();
+    return seq;
+  }
+
+  /** The seq of the write that applied op `op` of `replica`, or null. @internal */
+  appliedOp(replica: string, op: number): number | null {
+    return this.#call((w) => w.appliedOp(replica, op)) ?? null;
+  }
+
+  /** The cursor of the agent's changes applied here (0: none). @internal */
+  replicaCursor(): number {
+    return this.#call((w) => w.replicaCursor());
+  }
+
+  /** Applies a page of the agent's memories and moves the cursor, in one transaction. @internal */
+  applyPulled(items: PulledMemory[], cursor: number): PullApplied {
+    const done = JSON.parse(this.#call((w) => w.applyPulled(JSON.stringify(items), cursor))) as PullApplied;
+    if (done.applied > 0) this.#wrote();
+    return done;
+  }
+
+  /** Runs `f` (synchronous engine calls of this store) with the outbox off: the agent's own writes applied here. @internal */
+  async withoutOutbox<T>(f: () => Promise<T>): Promise<T> {
+    if (!this.#outbox) return f();
+    this.#call((w) => w.setOutbox(false));
+    try {
+      return await f();
+    } finally {
+      this.#call((w) => w.setOutbox(true));
+    }
   }
 
   async sweep(): Promise<number> {

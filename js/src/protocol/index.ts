@@ -1,7 +1,8 @@
 /**
  * The WebSocket protocol of the edgemem Worker's `/v1/agents/{agent}/ws` (`edgemem/protocol`): every message
  * both ways, as JSON text frames. The one definition both sides import — the Worker (workers/src) and the
- * remote client (remote-feed.ts). Also the base64 helpers for the HTTP bodies' `dataBase64` (base64.ts).
+ * remote client (remote-feed.ts). Also the base64 helpers for the HTTP bodies' `dataBase64` (base64.ts), and whole
+ * checkpoints as a replica's pushes and pulls carry them (checkpoints.ts).
  *
  * A client sends `subscribe` (replacing any earlier subscription on that socket). The server replays the
  * retained events with seq > `since` that match the filter, oldest first, then sends `subscribed` with the
@@ -14,6 +15,7 @@
 import type { ChangeEvent, EventFilter } from '../api/types.js';
 
 export { fromBase64, toBase64 } from '../api/base64.js';
+export { checkpointToWire, storeWireCheckpoint, type WireCheckpoint } from './checkpoints.js';
 export type { ChangeEvent, EventFilter };
 
 /** Client → server. */

@@ -357,6 +357,82 @@ impl WasmStore {
         self.s()?.set_app_meta(name, value.as_deref()).map_err(to_js)
     }
 
+    /// A replica's outbox on or off (see `Store::set_outbox`): while on, each local write queues its op.
+    #[wasm_bindgen(js_name = setOutbox)]
+    pub fn set_outbox(&mut self, on: bool) -> Result<(), JsValue> {
+        self.s()?.set_outbox(on);
+        Ok(())
+    }
+
+    /// The oldest `limit` ops still to push, as JSON: `[{"id": n, "op": {...}}, ...]`.
+    #[wasm_bindgen(js_name = outboxOps)]
+    pub fn outbox_ops(&mut self, limit: u32) -> Result<String, JsValue> {
+        let ops = self.s()?.outbox_ops(limit as usize).map_err(to_js)?;
+        serde_json::to_string(&ops).map_err(|e| invalid(e.to_string()))
+    }
+
+    /// How many ops are still to push.
+    #[wasm_bindgen(js_name = outboxLen)]
+    pub fn outbox_len(&mut self) -> Result<f64, JsValue> {
+        safe(self.s()?.outbox_len().map_err(to_js)?)
+    }
+
+    /// Removes the ops up to and including id `through`.
+    #[wasm_bindgen(js_name = outboxRemove)]
+    pub fn outbox_remove(&mut self, through: f64) -> Result<(), JsValue> {
+        let through = seq_arg(through, "through")?;
+        self.s()?.outbox_remove(through).map_err(to_js)
+    }
+
+    /// At the agent: `put` as op `op` of `replica`, recorded with the write (`Store::put_once`).
+    #[wasm_bindgen(js_name = putOnce)]
+    pub fn put_once(
+        &mut self,
+        put_json: &str,
+        embedding: Option<Vec<f32>>,
+        replica: &str,
+        op: f64,
+    ) -> Result<String, JsValue> {
+        let op = seq_arg(op, "op")?;
+        let mut put: MemoryPut = parse(put_json, "memory")?;
+        vector(&mut put, embedding);
+        let ack = self.s()?.put_once(replica, op, put).map_err(to_js)?;
+        self.out(&ack)
+    }
+
+    /// At the agent: `delete` as op `op` of `replica`, recorded with the write (`Store::delete_once`).
+    #[wasm_bindgen(js_name = deleteOnce)]
+    pub fn delete_once(&mut self, args_json: &str, replica: &str, op: f64) -> Result<f64, JsValue> {
+        let op = seq_arg(op, "op")?;
+        let a: KeyArgs = parse(args_json, "delete arguments")?;
+        safe(self.s()?.delete_once(replica, op, &a.namespace, &a.key, a.if_version).map_err(to_js)?)
+    }
+
+    /// The seq of the write that applied op `op` of `replica`, or undefined.
+    #[wasm_bindgen(js_name = appliedOp)]
+    pub fn applied_op(&mut self, replica: &str, op: f64) -> Result<Option<f64>, JsValue> {
+        let op = seq_arg(op, "op")?;
+        match self.s()?.applied_op(replica, op).map_err(to_js)? {
+            Some(seq) => Ok(Some(safe(seq)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The cursor of the agent's changes applied here.
+    #[wasm_bindgen(js_name = replicaCursor)]
+    pub fn replica_cursor(&mut self) -> Result<f64, JsValue> {
+        safe(self.s()?.replica_cursor().map_err(to_js)?)
+    }
+
+    /// Applies a page of pulled memories (JSON `PulledMemory[]`) and moves the cursor, in one transaction.
+    #[wasm_bindgen(js_name = applyPulled)]
+    pub fn apply_pulled(&mut self, items_json: &str, cursor: f64) -> Result<String, JsValue> {
+        let items: Vec<edgemem_core::PulledMemory> = parse(items_json, "pulled memories")?;
+        let cursor = seq_arg(cursor, "cursor")?;
+        let done = self.s()?.apply_pulled(items, cursor).map_err(to_js)?;
+        serde_json::to_string(&done).map_err(|e| invalid(e.to_string()))
+    }
+
     /// The seq of the last committed change.
     pub fn seq(&mut self) -> Result<f64, JsValue> {
         safe(self.s()?.seq())

@@ -1,0 +1,179 @@
+/**
+ * What an agent's replicas (`openStore({ replicaOf })` in the npm package) use: `GET …/replica` (who the token is:
+ * its scopes, and the agent's settings and seq), `GET …/replica/snapshot` (the export one chunk at a time, each
+ * answer naming the cursor of the next, so an interrupted first sync goes on where it stopped), `GET
+ * …/replica/changes` (the memories and checkpoints changed after a seq, as they are now, vectors included) and
+ * `POST …/replica/push` (a replica's queued writes, idempotent by replica and op id). docs/concepts/replicas.md.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { PushedOp } from '../agent/replica.js';
+import { agentStub, unwrap } from '../agent-client.js';
+import { agentEmbedder } from '../agent-embedder.js';
+import { requires } from '../auth.js';
+import { LIMITS } from '../limits.js';
+import { AgentInfo, AgentParams, Json, JsonObject, Scope, uint, uintQuery } from '../schemas.js';
+import { type App, ERRORS, GONE, jsonBody, limitBody, ok, WRITE_ERRORS } from './common.js';
+
+const NDJSON = 'application/x-ndjson';
+/** The response header naming the cursor of a snapshot's next chunk (absent after the last). */
+export const NEXT_CURSOR_HEADER = 'Edgemem-Next-Cursor';
+
+const ReplicaId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+  .openapi({ description: "the replica's id: 1-128 of A-Z a-z 0-9 . _ : -" });
+
+const Overwrote = z
+  .object({ from: uint(), to: uint(), by: z.string().optional() })
+  .openapi({ description: 'versions this write replaced without its writer having seen them (it won over them)' });
+
+const PulledItem = z
+  .union([
+    z.object({
+      kind: z.literal('memory'),
+      namespace: z.array(z.string()),
+      key: z.string(),
+      version: uint(),
+      deleted: z.boolean().optional(),
+      value: Json.optional(),
+      text: z.string().nullable().optional(),
+      metadata: JsonObject.optional(),
+      pinned: z.boolean().optional(),
+      expires_at: z.number().nullable().optional(),
+      embedding: z.array(z.number()).nullable().optional(),
+      overwrote: Overwrote.optional(),
+    }),
+    z.object({ kind: z.literal('checkpoint'), checkpoint: z.record(z.string(), z.unknown()) }),
+    z.object({ kind: z.literal('thread_deleted'), threadId: z.string() }),
+  ])
+  .openapi('PulledItem');
+
+const PushOp = z
+  .object({
+    id: uint().openapi({
+      description: "the op's id, ascending per replica: a retried id is answered, not applied again",
+    }),
+    op: z.enum(['put', 'delete', 'checkpoint', 'delete_thread']),
+  })
+  .passthrough()
+  .openapi('ReplicaOp', {
+    description:
+      'put: namespace, key, value, text, metadata, pinned, ttl_ms, if_version, embedding, base (the version it was ' +
+      'written on); delete: namespace, key, if_version, base; checkpoint: checkpoint (as GET …/checkpoints answers, ' +
+      'pending writes included); delete_thread: thread_id',
+  });
+
+const PushResult = z
+  .union([
+    z.object({
+      id: uint(),
+      seq: uint().nullable(),
+      version: uint().optional(),
+      duplicate: z.literal(true).optional(),
+      overwrote: Overwrote.optional(),
+    }),
+    z.object({ id: uint(), error: z.object({ code: z.string(), message: z.string() }) }),
+  ])
+  .openapi('ReplicaPushResult');
+
+const info = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/replica',
+  summary: "What a replica needs first: the token's scopes, the agent's settings and latest seq",
+  middleware: [requires('read')] as const,
+  request: { params: AgentParams },
+  responses: {
+    200: ok(
+      AgentInfo.extend({
+        scopes: z.array(Scope),
+        embedder: z
+          .object({ id: z.string(), dims: uint() })
+          .nullable()
+          .openapi({ description: 'the embedder the agent records: a replica embeds with this one only' }),
+      }),
+      'the scopes and the agent',
+    ),
+    ...ERRORS,
+  },
+});
+
+const snapshot = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/replica/snapshot',
+  summary: "One chunk of the agent's NDJSON export; the next chunk's cursor in the Edgemem-Next-Cursor header",
+  description:
+    'The chunks of one export (from no cursor to the answer without the header) are GET /export cut where the ' +
+    "header says, consistent as of the first chunk's seq, each at most about 4 MiB. An interrupted first sync asks " +
+    'again with the last cursor it kept.',
+  middleware: [requires('read')] as const,
+  request: { params: AgentParams, query: z.object({ cursor: z.string().max(4096).optional() }) },
+  responses: { 200: { description: 'the chunk', content: { [NDJSON]: { schema: z.string() } } }, ...ERRORS },
+});
+
+const changes = createRoute({
+  method: 'get',
+  path: '/v1/agents/{agent}/replica/changes',
+  summary: 'The memories and checkpoints changed after a seq, each as it is now (vectors included), in change order',
+  middleware: [requires('read')] as const,
+  request: {
+    params: AgentParams,
+    query: z.object({
+      after: uintQuery().default(0),
+      limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
+    }),
+  },
+  responses: {
+    200: ok(
+      z.object({ items: z.array(PulledItem), cursor: uint(), more: z.boolean(), head: uint() }),
+      '`cursor`: pass as `after` next time; `more`: ask again at once',
+    ),
+    ...ERRORS,
+    ...GONE,
+  },
+});
+
+const push = createRoute({
+  method: 'post',
+  path: '/v1/agents/{agent}/replica/push',
+  summary:
+    "A replica's queued writes, applied in order, each answered on its own; a retried op id is not applied again",
+  middleware: [requires('write'), limitBody(LIMITS.bodyBytes)] as const,
+  request: {
+    params: AgentParams,
+    body: jsonBody(z.object({ replica: ReplicaId, ops: z.array(PushOp).min(1).max(LIMITS.batchItems) })),
+  },
+  responses: { 200: ok(z.object({ results: z.array(PushResult) }), 'one result per op'), ...ERRORS, ...WRITE_ERRORS },
+});
+
+export function registerReplicaRoutes(app: App): void {
+  app.openapi(info, async (c) => {
+    const { agent } = c.req.valid('param');
+    const p = c.get('principal');
+    const scopes = p.admin ? (['read', 'write', 'subscribe'] as const) : p.scopes;
+    const state = unwrap(await agentStub(c.env, agent).settings());
+    const e = state.settings.embedder ? agentEmbedder(c.env, state.settings.embedder) : undefined;
+    const embedder = e ? { id: e.id, dims: e.dims } : null;
+    return c.json({ agent, ...state, scopes: [...scopes], embedder }, 200);
+  });
+
+  app.openapi(snapshot, async (c) => {
+    const { agent } = c.req.valid('param');
+    const chunk = unwrap(await agentStub(c.env, agent).exportChunk(c.req.valid('query').cursor ?? null));
+    const headers: Record<string, string> = { 'content-type': NDJSON };
+    if (chunk.cursor !== null) headers[NEXT_CURSOR_HEADER] = chunk.cursor;
+    return new Response(chunk.ndjson, { status: 200, headers }) as never;
+  });
+
+  app.openapi(changes, async (c) => {
+    const { agent } = c.req.valid('param');
+    const { after, limit } = c.req.valid('query');
+    return c.json(unwrap(await agentStub(c.env, agent).replicaPull(after, limit ?? 1000)), 200);
+  });
+
+  app.openapi(push, async (c) => {
+    const { agent } = c.req.valid('param');
+    const { replica, ops } = c.req.valid('json');
+    const results = unwrap(await agentStub(c.env, agent).replicaPush(replica, ops as PushedOp[]));
+    return c.json({ results }, 200);
+  });
+}
