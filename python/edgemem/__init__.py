@@ -7,6 +7,7 @@ Distributed on PyPI as ``edgemem-py`` (``edgemem`` there is an unrelated project
 from .embedders import CallableEmbedder, Embedder, OpenAIEmbedder
 from .errors import ERROR_CODES, EdgememError
 from .store import AsyncStore, Checkpoint, Store, open_store, open_store_async
+from .remote import RemoteStore, Subscription, connect, connect_async, create_agent, mint_token
 from .types import (
     AsOf,
     ChangesPage,
@@ -39,4 +40,10 @@ __all__ = [
     "WriteAck",
     "open_store",
     "open_store_async",
+    "RemoteStore",
+    "Subscription",
+    "connect",
+    "connect_async",
+    "create_agent",
+    "mint_token",
 ]

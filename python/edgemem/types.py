@@ -53,6 +53,25 @@ class Memory:
     embedding: list[float] | None = None
 
     @staticmethod
+    def from_wire(d: dict[str, Any]) -> "Memory":
+        """A memory as the HTTP API answers it (camelCase)."""
+        return Memory(
+            tuple(d["namespace"]),
+            d["key"],
+            d["value"],
+            d.get("text"),
+            d.get("metadata") or {},
+            d.get("pinned", False),
+            d.get("expiresAt"),
+            d["createdAt"],
+            d["updatedAt"],
+            d["version"],
+            d["seq"],
+            d.get("size", 0),
+            d.get("embedding"),
+        )
+
+    @staticmethod
     def from_json(d: dict[str, Any]) -> "Memory":
         return Memory(
             tuple(d["namespace"]),
@@ -81,7 +100,11 @@ class WriteAck:
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> "WriteAck":
-        return WriteAck(d["seq"], d["version"], [(tuple(ns), k) for ns, k in d["evicted"]])
+        return WriteAck(
+            d["seq"],
+            d["version"],
+            [(tuple(e["namespace"]), e["key"]) if isinstance(e, dict) else (tuple(e[0]), e[1]) for e in d["evicted"]],
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from langgraph.types import Command
 from edgemem import open_store
 from edgemem.langgraph import EdgememSaver, EdgememStore
 
+import langgraph_agent  # python/examples (conftest puts it on the path)
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-sys.path.insert(0, str(EXAMPLES))
-import langgraph_agent  # noqa: E402
 
 
 def run(*args: str) -> list[str]:

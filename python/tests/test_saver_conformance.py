@@ -1,5 +1,6 @@
 """langgraph-checkpoint-conformance, unmodified, nothing skipped: every capability (the five base ones and
-delete_for_runs, copy_thread, prune) against EdgememSaver on a local file store and in memory."""
+delete_for_runs, copy_thread, prune) against EdgememSaver on a local file store, in memory, and over connect() to
+the Worker under Miniflare (a new agent per capability suite)."""
 
 import pytest
 from langgraph.checkpoint.conformance import checkpointer_test, validate
@@ -9,15 +10,19 @@ from langgraph.checkpoint.conformance.report import ProgressCallbacks
 from edgemem import open_store
 from edgemem.langgraph import EdgememSaver
 
+from conftest import remote_store
 
-@pytest.mark.parametrize("where", ["file", "memory"])
-async def test_conformance(where, tmp_path):
+
+@pytest.mark.parametrize("where", ["file", "memory", "remote"])
+async def test_conformance(where, tmp_path, request):
     stores = []
 
     @checkpointer_test(name=f"EdgememSaver-{where}")
     async def factory():
-        path = str(tmp_path / f"cp{len(stores)}.db") if where == "file" else ":memory:"
-        s = open_store(path)
+        if where == "remote":
+            s = remote_store(request.getfixturevalue("worker"))
+        else:
+            s = open_store(str(tmp_path / f"cp{len(stores)}.db") if where == "file" else ":memory:")
         stores.append(s)
         yield EdgememSaver(s)
         s.close()

@@ -1,6 +1,7 @@
 """The store API from Python: memories, search, history / AS OF, checkpoints, errors, the context manager."""
 
 import threading
+import time
 
 import pytest
 
@@ -130,7 +131,19 @@ def test_checkpoints_roundtrip(store):
     assert store.get_checkpoint("t1") is None
 
 
-def test_notify_changes_stats_export_import(store, tmp_path):
+def test_notify_changes_stats(store):
+    store.put("n", "k", "hello", embedding=[1, 0, 0])
+    seq = store.notify("chan", {"hi": 1})
+    page = store.changes(0)
+    assert [e.kind for e in page.events] == ["put", "notify"] and page.events[1].seq == seq and not page.more
+    assert store.changes(0, kinds=["notify"]).events[0].payload == {"hi": 1}
+    assert store.changes(seq).events == []
+    st = store.stats()
+    assert st["memories"] == 1 and st["seq"] == seq
+
+
+def test_export_import(local_store):
+    store = local_store
     store.put("n", "k", "hello", embedding=[1, 0, 0])
     seq = store.notify("chan", {"hi": 1})
     page = store.changes(0)
@@ -145,15 +158,19 @@ def test_notify_changes_stats_export_import(store, tmp_path):
         assert other.search(vector=[1, 0, 0], k=1)[0].key == "k"
 
 
-def test_ttl_and_sweep(store):
+def test_ttl(store):
     store.put("t", "gone", 1, ttl_ms=1)
     store.put("t", "kept", 2, pinned=True)
-    import time
-
     time.sleep(0.01)
     assert store.get("t", "gone") is None
-    assert store.sweep() == 1
+    assert [m.key for m in store.list("t").items] == ["kept"]
     assert store.get("t", "kept").pinned is True
+
+
+def test_sweep(local_store):
+    local_store.put("t", "gone", 1, ttl_ms=1)
+    time.sleep(0.01)
+    assert local_store.sweep() == 1 and local_store.stats()["memories"] == 0
 
 
 def test_closed_store_raises_and_context_manager(tmp_path):
@@ -179,7 +196,8 @@ def test_file_store_is_one_per_path_and_persists(tmp_path):
     s.close()
 
 
-def test_calls_from_many_threads(store):
+def test_calls_from_many_threads(local_store):
+    store = local_store
     errors = []
 
     def worker(t):
