@@ -72,8 +72,8 @@ export class AgentMemory extends DurableObject<Env> {
   }
 
   /** One chunk of the agent's streamed export (routes/admin.ts streams them into the response). */
-  exportChunk(cursor: string | null): Promise<Outcome<{ ndjson: string; cursor: string | null }>> {
-    return wireOutcome(() => this.#transfer.exportChunk(cursor));
+  exportChunk(cursor: string | null, maxBytes?: number): Promise<Outcome<{ ndjson: string; cursor: string | null }>> {
+    return wireOutcome(() => this.#transfer.exportChunk(cursor, maxBytes));
   }
 
   /** Imports one chunk of NDJSON lines (routes/admin.ts feeds the request body through it). */

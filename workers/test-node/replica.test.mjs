@@ -290,6 +290,66 @@ describe('replica: conflicts, refusals, scopes, retries', () => {
   });
 });
 
+describe('replica: an interrupted first sync', () => {
+  it('goes on from the last snapshot chunk it took, after a network cut and a reopen', async () => {
+    const a = await freshAgent({ dims: 64 });
+    const vector = (/** @type {number} */ i) => Array.from({ length: 64 }, (_, d) => Math.sin(i * 7 + d));
+    for (let b = 0; b < 4; b++) {
+      await a.remote.putBatch(
+        Array.from({ length: 100 }, (_, i) => ({
+          namespace: ['bulk'],
+          key: `m${b * 100 + i}`,
+          value: { i: b * 100 + i, pad: 'x'.repeat(200) },
+          text: `bulk memory ${b * 100 + i}`,
+          embedding: vector(b * 100 + i),
+        })),
+      );
+    }
+    const file = join(dir, 'resume.db');
+    /** @type {string[]} */
+    const asked = [];
+    let cutAfter = 3;
+    /** @type {typeof fetch} */
+    const f = (input, init) => {
+      const u = new URL(String(input));
+      if (u.pathname.endsWith('/replica/snapshot')) {
+        if (cutAfter-- <= 0) return Promise.reject(new TypeError('network cut mid-snapshot'));
+        asked.push(u.searchParams.get('cursor') ?? 'start');
+      }
+      return fetch(input, init);
+    };
+    const open = () =>
+      openStore({
+        storage: { file },
+        replicaOf: {
+          url: worker().url,
+          agent: a.agent,
+          token: a.full,
+          live: false,
+          fetch: f,
+          snapshotChunkBytes: 65536,
+        },
+      });
+    let r = await open();
+    await assert.rejects(r.sync());
+    assert.equal(asked.length, 3, 'three chunks taken before the cut');
+    assert.equal(r.status().phase, 'offline');
+    await r.close();
+    cutAfter = Number.POSITIVE_INFINITY;
+    r = await open();
+    await r.sync();
+    assert.notEqual(asked[3], 'start', 'the reopened replica went on from a cursor, not from the start');
+    assert.ok(asked.length > 6, 'in several chunks');
+    assert.deepEqual(await liveRows(r), await liveRows(a.remote));
+    const m = await r.get(['bulk'], 'm123', { includeEmbedding: true });
+    assert.deepEqual(
+      Array.from(m?.embedding ?? []).map((x) => x.toFixed(5)),
+      vector(123).map((x) => Math.fround(x).toFixed(5)),
+    );
+    await r.close();
+  });
+});
+
 describe('replica: checkpoints and reloads', () => {
   it('checkpoints and pending writes replicate both ways, thread deletions too', async () => {
     const a = await freshAgent();

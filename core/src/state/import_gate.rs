@@ -20,6 +20,10 @@ pub(crate) struct ImportState {
     pub counts: ExportCounts,
     /// The last commit imported (seq, ts).
     pub last_commit: Option<(u64, i64)>,
+    /// The host's note of where its source goes on after the last chunk taken (`Store::import_note`), kept in
+    /// that chunk's transaction: a host killed mid-import resumes from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// The Store's part for an import in progress.

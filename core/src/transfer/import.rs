@@ -125,10 +125,26 @@ impl Store {
     /// the stream: the first chunk starts with the `header` line, the last ends with `end`; see the module
     /// doc.
     pub fn import_ndjson(&mut self, ndjson: &str, at: ImportChunk) -> Result<ImportProgress> {
+        self.import_ndjson_noting(ndjson, at, None)
+    }
+
+    /// `import_ndjson`, keeping `note` (the host's note of where its source goes on) with the chunk, in its
+    /// transaction: after a crash, `import_note` says where to resume.
+    pub fn import_ndjson_noting(
+        &mut self,
+        ndjson: &str,
+        at: ImportChunk,
+        note: Option<&str>,
+    ) -> Result<ImportProgress> {
         let lines = ndjson.split('\n').enumerate().filter(|(_, l)| !l.trim().is_empty()).map(|(i, l)| {
             ExportLine::parse(l).map_err(|e| Error::invalid(format!("import line {} of this chunk: {e}", i + 1)))
         });
-        self.import_lines(lines, at)
+        self.import_lines(lines, at, note)
+    }
+
+    /// The note kept with the last chunk of the import in progress (None: no import in progress, or no note).
+    pub fn import_note(&self) -> Option<String> {
+        self.import.state().and_then(|s| s.note.clone())
     }
 
     /// Imports export lines as one transaction (see `import_ndjson`).
@@ -136,6 +152,7 @@ impl Store {
         &mut self,
         lines: impl Iterator<Item = Result<ExportLine>>,
         at: ImportChunk,
+        note: Option<&str>,
     ) -> Result<ImportProgress> {
         let was_importing = self.import.importing();
         // A first chunk starts the import (over an abandoned one); a later one goes on with the import in progress.
@@ -183,13 +200,16 @@ impl Store {
                     }
                 }
             }
-            let Some(st) = &state else {
+            if state.is_none() {
                 return Err(Error::invalid("an import starts with its `header` line"));
-            };
+            }
             if at.last && ended.is_none() {
                 return Err(Error::invalid("the import ended before its `end` line"));
             }
-            ImportGate::save(&self.conn, if ended.is_some() { None } else { Some(st) })
+            if let Some(st) = state.as_mut() {
+                st.note = note.map(str::to_string);
+            }
+            ImportGate::save(&self.conn, if ended.is_some() { None } else { state.as_ref() })
         })()
         .and_then(|()| Ok(self.conn.execute_batch("COMMIT")?));
         if let Err(e) = r {
@@ -582,7 +602,7 @@ impl Store {
                 "export's memories are not its live versions (each memory needs its version with seq_to null)",
             ));
         }
-        let progress = self.import_lines(document_lines(doc).into_iter().map(Ok), ImportChunk::WHOLE)?;
+        let progress = self.import_lines(document_lines(doc).into_iter().map(Ok), ImportChunk::WHOLE, None)?;
         debug_assert!(progress.done);
         Ok(())
     }

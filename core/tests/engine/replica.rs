@@ -160,3 +160,51 @@ fn a_checkpoint_event_names_a_namespace_other_than_the_root() {
     assert_eq!(ev[0].payload, Some(json!({"checkpointNs": "child:1"})));
     assert_eq!(ev[1].payload, None);
 }
+
+#[test]
+fn an_import_keeps_the_hosts_note_with_each_chunk_across_a_reopen() {
+    use edgemem_core::{ImportChunk, MemoryPageStore, Storage, StoreConfig};
+    use std::rc::Rc;
+    let mut src = store(2);
+    for i in 0..40 {
+        s_put(&mut src, i);
+    }
+    let mut chunks = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let c = src.export_chunk(cursor.as_deref(), 512).unwrap();
+        chunks.push(c.ndjson);
+        cursor = c.cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert!(chunks.len() >= 3, "a few chunks");
+    let ps = Rc::new(MemoryPageStore::new());
+    let open = || {
+        edgemem_core::Store::open(StoreConfig {
+            storage: Storage::Pages { store: ps.clone(), atomic: true },
+            ..StoreConfig::memory(2)
+        })
+        .unwrap()
+    };
+    let mut dst = open();
+    assert_eq!(dst.import_note(), None);
+    dst.import_ndjson_noting(&chunks[0], ImportChunk { first: true, last: false }, Some("after-0")).unwrap();
+    dst.import_ndjson_noting(&chunks[1], ImportChunk { first: false, last: false }, Some("after-1")).unwrap();
+    drop(dst); // killed mid-import
+    let mut dst = open();
+    assert_eq!(dst.import_note().as_deref(), Some("after-1"), "the note of the last chunk taken");
+    let n = chunks.len();
+    for (i, c) in chunks.iter().enumerate().skip(2) {
+        dst.import_ndjson_noting(c, ImportChunk { first: false, last: i == n - 1 }, Some("x")).unwrap();
+    }
+    assert_eq!(dst.import_note(), None, "no import in progress");
+    assert_eq!(dst.seq(), src.seq());
+    assert_eq!(dst.list(&Default::default()).unwrap().items.len(), 40);
+}
+
+fn s_put(s: &mut edgemem_core::Store, i: u32) {
+    s.put(MemoryPut::new(&["a"], &format!("k{i}"), json!(i)).text(&format!("text {i}")).embedding(vec![1.0, i as f32]))
+        .unwrap();
+}

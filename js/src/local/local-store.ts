@@ -644,14 +644,27 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
   }
 
   async importChunk(ndjson: string, at: ChunkPlace): Promise<ImportProgress> {
+    return this.importChunkNoting(ndjson, at, undefined);
+  }
+
+  /**
+   * `importChunk`, keeping `note` (where the source goes on) with the chunk in its transaction; after a crash
+   * `importNote` reads it back, and the import goes on from there. @internal
+   */
+  async importChunkNoting(ndjson: string, at: ChunkPlace, note: string | undefined): Promise<ImportProgress> {
     if (typeof ndjson !== 'string') throw invalid('importChunk takes NDJSON text');
     wellFormed(ndjson, 'the NDJSON text');
     const { first, last } = opts(at, 'importChunk place');
     if (typeof first !== 'boolean' || typeof last !== 'boolean')
       throw invalid("importChunk takes the chunk's place in its stream: { first, last }, both booleans");
-    const progress = JSON.parse(this.#call((w) => w.importChunk(ndjson, first, last))) as ImportProgress;
+    const progress = JSON.parse(this.#call((w) => w.importChunk(ndjson, first, last, note))) as ImportProgress;
     if (progress.done) this.#wrote();
     return progress;
+  }
+
+  /** The note kept with the last chunk of the import in progress (null: none in progress, or no note). @internal */
+  importNote(): string | null {
+    return this.#call((w) => w.importNote()) ?? null;
   }
 
   async importAbort(): Promise<boolean> {

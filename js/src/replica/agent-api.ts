@@ -78,11 +78,14 @@ export class AgentApi {
     return this.#http.request<AgentReplicaInfo>('GET', this.#path);
   }
 
-  /** One chunk of the agent's export from `cursor` (null: the start), and the next chunk's cursor (null: done). */
-  async snapshotChunk(cursor: string | null): Promise<{ ndjson: string; next: string | null }> {
-    const path =
-      cursor === null ? `${this.#path}/snapshot` : `${this.#path}/snapshot?cursor=${encodeURIComponent(cursor)}`;
-    const res = await this.#http.stream('GET', path);
+  /**
+   * One chunk (about `bytes` long) of the agent's export from `cursor` (null: the start), and the next chunk's
+   * cursor (null: done).
+   */
+  async snapshotChunk(cursor: string | null, bytes: number): Promise<{ ndjson: string; next: string | null }> {
+    const query = new URLSearchParams({ bytes: String(bytes) });
+    if (cursor !== null) query.set('cursor', cursor);
+    const res = await this.#http.stream('GET', `${this.#path}/snapshot?${query}`);
     const ndjson = await res.text();
     return { ndjson, next: res.headers.get(NEXT_CURSOR) };
   }

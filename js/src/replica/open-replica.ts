@@ -66,6 +66,8 @@ export interface ReplicaOf {
   pullLimit?: number;
   /** Ops per push request (1..100, default 100). */
   pushBatch?: number;
+  /** About how many bytes of the agent's export each first-sync request loads (64 KiB..4 MiB, default 4 MiB). */
+  snapshotChunkBytes?: number;
 }
 
 /** What the entry that opens a replica provides: its local store, and how a reload replaces it. */
@@ -101,6 +103,7 @@ export async function openReplica(
   const pullLimit = range(replicaOf.pullLimit, 1000, 1, 1000, 'pullLimit');
   const pushBatch = range(replicaOf.pushBatch, 100, 1, 100, 'pushBatch');
   const pollMs = range(replicaOf.pollMs, 5000, 10, 3_600_000, 'pollMs');
+  const snapshotChunkBytes = range(replicaOf.snapshotChunkBytes, 4 << 20, 64 << 10, 4 << 20, 'snapshotChunkBytes');
   let info: AgentReplicaInfo | undefined;
   try {
     info = await api.info();
@@ -146,7 +149,11 @@ export async function openReplica(
     let scopes: Scope[];
     if (info) {
       scopes = info.scopes;
-      await store.setAppMeta(META.scopes, JSON.stringify(scopes));
+      // Kept for opening offline next time; unchanged (or mid-snapshot, when the engine takes no writes) it stays.
+      const known = await store.appMeta(META.scopes);
+      if (known !== JSON.stringify(scopes) && store.importNote() === null) {
+        await store.setAppMeta(META.scopes, JSON.stringify(scopes));
+      }
     } else {
       scopes = JSON.parse((await store.appMeta(META.scopes)) ?? '["read","write"]') as Scope[];
     }
@@ -214,7 +221,7 @@ export async function openReplica(
       host,
       api,
       events,
-      settings: { pullLimit, pushBatch, minDelayMs: 200, maxDelayMs: 5000 },
+      settings: { pullLimit, pushBatch, snapshotChunkBytes, minDelayMs: 200, maxDelayMs: 5000 },
       remoteGet: (ns: Namespace, key: string) => remote.get(ns, key, { includeEmbedding: true }),
       writable: scopes.includes('write'),
     });

@@ -144,6 +144,8 @@ export class ReplicaStore implements ReplicaMemoryStore {
     }
     await this.#sync.settled();
     const store = await this.#local();
+    // A first snapshot interrupted offline: this write comes first (the next sync pulls from the start instead).
+    if (store.importNote() !== null) await store.importAbort();
     const out = await write(store);
     this.#sync.wrote();
     return out;

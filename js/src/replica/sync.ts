@@ -35,6 +35,8 @@ export interface SyncSettings {
   pullLimit: number;
   /** Ops per push request (default 100, the most the Worker takes). */
   pushBatch: number;
+  /** About how long a snapshot chunk is (default and most 4 MiB): how much an interrupted first sync loads again. */
+  snapshotChunkBytes: number;
   /** First retry delay after a failure (default 200 ms), doubling up to `maxDelayMs` (default 5000 ms). */
   minDelayMs: number;
   maxDelayMs: number;
@@ -164,7 +166,8 @@ export class ReplicaSync {
     if (this.#closed) return;
     try {
       const store = this.#host.store;
-      if (!this.#snapshotted && store.replicaCursor() === 0 && (await store.seq()) === 0) {
+      const resuming = store.importNote() !== null;
+      if (resuming || (!this.#snapshotted && store.replicaCursor() === 0 && (await store.seq()) === 0)) {
         await this.#firstSnapshot(store);
       }
       await this.#push();
@@ -195,29 +198,31 @@ export class ReplicaSync {
   }
 
   /**
-   * Loads the agent's export into `store` (empty), chunk by chunk as the Worker cuts it, and sets the cursor to the
-   * export's seq. An unfinished import (a process killed mid-snapshot) is dropped first; a failure drops this one.
+   * Loads the agent's export into `store` (empty), chunk by chunk as the Worker cuts it, each chunk kept with the
+   * cursor of the next in its transaction: a snapshot interrupted at any point (network, a killed process) goes on
+   * from the last chunk taken. Then the cursor is the export's seq.
    */
   async #loadSnapshot(store: LocalStore): Promise<void> {
-    await store.importAbort().catch(() => false);
     let cursor: string | null = null;
     let first = true;
     let seq = 0;
+    const note = store.importNote();
+    if (note !== null) {
+      ({ next: cursor, seq } = JSON.parse(note) as { next: string | null; seq: number });
+      first = false;
+    } else {
+      await store.importAbort().catch(() => false); // an import without a note is not ours to resume
+    }
     let chunks = 0;
-    try {
-      for (;;) {
-        const { ndjson, next } = await this.#api.snapshotChunk(cursor);
-        if (first) seq = headerSeq(ndjson);
-        await store.importChunk(ndjson, { first, last: next === null });
-        first = false;
-        cursor = next;
-        chunks += 1;
-        this.#events.emit('sync', { kind: 'snapshot', count: chunks, agentSeq: seq });
-        if (next === null) break;
-      }
-    } catch (e) {
-      await store.importAbort().catch(() => false);
-      throw e;
+    for (;;) {
+      const { ndjson, next } = await this.#api.snapshotChunk(cursor, this.#settings.snapshotChunkBytes);
+      if (first) seq = headerSeq(ndjson);
+      await store.importChunkNoting(ndjson, { first, last: next === null }, JSON.stringify({ next, seq }));
+      first = false;
+      cursor = next;
+      chunks += 1;
+      this.#events.emit('sync', { kind: 'snapshot', count: chunks, agentSeq: seq });
+      if (next === null) break;
     }
     store.applyPulled([], seq);
     this.status.agentSeq = seq;

@@ -311,10 +311,24 @@ impl WasmStore {
     }
 
     /// Imports a chunk of NDJSON export lines, `first` / `last` its place in the stream; `ImportProgress` JSON.
+    /// `note`: kept with the chunk (`Store::import_ndjson_noting`), read back by `importNote` after a crash.
     #[wasm_bindgen(js_name = importChunk)]
-    pub fn import_chunk(&mut self, ndjson: &str, first: bool, last: bool) -> Result<String, JsValue> {
-        let p = self.s()?.import_ndjson(ndjson, edgemem_core::ImportChunk { first, last }).map_err(to_js)?;
+    pub fn import_chunk(
+        &mut self,
+        ndjson: &str,
+        first: bool,
+        last: bool,
+        note: Option<String>,
+    ) -> Result<String, JsValue> {
+        let at = edgemem_core::ImportChunk { first, last };
+        let p = self.s()?.import_ndjson_noting(ndjson, at, note.as_deref()).map_err(to_js)?;
         self.out(&p)
+    }
+
+    /// The note kept with the last chunk of the import in progress, or undefined.
+    #[wasm_bindgen(js_name = importNote)]
+    pub fn import_note(&mut self) -> Result<Option<String>, JsValue> {
+        Ok(self.s()?.import_note())
     }
 
     /// Abandons an unfinished streamed import (the store is emptied again); false when none was.

@@ -17,10 +17,16 @@ export class Transfer {
     this.#maintenance = maintenance;
   }
 
-  /** One chunk of the streamed export, from `cursor` (null: the start), and the cursor of the next (null: done). */
-  async exportChunk(cursor: string | null): Promise<{ ndjson: string; cursor: string | null }> {
+  /**
+   * One chunk of the streamed export, from `cursor` (null: the start), about `maxBytes` long (at most the limit),
+   * and the cursor of the next (null: done).
+   */
+  async exportChunk(
+    cursor: string | null,
+    maxBytes = LIMITS.exportChunkBytes,
+  ): Promise<{ ndjson: string; cursor: string | null }> {
     const store = await this.#store.open();
-    return store.exportChunk(cursor, LIMITS.exportChunkBytes);
+    return store.exportChunk(cursor, Math.min(maxBytes, LIMITS.exportChunkBytes));
   }
 
   /** Imports one chunk of NDJSON lines at its place in the stream; it arms the maintenance alarm. */

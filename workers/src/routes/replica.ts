@@ -106,7 +106,19 @@ const snapshot = createRoute({
     "header says, consistent as of the first chunk's seq, each at most about 4 MiB. An interrupted first sync asks " +
     'again with the last cursor it kept.',
   middleware: [requires('read')] as const,
-  request: { params: AgentParams, query: z.object({ cursor: z.string().max(4096).optional() }) },
+  request: {
+    params: AgentParams,
+    query: z.object({
+      cursor: z.string().max(4096).optional(),
+      bytes: z.coerce
+        .number()
+        .int()
+        .min(64 << 10)
+        .max(LIMITS.exportChunkBytes)
+        .optional()
+        .openapi({ description: 'about how long a chunk is (default and most: 4 MiB)' }),
+    }),
+  },
   responses: { 200: { description: 'the chunk', content: { [NDJSON]: { schema: z.string() } } }, ...ERRORS },
 });
 
@@ -158,7 +170,8 @@ export function registerReplicaRoutes(app: App): void {
 
   app.openapi(snapshot, async (c) => {
     const { agent } = c.req.valid('param');
-    const chunk = unwrap(await agentStub(c.env, agent).exportChunk(c.req.valid('query').cursor ?? null));
+    const { cursor, bytes } = c.req.valid('query');
+    const chunk = unwrap(await agentStub(c.env, agent).exportChunk(cursor ?? null, bytes));
     const headers: Record<string, string> = { 'content-type': NDJSON };
     if (chunk.cursor !== null) headers[NEXT_CURSOR_HEADER] = chunk.cursor;
     return new Response(chunk.ndjson, { status: 200, headers }) as never;
