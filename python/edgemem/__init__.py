@@ -4,7 +4,7 @@ remote client of the edgemem Worker, and LangGraph's checkpointer and store (``e
 Distributed on PyPI as ``edgemem-py`` (``edgemem`` there is an unrelated project); imported as ``edgemem``.
 """
 
-from .embedders import CallableEmbedder, Embedder, OpenAIEmbedder
+from .embedders import CallableEmbedder, E5Embedder, Embedder, OpenAIEmbedder
 from .errors import ERROR_CODES, EdgememError
 from .store import AsyncStore, Checkpoint, Store, open_store, open_store_async
 from .remote import RemoteStore, Subscription, connect, connect_async, create_agent, mint_token
@@ -28,6 +28,7 @@ __all__ = [
     "ChangesPage",
     "Checkpoint",
     "EdgememError",
+    "E5Embedder",
     "Embedder",
     "Event",
     "HistoryPage",

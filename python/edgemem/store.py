@@ -9,7 +9,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from . import _convert as cv
 from ._native import NativeStore
-from .embedders import Embedder, as_embedder
+from .embedders import Embedder, as_embedder, check_record
 from .errors import EdgememError, invalid
 from .types import (
     AsOf,
@@ -464,7 +464,14 @@ def open_store(
         _options(dims, metric, scalar, max_bytes, max_memories, retention, sync_full, options),
         None if p == ":memory:" else p,
     )
-    return Store(native, emb, None if p == ":memory:" else p)
+    store = Store(native, emb, None if p == ":memory:" else p)
+    if emb is not None:
+        try:
+            check_record(store, emb)
+        except BaseException:
+            store.close()
+            raise
+    return store
 
 
 class AsyncStore:

@@ -39,7 +39,7 @@ DOCS = [
     (("users", "alice", "facts"), "a2", {"text": "alice works as a pilot", "n": 2, "tags": ["job"], "meta": {"lang": "en"}}),
     (("users", "alice", "prefs"), "p1", {"text": "prefers window seats", "n": 3, "tags": [], "meta": {"lang": "pt"}}),
     (("users", "bob", "facts"), "b1", {"text": "bob drinks black coffee", "n": 4, "tags": ["coffee"], "meta": {"lang": "en"}}),
-    (("users", "bob", "facts"), "b2", {"text": "bob is a pilot too", "n": 5, "tags": ["job"], "meta": None}),
+    (("users", "bob", "facts"), "b2", {"text": "bob is also a pilot now", "n": 5, "tags": ["job"], "meta": None}),
     (("docs",), "d1", {"text": "the manual for the coffee machine", "n": 6, "tags": ["coffee", "manual"], "meta": {"lang": "en"}}),
 ]
 
@@ -91,7 +91,7 @@ def test_get_put_update_delete(pair):
         ((), {"tags": ["job"]}, 10, 0),
         ((), {"meta": {"lang": "en"}}, 10, 0),
         ((), {"meta": None}, 10, 0),
-        (("users",), {"text": "bob is a pilot too"}, 10, 0),
+        (("users",), {"text": "bob is also a pilot now"}, 10, 0),
         ((), {"missing": 1}, 10, 0),
     ],
 )
