@@ -175,6 +175,22 @@ pub struct StoreOptions {
     /// Only with a page store: the host commits each call atomically (a Durable Object).
     #[cfg_attr(test, ts(skip))]
     pub atomic: bool,
+    /// `"namespace"`: the memories of one namespace form a sequence in the order they were first written (a
+    /// conversation's turns), and searches score each memory with its neighbours by default
+    /// (`fusion.neighbourWeight`). Absent or `"none"`: memories are unordered facts.
+    #[cfg_attr(test, ts(type = "\"namespace\" | \"none\"", optional))]
+    pub sequence: Option<String>,
+}
+
+/// How a store's memories form sequences, whose neighbours lend each other score in a search
+/// (features/search/neighbours.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sequence {
+    /// Unordered facts: no neighbours unless a search names `fusion.neighbourWeight`.
+    #[default]
+    None,
+    /// The memories of one namespace, in the order they were first written.
+    Namespace,
 }
 
 /// Everything needed to open a store.
@@ -198,6 +214,8 @@ pub struct StoreConfig {
     /// The engine's heap budget in bytes (0 = none): writes that would index vectors past it are refused
     /// with QUOTA_EXCEEDED (memory_budget.rs). A Durable Object's host sets it from the isolate's 128 MB.
     pub memory_budget: u64,
+    /// How memories form sequences (`Sequence::Namespace`: searches score neighbours by default).
+    pub sequence: Sequence,
 }
 
 impl Default for StoreConfig {
@@ -214,6 +232,7 @@ impl Default for StoreConfig {
             max_memory_bytes: 1 << 20,
             max_checkpoint_bytes: 8 << 20,
             memory_budget: 0,
+            sequence: Sequence::None,
         }
     }
 }
@@ -254,6 +273,11 @@ impl TryFrom<StoreOptions> for StoreConfig {
         if let Some(n) = o.max_checkpoint_bytes {
             cfg.max_checkpoint_bytes = n;
         }
+        cfg.sequence = match o.sequence.as_deref() {
+            None | Some("none") => Sequence::None,
+            Some("namespace") => Sequence::Namespace,
+            Some(other) => return Err(Error::invalid(format!("unknown sequence {other:?} (namespace or none)"))),
+        };
         Ok(cfg)
     }
 }

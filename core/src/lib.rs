@@ -29,7 +29,7 @@ pub use base::error::{Error, ErrorCode, Result};
 pub use base::filter::{Condition, FilterOp};
 pub use base::page_bytes::MAX_PAGE_BYTES;
 pub use base::types::{AsOf, ExportCounts, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
-pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Storage, StoreConfig, StoreOptions};
+pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Sequence, Storage, StoreConfig, StoreOptions};
 pub use features::app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use features::checkpoints::{
     ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite,

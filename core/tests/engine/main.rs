@@ -18,5 +18,6 @@ mod persistence;
 mod replica;
 mod search;
 mod search_feedback;
+mod search_neighbours;
 mod store_queries;
 mod transfer;

@@ -7,7 +7,7 @@ import { invalid } from './errors.js';
 import { ENGINE_LIMITS } from './generated/engine.js';
 import type { FusionOptions } from './types.js';
 
-const INTEGERS = new Set(['pool', 'feedbackDocs', 'feedbackTerms']);
+const INTEGERS = new Set(['pool', 'feedbackDocs', 'feedbackTerms', 'neighbourReach']);
 
 /** `f` itself when every setting it names is in its range, else INVALID_ARGUMENT naming the first that is not. */
 export function checkFusion<F extends FusionOptions | undefined>(f: F): F {

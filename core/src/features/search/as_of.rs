@@ -50,7 +50,7 @@ pub(super) fn search(conn: &Connection, metric: Metric, plan: &Plan, s: u64, ts:
         None => Vec::new(),
     };
     let fuse = |lex_list: &[(i64, f64)]| {
-        combine(plan, &vec_list, lex_list, |i| {
+        combine(plan, &vec_list, lex_list, &[], |i| {
             let (q, e) = (plan.vector.as_deref()?, rows.get(i as usize)?.embedding.as_deref()?);
             Some(exact_score(metric, q, e))
         })

@@ -42,6 +42,16 @@ pub struct FusionParams {
     pub feedback_terms: usize,
     /// Each expansion word adds this weight (at most 1) × its one-occurrence BM25 score.
     pub feedback_weight: f64,
+    /// Neighbour scoring (search/neighbours.rs), in every mode: each candidate's score, min-max normalised, plus
+    /// this weight (at most 1) × its best neighbour's in its sequence (the memories of its namespace in the order
+    /// they were first written); the best candidates' neighbours join the candidates. Absent: the store's
+    /// default (`sequence: "namespace"` turns it on), 0: off.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    pub neighbour_weight: Option<f64>,
+    /// Neighbour scoring's reach: the memories up to this many places before and after a memory in its
+    /// sequence (at most 4) are its neighbours.
+    pub neighbour_reach: usize,
 }
 
 impl Default for FusionParams {
@@ -54,6 +64,8 @@ impl Default for FusionParams {
             feedback_docs: 5,
             feedback_terms: 10,
             feedback_weight: 0.3,
+            neighbour_weight: None,
+            neighbour_reach: 2,
         }
     }
 }
@@ -74,6 +86,8 @@ pub struct FusionRanges {
     pub feedback_docs: (usize, usize),
     pub feedback_terms: (usize, usize),
     pub feedback_weight: (f64, f64),
+    pub neighbour_weight: (f64, f64),
+    pub neighbour_reach: (usize, usize),
 }
 
 pub const FUSION_RANGES: FusionRanges = FusionRanges {
@@ -83,6 +97,8 @@ pub const FUSION_RANGES: FusionRanges = FusionRanges {
     feedback_docs: (0, 20),
     feedback_terms: (0, 50),
     feedback_weight: (0.0, 1.0),
+    neighbour_weight: (0.0, 1.0),
+    neighbour_reach: (1, 4),
 };
 
 impl FusionParams {
@@ -99,7 +115,13 @@ impl FusionParams {
             (r.feedback_terms.0 as f64, r.feedback_terms.1 as f64),
             true,
         )?;
-        within("feedbackWeight", self.feedback_weight, r.feedback_weight, false)
+        within("feedbackWeight", self.feedback_weight, r.feedback_weight, false)?;
+        let reach = (r.neighbour_reach.0 as f64, r.neighbour_reach.1 as f64);
+        within("neighbourReach", self.neighbour_reach as f64, reach, true)?;
+        match self.neighbour_weight {
+            Some(w) => within("neighbourWeight", w, r.neighbour_weight, false),
+            None => Ok(()),
+        }
     }
 }
 
@@ -121,11 +143,12 @@ pub struct Fused {
     pub lexical: Option<(u32, f64)>,
 }
 
-/// Fuses two best-first lists of (id, score). `rescore` gives the exact vector similarity of
-/// an id the vector list missed (None if it has no vector).
+/// Fuses two best-first lists of (id, score), and the `extra` ids neither holds (neighbours of candidates).
+/// `rescore` gives the exact vector similarity of an id the vector list missed (None if it has no vector).
 pub fn fuse(
     vector: &[(i64, f64)],
     lexical: &[(i64, f64)],
+    extra: &[i64],
     p: &FusionParams,
     rescore: impl Fn(i64) -> Option<f64>,
 ) -> Vec<Fused> {
@@ -139,6 +162,9 @@ pub fn fuse(
     for (i, (id, s)) in lexical.iter().enumerate() {
         by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None }).lexical =
             Some((i as u32 + 1, *s));
+    }
+    for id in extra {
+        by_id.entry(*id).or_insert(Fused { id: *id, score: 0.0, vector: None, lexical: None });
     }
     let mut out: Vec<Fused> = by_id.into_values().collect();
     match p.method {

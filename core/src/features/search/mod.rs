@@ -8,6 +8,7 @@ mod feedback;
 mod fts_table;
 pub(crate) mod fusion;
 mod lexical;
+mod neighbours;
 mod plan;
 pub(crate) mod query;
 mod terms;
@@ -18,6 +19,7 @@ use crate::features::memories::crud::history_pruned;
 use crate::features::memories::row::{row_to_memory, MEM_COLS};
 use crate::store::Store;
 use lexical::LexicalSearch;
+use neighbours::Neighbours;
 use plan::hit;
 use query::{SearchHit, SearchMode, SearchQuery};
 use rusqlite::OptionalExtension;
@@ -65,7 +67,7 @@ impl Store {
         };
         let vec_list = match &plan.vector {
             Some(v) => {
-                let depth = if plan.mode == SearchMode::Hybrid {
+                let depth = if plan.mode == SearchMode::Hybrid || plan.neighbour_weight > 0.0 {
                     plan.pool.min(plan.k.max(HYBRID_VECTOR_POOL))
                 } else {
                     plan.pool
@@ -86,15 +88,22 @@ impl Store {
             }
         };
         let rescored = Rescored::default();
-        let mut fused = vectors.fuse(&plan, &vec_list, &lex_list, &rescored);
+        let mut fused = vectors.fuse(&plan, &vec_list, &lex_list, &[], &rescored);
         let words = lexical.feedback_words(&plan, &fused)?;
-        if !words.is_empty() {
+        let lex_list = if words.is_empty() {
+            lex_list
+        } else {
             let candidates = fused.iter().map(|f| f.id).collect();
             let lex_list =
                 feedback::expand(&lex_list, &candidates, &words, plan.fusion.feedback_weight, plan.pool, |w| {
                     lexical.fts().holders(w)
                 })?;
-            fused = vectors.fuse(&plan, &vec_list, &lex_list, &rescored);
+            fused = vectors.fuse(&plan, &vec_list, &lex_list, &[], &rescored);
+            lex_list
+        };
+        if plan.neighbour_weight > 0.0 && !fused.is_empty() {
+            let n = Neighbours { conn: &self.conn, plan: &plan, now };
+            fused = n.rerank(fused, |extra| vectors.fuse(&plan, &vec_list, &lex_list, extra, &rescored))?;
         }
         let mut hits = Vec::with_capacity(plan.k);
         for f in fused.into_iter().take(plan.k) {

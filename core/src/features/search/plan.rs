@@ -8,7 +8,7 @@ use crate::base::error::{Error, ErrorCode, Result};
 use crate::base::filter::{self, Condition};
 use crate::base::namespace;
 use crate::base::types::Memory;
-use crate::config::StoreConfig;
+use crate::config::{Sequence, StoreConfig};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::Connection;
 
@@ -27,6 +27,8 @@ pub(super) struct Plan {
     pub conds: Vec<Condition>,
     pub value_conds: Vec<Condition>,
     pub fusion: FusionParams,
+    /// Neighbour scoring's weight (neighbours.rs); 0: off.
+    pub neighbour_weight: f64,
 }
 
 impl Plan {
@@ -80,7 +82,12 @@ pub(super) fn plan(q: &SearchQuery, cfg: &StoreConfig) -> Result<Plan> {
     };
     let fusion = q.fusion.unwrap_or_default();
     fusion.check()?;
-    let pool = if mode == SearchMode::Hybrid { fusion.pool.max(k) } else { k };
+    let neighbour_weight = fusion.neighbour_weight.unwrap_or(match cfg.sequence {
+        Sequence::Namespace => super::neighbours::DEFAULT_WEIGHT,
+        Sequence::None => 0.0,
+    });
+    // Neighbour scoring re-ranks a deeper list than k in every mode.
+    let pool = if mode == SearchMode::Hybrid || neighbour_weight > 0.0 { fusion.pool.max(k) } else { k };
     let prefix = namespace::encode_prefix(&q.namespace)?;
     let end = namespace::prefix_end(&prefix).unwrap_or_else(|| "\u{10FFFF}".to_string());
     let mut probe = Vec::new();
@@ -97,6 +104,7 @@ pub(super) fn plan(q: &SearchQuery, cfg: &StoreConfig) -> Result<Plan> {
         conds: q.filter.clone(),
         value_conds: q.value_filter.clone(),
         fusion,
+        neighbour_weight,
     })
 }
 
@@ -119,25 +127,39 @@ pub(super) fn any_expired(conn: &Connection, now: i64) -> Result<bool> {
         .query_row([now], |r| r.get(0))?)
 }
 
+/// The mode's ranking of the live lists, with the `extra` candidates (neighbours, in neither list) after them:
+/// in vector mode with their exact similarity (those without a vector left out), in lexical mode scoring 0;
+/// they hold no rank in either list.
 pub(super) fn combine(
     plan: &Plan,
     vec_list: &[(i64, f64)],
     lex_list: &[(i64, f64)],
+    extra: &[i64],
     rescore: impl Fn(i64) -> Option<f64>,
 ) -> Vec<Fused> {
-    match plan.mode {
+    let mut out: Vec<Fused> = match plan.mode {
         SearchMode::Vector => vec_list
             .iter()
             .enumerate()
             .map(|(i, (id, s))| Fused { id: *id, score: *s, vector: Some((i as u32 + 1, *s)), lexical: None })
+            .chain(
+                extra
+                    .iter()
+                    .filter_map(|id| rescore(*id).map(|s| Fused { id: *id, score: s, vector: None, lexical: None })),
+            )
             .collect(),
         SearchMode::Lexical => lex_list
             .iter()
             .enumerate()
             .map(|(i, (id, s))| Fused { id: *id, score: *s, vector: None, lexical: Some((i as u32 + 1, *s)) })
+            .chain(extra.iter().map(|id| Fused { id: *id, score: 0.0, vector: None, lexical: None }))
             .collect(),
-        SearchMode::Hybrid => fuse(vec_list, lex_list, &plan.fusion, rescore),
+        SearchMode::Hybrid => return fuse(vec_list, lex_list, extra, &plan.fusion, rescore),
+    };
+    if !extra.is_empty() {
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.id.cmp(&b.id)));
     }
+    out
 }
 
 pub(super) fn hit(m: Memory, f: &Fused) -> SearchHit {

@@ -39,19 +39,20 @@ pub(super) struct VectorSearch<'a> {
 }
 
 impl VectorSearch<'_> {
-    /// Fuses the live lists; `rescored` keeps the exact similarities of lexical-only candidates
-    /// between the two fusions of a search with feedback.
+    /// Fuses the live lists and the `extra` candidates (plan.rs `combine`); `rescored` keeps the exact
+    /// similarities of candidates outside the vector list between the fusions of one search.
     pub(super) fn fuse(
         &self,
         plan: &Plan,
         vec_list: &[(i64, f64)],
         lex_list: &[(i64, f64)],
+        extra: &[i64],
         rescored: &Rescored,
     ) -> Vec<Fused> {
         let idx = self.index;
         let q = plan.vector.as_deref();
         let scratch = RefCell::new(Vec::new());
-        combine(plan, vec_list, lex_list, |id| {
+        combine(plan, vec_list, lex_list, extra, |id| {
             *rescored.borrow_mut().entry(id).or_insert_with(|| idx?.score(id as u64, q?, &mut scratch.borrow_mut()))
         })
     }

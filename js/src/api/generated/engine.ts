@@ -30,7 +30,7 @@ export const FILTER_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'nin'] as
 export type FilterOp = (typeof FILTER_OPS)[number];
 
 /** The engine's fusion settings when a search names none. */
-export const FUSION_DEFAULTS: FusionParams = {"method":"relative","vectorWeight":0.5,"rrfK":60.0,"pool":100,"feedbackDocs":5,"feedbackTerms":10,"feedbackWeight":0.3};
+export const FUSION_DEFAULTS: FusionParams = {"method":"relative","vectorWeight":0.5,"rrfK":60.0,"pool":100,"feedbackDocs":5,"feedbackTerms":10,"feedbackWeight":0.3,"neighbourReach":2};
 
 /** The engine's retention when a store names none. */
 export const RETENTION_DEFAULTS: Retention = {"historyVersions":0,"historyMaxAgeMs":0,"eventsMax":100000,"eventsMaxAgeMs":604800000,"checkpointsPerThread":0,"checkpointsMaxBytes":0};
@@ -48,7 +48,7 @@ export const ENGINE_LIMITS = {
   dims: 4096,
   filterConditions: 16,
   filterFieldBytes: 128,
-  fusion: {"feedbackDocs":[0,20],"feedbackTerms":[0,50],"feedbackWeight":[0.0,1.0],"pool":[1,4000],"rrfK":[1.0,1000.0],"vectorWeight":[0.0,1.0]},
+  fusion: {"feedbackDocs":[0,20],"feedbackTerms":[0,50],"feedbackWeight":[0.0,1.0],"neighbourReach":[1,4],"neighbourWeight":[0.0,1.0],"pool":[1,4000],"rrfK":[1.0,1000.0],"vectorWeight":[0.0,1.0]},
   historyPageItems: 1000,
   k: 1000,
   keyBytes: 512,
@@ -206,7 +206,19 @@ feedbackTerms: number,
 /**
  * Each expansion word adds this weight (at most 1) × its one-occurrence BM25 score.
  */
-feedbackWeight: number, };
+feedbackWeight: number, 
+/**
+ * Neighbour scoring (search/neighbours.rs), in every mode: each candidate's score, min-max normalised, plus
+ * this weight (at most 1) × its best neighbour's in its sequence (the memories of its namespace in the order
+ * they were first written); the best candidates' neighbours join the candidates. Absent: the store's
+ * default (`sequence: "namespace"` turns it on), 0: off.
+ */
+neighbourWeight?: number, 
+/**
+ * Neighbour scoring's reach: the memories up to this many places before and after a memory in its
+ * sequence (at most 4) are its neighbours.
+ */
+neighbourReach: number, };
 
 export type SearchQuery = { 
 /**
@@ -383,4 +395,10 @@ maxMemoryBytes?: number,
 /**
  * Largest checkpoint payload in bytes (default 8 MiB).
  */
-maxCheckpointBytes?: number, };
+maxCheckpointBytes?: number, 
+/**
+ * `"namespace"`: the memories of one namespace form a sequence in the order they were first written (a
+ * conversation's turns), and searches score each memory with its neighbours by default
+ * (`fusion.neighbourWeight`). Absent or `"none"`: memories are unordered facts.
+ */
+sequence?: "namespace" | "none", };
