@@ -197,10 +197,10 @@ export const SearchHit = z
   })
   .openapi('SearchHit');
 
-const Id = z.string().min(1).max(LIMITS.idChars);
+export const Id = z.string().min(1).max(LIMITS.idChars);
 
 /** Checkpoint payloads: `data` (JSON) or `dataBase64` (opaque bytes), exactly one. */
-const DataFields = {
+export const DataFields = {
   data: Json.optional(),
   dataBase64: z
     .string()

@@ -116,6 +116,26 @@ export const ROUTES: RouteCase[] = [
     body: { channel: 'c', payload: 1 },
   },
   { method: 'GET', path: '/v1/agents/{agent}/events', scope: 'read', url: (a) => `/v1/agents/${a}/events?after=0` },
+  { method: 'GET', path: '/v1/agents/{agent}/replica', scope: 'read', url: (a) => `/v1/agents/${a}/replica` },
+  {
+    method: 'GET',
+    path: '/v1/agents/{agent}/replica/snapshot',
+    scope: 'read',
+    url: (a) => `/v1/agents/${a}/replica/snapshot`,
+  },
+  {
+    method: 'GET',
+    path: '/v1/agents/{agent}/replica/changes',
+    scope: 'read',
+    url: (a) => `/v1/agents/${a}/replica/changes?after=0`,
+  },
+  {
+    method: 'POST',
+    path: '/v1/agents/{agent}/replica/push',
+    scope: 'write',
+    url: (a) => `/v1/agents/${a}/replica/push`,
+    body: { replica: 'r1', ops: [{ id: 1, op: 'put', namespace: ['n'], key: 'k', value: 1, base: 0 }] },
+  },
   { method: 'GET', path: '/v1/agents/{agent}/stats', scope: 'read', url: (a) => `/v1/agents/${a}/stats` },
   { method: 'GET', path: '/v1/agents/{agent}/export', scope: 'read', url: (a) => `/v1/agents/${a}/export` },
   {

@@ -51,10 +51,19 @@ export interface PullPage {
 
 type Wire = Record<string, unknown>;
 
+/** A pushed memory write: the engine's outbox op (snake_case), as the push route validated it. */
+interface MemoryOp {
+  id: number;
+  namespace: string[];
+  key: string;
+  base: number;
+  if_version?: number | null;
+}
+
 /** A pushed op: a memory put or delete (the engine's outbox op), a checkpoint's state, or a thread deletion. */
 export type PushedOp =
-  | ({ id: number; op: 'put'; namespace: string[]; key: string; base: number } & Wire)
-  | ({ id: number; op: 'delete'; namespace: string[]; key: string; base: number } & Wire)
+  | (MemoryOp & { op: 'put'; value: unknown } & Wire)
+  | (MemoryOp & { op: 'delete' })
   | { id: number; op: 'checkpoint'; checkpoint: WireCheckpoint }
   | { id: number; op: 'delete_thread'; thread_id: string };
 
@@ -179,7 +188,7 @@ export class Replicas {
     const live = (await store.get(op.namespace, op.key))?.version ?? 0;
     const overwrote = op.if_version == null && live > op.base ? { from: op.base + 1, to: live } : undefined;
     if (op.op === 'delete') {
-      const ifVersion = op.if_version == null ? undefined : (op.if_version as number);
+      const ifVersion = op.if_version ?? undefined;
       if (live === 0 && ifVersion === undefined) return { id: op.id, seq: null }; // already gone here
       const seq = await store.deleteOnce(replica, op.id, op.namespace, op.key, { ifVersion });
       return overwrote ? { id: op.id, seq, overwrote } : { id: op.id, seq };

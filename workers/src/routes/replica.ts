@@ -11,7 +11,20 @@ import { agentStub, unwrap } from '../agent-client.js';
 import { agentEmbedder } from '../agent-embedder.js';
 import { requires } from '../auth.js';
 import { LIMITS } from '../limits.js';
-import { AgentInfo, AgentParams, Json, JsonObject, Scope, uint, uintQuery } from '../schemas.js';
+import {
+  AgentInfo,
+  AgentParams,
+  DataFields,
+  Id,
+  Json,
+  JsonObject,
+  Key,
+  NamespaceBody,
+  Scope,
+  uint,
+  uintQuery,
+  Vector,
+} from '../schemas.js';
 import { type App, ERRORS, GONE, jsonBody, limitBody, ok, WRITE_ERRORS } from './common.js';
 
 const NDJSON = 'application/x-ndjson';
@@ -48,20 +61,62 @@ const PulledItem = z
   ])
   .openapi('PulledItem');
 
+const OpId = uint().openapi({
+  description: "the op's id, ascending per replica: a retried id is answered, not applied again",
+});
+
 const PushOp = z
-  .object({
-    id: uint().openapi({
-      description: "the op's id, ascending per replica: a retried id is answered, not applied again",
+  .discriminatedUnion('op', [
+    z.object({
+      id: OpId,
+      op: z.literal('put'),
+      namespace: NamespaceBody.min(1),
+      key: Key,
+      value: Json,
+      text: z.string().max(LIMITS.memoryBytes).nullable().optional(),
+      metadata: JsonObject.nullable().optional(),
+      pinned: z.boolean().optional(),
+      ttl_ms: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
+      if_version: uint().nullable().optional(),
+      embedding: Vector.nullable().optional(),
+      base: uint().openapi({ description: 'the version the replica wrote over (0: none)' }),
+      version: uint().optional().openapi({ description: 'the version it made on the replica' }),
     }),
-    op: z.enum(['put', 'delete', 'checkpoint', 'delete_thread']),
-  })
-  .passthrough()
-  .openapi('ReplicaOp', {
-    description:
-      'put: namespace, key, value, text, metadata, pinned, ttl_ms, if_version, embedding, base (the version it was ' +
-      'written on); delete: namespace, key, if_version, base; checkpoint: checkpoint (as GET …/checkpoints answers, ' +
-      'pending writes included); delete_thread: thread_id',
-  });
+    z.object({
+      id: OpId,
+      op: z.literal('delete'),
+      namespace: NamespaceBody.min(1),
+      key: Key,
+      if_version: uint().nullable().optional(),
+      base: uint(),
+    }),
+    z.object({
+      id: OpId,
+      op: z.literal('checkpoint'),
+      checkpoint: z
+        .object({
+          threadId: Id,
+          checkpointNs: z.string().max(LIMITS.idChars),
+          checkpointId: Id,
+          parentId: Id.nullable().optional(),
+          metadata: JsonObject.optional(),
+          ...DataFields,
+          channelVersions: z.record(Id, Id).optional(),
+          blobs: z
+            .array(z.object({ channel: Id, version: Id, ...DataFields }))
+            .max(LIMITS.writesPerCall)
+            .optional(),
+          pendingWrites: z
+            .array(z.object({ taskId: Id, idx: z.number().int(), channel: Id, ...DataFields }))
+            .max(LIMITS.writesPerCall)
+            .optional(),
+        })
+        .passthrough()
+        .openapi({ description: 'the checkpoint as GET …/checkpoints answers it, pending writes included' }),
+    }),
+    z.object({ id: OpId, op: z.literal('delete_thread'), thread_id: Id }),
+  ])
+  .openapi('ReplicaOp');
 
 const PushResult = z
   .union([
