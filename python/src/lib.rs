@@ -370,6 +370,56 @@ impl NativeStore {
         self.call(py, |s| Ok(s.seq()))
     }
 
+    /// For the bench (suite `python`): runs one call `iters` times in Rust on the store's thread, no Python and no
+    /// hand-off, and returns each run's time in µs — the native cost of exactly what the binding's call does.
+    /// `op`: `get` (`[namespace, key]`), `put` (a `MemoryPut`, its key suffixed with the run's number), `search`
+    /// (a `SearchQuery`), `checkpoint` (a `CheckpointPut`, its id suffixed likewise).
+    fn _bench_native(&self, py: Python<'_>, op: String, args_json: String, iters: usize) -> PyResult<Vec<f64>> {
+        self.call(py, move |s| {
+            let mut out = Vec::with_capacity(iters);
+            match op.as_str() {
+                "get" => {
+                    let (ns, key): (Vec<String>, String) = parse(&args_json, "get arguments")?;
+                    for _ in 0..iters {
+                        let t = std::time::Instant::now();
+                        std::hint::black_box(s.get_json(&ns, &key, None, false)?);
+                        out.push(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                }
+                "put" => {
+                    let put: MemoryPut = parse(&args_json, "memory")?;
+                    for i in 0..iters {
+                        let mut p = put.clone();
+                        p.key = format!("{}{i}", p.key);
+                        let t = std::time::Instant::now();
+                        std::hint::black_box(s.put(p)?);
+                        out.push(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                }
+                "search" => {
+                    let q: SearchQuery = parse(&args_json, "search query")?;
+                    for _ in 0..iters {
+                        let t = std::time::Instant::now();
+                        std::hint::black_box(s.search(&q)?);
+                        out.push(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                }
+                "checkpoint" => {
+                    let c: CheckpointPut = parse(&args_json, "checkpoint")?;
+                    for i in 0..iters {
+                        let mut c = c.clone();
+                        c.checkpoint_id = format!("{}{i:08}", c.checkpoint_id);
+                        let t = std::time::Instant::now();
+                        std::hint::black_box(s.put_checkpoint(c)?);
+                        out.push(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                }
+                other => return Err(Error::invalid(format!("unknown bench op {other:?}"))),
+            }
+            Ok(out)
+        })
+    }
+
     /// Flushes and closes; later calls raise INVALID_ARGUMENT. Closing twice is a no-op.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.worker.close()).map_err(|e| py_err(py, e))
