@@ -211,6 +211,20 @@ export function assemble(out, suites) {
           }
         : null,
     ),
+    python: on(
+      'python',
+      out.python
+        ? {
+            ...out.python,
+            goals: {
+              binding_get_p50: 'python ≤ 1.5× native',
+              binding_search_p50: 'python ≤ 1.2× native',
+              langgraph_step_vs_sqlite: 'edgemem ≤ 1.2× SqliteSaver at p50 and ahead at p99, equal durability',
+              store_search_vs_in_memory: 'edgemem ≥ 10× faster at 10k, recall@10 vs exact ≥ 0.95',
+            },
+          }
+        : null,
+    ),
     robustness: on(
       'robustness',
       robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler),

@@ -19,6 +19,7 @@ export const SUITES = [
   'embed',
   'size',
   'langgraph',
+  'python',
   'robustness',
 ];
 
@@ -104,6 +105,20 @@ export function jobs({ data, root }) {
         '--json': true,
         '--steps': ['100', '300'],
         '--lists': ['5', '20'],
+        '--items': '10000',
+        '--queries': ['50', '200'],
+      }),
+    },
+    // The Python package (python/): binding overhead vs native Rust, a LangGraph step vs SqliteSaver and
+    // InMemorySaver, store search vs InMemoryStore (bench/python/bench.py, through scripts/bench-python).
+    {
+      id: 'python',
+      suites: ['python'],
+      cmd: script('bash', 'scripts/bench-python', {
+        '--data': data,
+        '--memories': '10000',
+        '--iters': ['300', '2000'],
+        '--steps': ['100', '300'],
         '--items': '10000',
         '--queries': ['50', '200'],
       }),
