@@ -54,6 +54,7 @@ export default defineConfig({
           items: [
             { text: 'Embeddings', link: '/guide/embeddings' },
             { text: 'LangGraph', link: '/guide/langgraph' },
+            { text: 'Python', link: '/guide/python' },
           ],
         },
       ],
