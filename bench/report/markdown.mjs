@@ -284,6 +284,7 @@ export function markdown(r) {
       '',
     );
   }
+  if (r.replica) out.push(replicaMarkdown(r.replica));
   if (r.robustness) out.push(robustnessMarkdown(r.robustness));
   out.push(
     `Job durations: ${Object.entries(r.durations_s)
@@ -291,6 +292,62 @@ export function markdown(r) {
       .join(', ')}.`,
     '',
   );
+  return out.join('\n');
+}
+
+/** The replica suite: a live local replica beside connect() and a plain local store, in one run. */
+function replicaMarkdown(x) {
+  const x2 = (v) => (v == null ? '–' : `${v.toFixed(2)}×`);
+  const pair = (a, b) => (a && b ? `${fmtMs(a.p50)} / ${fmtMs(a.p99)} | ${fmtMs(b.p50)} / ${fmtMs(b.p99)}` : '– | –');
+  const out = ['## Replica', ''];
+  out.push(
+    table(
+      ['operation', 'replica p50 / p99', 'compared with p50 / p99', 'against', 'ratio p50', 'goal'],
+      [
+        [
+          'GET',
+          ...pair(x.get?.replica, x.get?.connect).split(' | '),
+          'connect()',
+          x2(x.get?.speedup_p50),
+          '≥ 100× faster',
+        ],
+        [
+          'hybrid SEARCH',
+          ...pair(x.search?.replica, x.search?.connect).split(' | '),
+          'connect()',
+          x2(x.search?.speedup_p50),
+          '≥ 3× faster',
+        ],
+        [
+          'write acknowledged',
+          ...pair(x.write_ack?.replica, x.write_ack?.plain).split(' | '),
+          'a plain local store',
+          x2(x.write_ack?.ratio_p50),
+          '≤ 1.5×',
+        ],
+        [
+          'write → visible on another replica',
+          ...pair(x.propagation?.replica_to_replica, x.propagation?.floor).split(' | '),
+          'PUT + push (the floor)',
+          x2(x.propagation?.ratio_p50),
+          `p99 ≤ 2× (measured ${x2(x.propagation?.ratio_p99)})`,
+        ],
+      ],
+    ),
+    '',
+  );
+  const fs = x.first_sync;
+  if (fs)
+    out.push(
+      `First sync of ${fs.memories} memories: ${fmtMs(fs.replica_ms)} vs export + import ${fmtMs(fs.export_import_ms)} (${x2(fs.ratio_time)}, goal ≤ 1.2×); ${mib(fs.replica_bytes)} vs ${mib(fs.export_import_bytes)} received (${x2(fs.ratio_bytes)}, goal ≤ 1.1×).`,
+      '',
+    );
+  const cu = x.catch_up;
+  if (cu)
+    out.push(
+      `Catch-up after ${cu.writes_each_side} offline writes on each side: ${fmtMs(cu.ms)}, ${mib(cu.bytes_received)} received; pending after: ${cu.pending_after}.`,
+      '',
+    );
   return out.join('\n');
 }
 
@@ -341,6 +398,11 @@ function robustnessMarkdown(x) {
     ),
     '',
   );
+  if (x.replica)
+    out.push(
+      `Replicas (bench/robustness/replica.mjs): ${x.replica.kills} SIGKILLs of writer processes mid-sync and mid-push over ${x.replica.rounds} rounds, ${x.replica.acked} acknowledged puts, **${x.replica.lost} lost**, ${x.replica.diverged} replicas differing from the agent at the end; seed ${x.replica.seed}.`,
+      '',
+    );
   out.push(
     `In all: ${x.kills} kills, ${x.acked} acknowledged writes, **${x.lost} lost**. Each acknowledged write is read back AS OF its seq after the restart (seq, version and content); SQLite's integrity check runs on every crash image (and, for the Worker, on the engine database rebuilt from the Durable Object's pages).`,
     '',
