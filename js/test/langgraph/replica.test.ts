@@ -100,7 +100,7 @@ describe('a LangGraph agent on a replica', () => {
     // And the replica sees the edge's turn.
     await replica.sync();
     const latest = await new EdgememSaver(replica).getTuple(config);
-    expect((latest?.checkpoint.channel_values.messages as unknown[]).length).toBe(8);
+    expect((latest?.checkpoint.channel_values.messages as unknown[] | undefined)?.length).toBe(8);
     await replica.close();
     await remote.close();
   });
