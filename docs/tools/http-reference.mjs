@@ -48,6 +48,7 @@ const PAGES = [
   { slug: 'search', title: 'Search', resources: ['search'] },
   { slug: 'checkpoints', title: 'Checkpoints', resources: ['checkpoints'] },
   { slug: 'feed', title: 'Change feed and WebSocket', resources: ['events', 'notify', 'ws'] },
+  { slug: 'replica', title: 'Replicas', resources: ['replica'] },
   {
     slug: 'admin',
     title: 'Stats, maintenance, export and import',
