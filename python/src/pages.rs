@@ -6,12 +6,17 @@
 //! Python's store commits through SQLite's own rollback journal (the engine's non-atomic page-store mode), not
 //! through the npm package's redo log (`<path>-redo`). Opening replays what a crashed Node writer left committed
 //! in that log (`replay_redo`), then empties it; the npm package rolls back a hot `-journal` a crashed Python
-//! writer left. `sync` flushes to the disk only with `durable` (power-loss safety, the engine's `syncFull`):
-//! a process crash keeps every completed write either way.
+//! writer left.
+//!
+//! Writes are buffered per chunk (SQLite journals a page in three writes, each a read-modify-write of a chunk
+//! through the VFS) and go to the files, journal first, at SQLite's `sync` and before any cut or removal of a
+//! file — the journal's truncation is a transaction's commit point, so everything written before it is in the
+//! files (the OS's, a process crash keeps them) first. `sync` also flushes to the disk with `durable`
+//! (power-loss safety, the engine's `syncFull`).
 
 use edgemem_core::PageStore;
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -25,16 +30,22 @@ struct Open {
     file: File,
     /// The logical length (`<file>/size`).
     size: u64,
-    /// Chunks written past `size` (the VFS pads a partly written last chunk and records a larger size after its
-    /// chunks): their bytes go to the file when a new size covers them.
-    beyond: HashMap<u64, Vec<u8>>,
+    /// The length on disk.
+    disk_len: u64,
+    /// Chunks written and not yet in the file (whole chunks; only their bytes below `size` are written: the VFS
+    /// pads a partly written last chunk, and records a larger size after its chunks).
+    dirty: BTreeMap<u64, Vec<u8>>,
     unsynced: bool,
 }
+
+/// Buffered chunks flushed once they hold this many bytes, whatever SQLite does (a very large transaction).
+const MAX_DIRTY_BYTES: usize = 64 << 20;
 
 pub struct FilePages {
     path: PathBuf,
     files: RefCell<HashMap<&'static str, Open>>,
     durable: bool,
+    dirty_bytes: std::cell::Cell<usize>,
 }
 
 fn io(what: &str, path: &Path, e: std::io::Error) -> String {
@@ -55,7 +66,8 @@ impl FilePages {
     /// Opens the store's files at `path` (the database is created by the engine on its first write), after
     /// replaying a redo log a crashed npm-package writer left.
     pub fn open(path: &Path, durable: bool) -> Result<FilePages, String> {
-        let pages = FilePages { path: path.to_path_buf(), files: RefCell::default(), durable };
+        let pages =
+            FilePages { path: path.to_path_buf(), files: RefCell::default(), durable, dirty_bytes: Default::default() };
         crate::redo::replay(&pages)?;
         Ok(pages)
     }
@@ -84,7 +96,7 @@ impl FilePages {
                 Err(e) => return Err(io("cannot open", &p, e)),
             };
             let size = file.metadata().map_err(|e| io("cannot stat", &p, e))?.len();
-            files.insert(name, Open { file, size, beyond: HashMap::new(), unsynced: false });
+            files.insert(name, Open { file, size, disk_len: size, dirty: BTreeMap::new(), unsynced: false });
         }
         let open = files.get_mut(name).expect("inserted above");
         f(open).map(Some)
@@ -97,6 +109,7 @@ impl FilePages {
         self.with(name, true, |o| {
             o.file.write_all_at(bytes, at).map_err(|e| io("cannot write", &p, e))?;
             o.size = o.size.max(at + bytes.len() as u64);
+            o.disk_len = o.disk_len.max(at + bytes.len() as u64);
             o.unsynced = true;
             Ok(())
         })?;
@@ -109,6 +122,7 @@ impl FilePages {
         self.with(name, true, |o| {
             o.file.set_len(size).map_err(|e| io("cannot resize", &p, e))?;
             o.size = size;
+            o.disk_len = size;
             o.unsynced = true;
             Ok(())
         })?;
@@ -122,6 +136,7 @@ impl FilePages {
 
     /// Removes file `name`.
     pub fn remove_raw(&self, name: &'static str) -> Result<(), String> {
+        self.write_dirty()?;
         self.files.borrow_mut().remove(name);
         let p = self.path_of(name);
         match std::fs::remove_file(&p) {
@@ -130,8 +145,35 @@ impl FilePages {
         }
     }
 
-    /// Flushes every file written since the last flush to the disk.
+    /// Writes the buffered chunks to the files, the journal's first (its records before the pages they guard).
+    pub fn write_dirty(&self) -> Result<(), String> {
+        if self.dirty_bytes.get() == 0 {
+            return Ok(());
+        }
+        let mut files = self.files.borrow_mut();
+        for name in ["journal", "wal", "db"] {
+            let Some(o) = files.get_mut(name) else { continue };
+            let p = self.path_of(name);
+            for (ci, bytes) in std::mem::take(&mut o.dirty) {
+                let start = ci * CHUNK;
+                let n = (o.size.saturating_sub(start) as usize).min(bytes.len());
+                if n > 0 {
+                    o.file.write_all_at(&bytes[..n], start).map_err(|e| io("cannot write", &p, e))?;
+                    o.disk_len = o.disk_len.max(start + n as u64);
+                }
+            }
+            if o.disk_len != o.size {
+                o.file.set_len(o.size).map_err(|e| io("cannot resize", &p, e))?;
+                o.disk_len = o.size;
+            }
+        }
+        self.dirty_bytes.set(0);
+        Ok(())
+    }
+
+    /// Writes the buffered chunks, then flushes every file written since the last flush to the disk.
     pub fn flush_all(&self) -> Result<(), String> {
+        self.write_dirty()?;
         for (name, o) in self.files.borrow_mut().iter_mut() {
             if o.unsynced {
                 o.file.sync_data().map_err(|e| io("cannot flush", &self.path_of(name), e))?;
@@ -157,7 +199,11 @@ impl PageStore for FilePages {
                 if end <= start {
                     return Ok(None);
                 }
-                let mut buf = vec![0; (end - start) as usize];
+                let len = (end - start) as usize;
+                if let Some(chunk) = o.dirty.get(&ci) {
+                    return Ok(Some(chunk[..len].to_vec()));
+                }
+                let mut buf = vec![0; len];
                 read_at(&o.file, &mut buf, start).map_err(|e| io("cannot read", &p, e))?;
                 Ok(Some(buf))
             })?
@@ -184,6 +230,10 @@ impl PageStore for FilePages {
                 }
                 let at = start + offset as u64;
                 let n = (end.saturating_sub(at) as usize).min(dst.len());
+                if let Some(chunk) = o.dirty.get(&ci) {
+                    dst[..n].copy_from_slice(&chunk[offset..offset + n]);
+                    return Ok(Some(n));
+                }
                 read_at(&o.file, &mut dst[..n], at).map_err(|e| io("cannot read", &p, e))?;
                 Ok(Some(n))
             })?
@@ -192,41 +242,59 @@ impl PageStore for FilePages {
 
     fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
         let (name, part) = split(key)?;
-        let p = self.path_of(name);
-        self.with(name, true, |o| {
-            o.unsynced = true;
-            if part == "size" {
-                let size = u64::from_le_bytes(value.try_into().map_err(|_| format!("{key}: expected 8 bytes"))?);
-                // Chunks written past the old length, now (partly) inside the new one.
-                let mut pending: Vec<(u64, Vec<u8>)> = o.beyond.drain().collect();
-                pending.sort_by_key(|(ci, _)| *ci);
-                if size != o.size {
+        if part == "size" {
+            let size = u64::from_le_bytes(value.try_into().map_err(|_| format!("{key}: expected 8 bytes"))?);
+            let shrinks = self.with(name, true, |o| Ok(size < o.size))?.unwrap_or(false);
+            if shrinks {
+                // A cut may be a commit point (the journal's truncation): what was written before it goes first.
+                self.write_dirty()?;
+            }
+            let p = self.path_of(name);
+            self.with(name, true, |o| {
+                o.unsynced = true;
+                if size < o.size {
                     o.file.set_len(size).map_err(|e| io("cannot resize", &p, e))?;
-                }
-                for (ci, bytes) in pending {
-                    let start = ci * CHUNK;
-                    let n = (size.saturating_sub(start) as usize).min(bytes.len());
-                    if n > 0 {
-                        o.file.write_all_at(&bytes[..n], start).map_err(|e| io("cannot write", &p, e))?;
-                    }
+                    o.disk_len = size;
+                    o.dirty.retain(|&ci, _| ci * CHUNK < size);
+                } else if size > o.size && o.dirty.is_empty() {
+                    // Growth with nothing buffered (the VFS writes a file's chunks before its new size, so this
+                    // is a length alone): set it now, as the flush would.
+                    o.file.set_len(size).map_err(|e| io("cannot resize", &p, e))?;
+                    o.disk_len = size;
                 }
                 o.size = size;
-                return Ok(());
-            }
-            let ci = chunk_index(part)?;
-            let start = ci * CHUNK;
-            let value = &value[..value.len().min(CHUNK as usize)];
-            let below = (o.size.saturating_sub(start) as usize).min(value.len());
-            if below > 0 {
-                o.file.write_all_at(&value[..below], start).map_err(|e| io("cannot write", &p, e))?;
-            }
-            if below < value.len() {
-                o.beyond.insert(ci, value.to_vec());
-            } else {
-                o.beyond.remove(&ci);
-            }
-            Ok(())
-        })?;
+                Ok(())
+            })?;
+            return Ok(());
+        }
+        let ci = chunk_index(part)?;
+        let p = self.path_of(name);
+        let added = self
+            .with(name, true, |o| {
+                o.unsynced = true;
+                let value = &value[..value.len().min(CHUNK as usize)];
+                if let Some(chunk) = o.dirty.get_mut(&ci) {
+                    chunk[..value.len()].copy_from_slice(value);
+                    return Ok(0);
+                }
+                let mut chunk = vec![0u8; CHUNK as usize];
+                if value.len() < CHUNK as usize {
+                    // A short put keeps the rest of the chunk.
+                    let start = ci * CHUNK;
+                    let below = (o.size.saturating_sub(start) as usize).min(CHUNK as usize);
+                    if below > 0 {
+                        read_at(&o.file, &mut chunk[..below], start).map_err(|e| io("cannot read", &p, e))?;
+                    }
+                }
+                chunk[..value.len()].copy_from_slice(value);
+                o.dirty.insert(ci, chunk);
+                Ok(CHUNK as usize)
+            })?
+            .unwrap_or(0);
+        self.dirty_bytes.set(self.dirty_bytes.get() + added);
+        if self.dirty_bytes.get() >= MAX_DIRTY_BYTES {
+            self.write_dirty()?;
+        }
         Ok(())
     }
 
@@ -240,9 +308,17 @@ impl PageStore for FilePages {
 
     fn sync(&self) -> Result<(), String> {
         if self.durable {
-            self.flush_all()?;
+            self.flush_all()
+        } else {
+            self.write_dirty()
         }
-        Ok(())
+    }
+}
+
+impl Drop for FilePages {
+    /// What a closed store left buffered (SQLite syncs before it closes; this is the last resort).
+    fn drop(&mut self) {
+        let _ = self.write_dirty();
     }
 }
 

@@ -218,3 +218,32 @@ def test_node_redo_log_is_replayed_by_python(tmp_path):
     integrity(p)
     out = node("const s = await openStore({ storage: { file: argv[0] } }); console.log((await s.stats()).memories); await s.close();", str(p))
     assert int(out) == 150
+
+
+PY_BATCH_WRITER = """
+import sys
+from edgemem import open_store
+s = open_store(sys.argv[1], dims=4)
+b = 0
+while True:
+    s.put_many([{"namespace": ("batch", str(b)), "key": f"k{j}", "value": {"b": b, "pad": "y" * 2000}, "embedding": [1, b % 5, j, 1]} for j in range(50)])
+    print(b, flush=True)
+    b += 1
+"""
+
+
+def test_python_batches_killed_mid_write_stay_all_or_nothing(tmp_path):
+    """Transactions of 50 memories (~100 KB, many journalled pages each), the writer SIGKILLed at a random point:
+    every acknowledged batch is whole, and the one in flight is whole or absent — in Python and in Node."""
+    p = tmp_path / "batches.db"
+    proc = subprocess.Popen([sys.executable, "-c", PY_BATCH_WRITER, str(p)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    acked = _kill_when(proc, 40 + int(time.time() * 1000) % 20)
+    with open_store(p) as s:
+        counts = {}
+        for m in s.iter(("batch",), limit=1000):
+            counts[m.namespace[1]] = counts.get(m.namespace[1], 0) + 1
+    assert all(counts.get(str(b)) == 50 for b in acked)
+    assert set(counts.values()) == {50}
+    integrity(p)
+    out = node("const s = await openStore({ storage: { file: argv[0] } }); console.log((await s.stats()).memories); await s.close();", str(p))
+    assert int(out) == sum(counts.values())
