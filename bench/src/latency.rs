@@ -94,6 +94,12 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let data = locomo_dir(flag(args, "--data"));
     let scalar = flag(args, "--scalar").unwrap_or("f32");
     let scalar = edgemem_core::ScalarKind::parse(scalar).ok_or(format!("--scalar: no kind {scalar}"))?;
+    // --sequence namespace: each namespace's memories are a sequence, so every search scores neighbours.
+    let sequence = match flag(args, "--sequence").unwrap_or("none") {
+        "none" => edgemem_core::Sequence::None,
+        "namespace" => edgemem_core::Sequence::Namespace,
+        other => return Err(format!("--sequence: none|namespace, not {other}")),
+    };
     let storage = match flag(args, "--storage").unwrap_or("memory") {
         "memory" => Storage::Memory,
         f => Storage::File(f.into()),
@@ -107,7 +113,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
     let mut rng = Rng::new(1);
     let e = |e: edgemem_core::Error| e.to_string();
 
-    let mut s = Store::open(StoreConfig { storage, scalar, ..StoreConfig::memory(DIMS) }).map_err(e)?;
+    let mut s = Store::open(StoreConfig { storage, scalar, sequence, ..StoreConfig::memory(DIMS) }).map_err(e)?;
     let t0 = Instant::now();
     let mut batch = Vec::new();
     for (i, v) in vecs.iter().take(n).enumerate() {

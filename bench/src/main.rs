@@ -24,7 +24,7 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage:\n  edgemem-bench locomo --data DIR (--vectors e5|minilm | --embed e5 [--model PATH]) [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--feedback-docs N] [--feedback-terms N] [--feedback-weight W] [--neighbour-weight W] [--neighbour-reach N] [--layout session|conv] [--loocv] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--scalar f32|f16|i8|i4] [--data DIR] [--json]\n  edgemem-bench caps [--json]\n  edgemem-bench pages [--n 10000] [--iters 200] [--scalar i8|i4|f32] [--data DIR] [--json]\n  edgemem-bench embed [--model PATH] [--data DIR] [--queries 200] [--passages 640] [--json]"
+        "usage:\n  edgemem-bench locomo --data DIR (--vectors e5|minilm | --embed e5 [--model PATH]) [--json] [--fusion rrf|relative] [--weight W] [--pool N] [--rrf-k K] [--feedback-docs N] [--feedback-terms N] [--feedback-weight W] [--neighbour-weight W] [--neighbour-reach N] [--layout session|conv] [--loocv] [--single-store]\n  edgemem-bench latency [--n 10000] [--iters 2000] [--scalar f32|f16|i8|i4] [--sequence none|namespace] [--data DIR] [--json]\n  edgemem-bench caps [--json]\n  edgemem-bench pages [--n 10000] [--iters 200] [--scalar i8|i4|f32] [--data DIR] [--json]\n  edgemem-bench embed [--model PATH] [--data DIR] [--queries 200] [--passages 640] [--json]"
     );
     ExitCode::from(2)
 }

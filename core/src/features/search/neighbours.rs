@@ -6,7 +6,7 @@
 //! (docs/decisions/neighbour-scoring.md).
 
 use super::fusion::Fused;
-use super::plan::{live_filter, Plan};
+use super::plan::{any_expired, live_filter, Plan};
 use crate::base::error::Result;
 use foldhash::{HashMap, HashMapExt, HashSet};
 use rusqlite::types::Value as SqlValue;
@@ -16,9 +16,11 @@ use rusqlite::{params_from_iter, Connection};
 /// weight most leave-one-conversation-out folds chose on LoCoMo (e5, hybrid; 0.6 in 3 of 6 folds, each with
 /// reach 2), not the whole set's best.
 pub(crate) const DEFAULT_WEIGHT: f64 = 0.6;
-/// The neighbours of the best max(k, this) candidates (at most `MAX_SOURCES`) are looked up, one rowid range
-/// each: on LoCoMo hybrid hit@10 is within 0.002 with 10, 30 or 60, at a third of 30's lookups.
-const SOURCES: usize = 10;
+/// The neighbours of the best max(k / 2, this) candidates (at most `MAX_SOURCES`) are looked up, two short rowid
+/// ranges each. Reading rows of other namespaces in between is most of neighbour scoring's cost: on LoCoMo (e5,
+/// hybrid top 10) hit@10 was 0.790 / 0.812 / 0.815 with 3 / 5 / 10 and unchanged from 10 to 60; the 10k latency
+/// search (four namespaces written in turn) took +25 % / +30 % / +55 % (docs/decisions/neighbour-scoring.md).
+const SOURCES: usize = 5;
 const MAX_SOURCES: usize = 30;
 /// A memory's neighbours are the nearest memories of its namespace (`neighbour_reach` each side) written
 /// within this many ids of it: the lookup is a short rowid range, with no index per namespace to keep up on
@@ -33,29 +35,39 @@ pub(super) struct Neighbours<'a> {
 }
 
 impl Neighbours<'_> {
-    /// The best candidates' neighbours, as pairs (candidate, neighbour): one rowid range of `2 × WINDOW + 1`
-    /// rows per candidate, the nearest `neighbour_reach` same-namespace memories each side.
+    /// The best candidates' neighbours, as pairs (candidate, neighbour): for each, the nearest `neighbour_reach`
+    /// memories of its namespace on each side, read outward along the rowid and no further than `WINDOW` ids (a
+    /// sequence written in one run costs `neighbour_reach` rows a side). `NOT INDEXED`: the namespace index would
+    /// visit the whole namespace instead.
     fn pairs(&self, fused: &[Fused]) -> Result<Vec<(i64, i64)>> {
-        let mut ps = vec![SqlValue::Null];
-        let where_sql = live_filter(self.plan, self.now, &mut ps)?;
-        let sql = format!(
-            "SELECT m.id FROM memories m WHERE m.id BETWEEN ?1 - {WINDOW} AND ?1 + {WINDOW} AND m.id <> ?1
-             AND m.ns = (SELECT ns FROM memories WHERE id = ?1) AND {where_sql}"
-        );
-        let mut st = self.conn.prepare_cached(&sql)?;
-        let mut out = Vec::new();
         let reach = self.plan.fusion.neighbour_reach;
-        let mut ids: Vec<i64> = Vec::new();
-        for f in fused.iter().take(self.plan.k.clamp(SOURCES, MAX_SOURCES)) {
-            ps[0] = SqlValue::Integer(f.id);
-            ids.clear();
-            for id in st.query_map(params_from_iter(ps.iter()), |r| r.get::<_, i64>(0))? {
-                ids.push(id?);
+        // A neighbour shares its candidate's namespace, so it is within the search's prefix: only metadata and
+        // value conditions, and expiry, can leave it out (their columns lie past the value, often on overflow
+        // pages, so they are read only when they can matter).
+        let plan = self.plan;
+        let unfiltered = plan.conds.is_empty() && plan.value_conds.is_empty() && !any_expired(self.conn, self.now)?;
+        let mut out = Vec::new();
+        for (range, order) in [
+            (format!("m.id < ?1 AND m.id >= ?1 - {WINDOW}"), "DESC"),
+            (format!("m.id > ?1 AND m.id <= ?1 + {WINDOW}"), "ASC"),
+        ] {
+            let mut ps = vec![SqlValue::Null];
+            let where_sql = if unfiltered { "1".to_string() } else { live_filter(plan, self.now, &mut ps)? };
+            let sql = format!(
+                "SELECT m.id FROM memories m NOT INDEXED WHERE {range}
+                 AND m.ns = (SELECT ns FROM memories WHERE id = ?1) AND {where_sql} ORDER BY m.id {order}"
+            );
+            let mut st = self.conn.prepare_cached(&sql)?;
+            for f in fused.iter().take((self.plan.k / 2).clamp(SOURCES, MAX_SOURCES)) {
+                ps[0] = SqlValue::Integer(f.id);
+                let mut rows = st.query(params_from_iter(ps.iter()))?;
+                for _ in 0..reach {
+                    match rows.next()? {
+                        Some(r) => out.push((f.id, r.get::<_, i64>(0)?)),
+                        None => break,
+                    }
+                }
             }
-            ids.sort_unstable();
-            let at = ids.partition_point(|&i| i < f.id);
-            let before = ids[..at].iter().rev().take(reach);
-            out.extend(before.chain(ids[at..].iter().take(reach)).map(|&n| (f.id, n)));
         }
         Ok(out)
     }
