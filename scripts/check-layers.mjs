@@ -35,7 +35,7 @@ const MAY_IMPORT = {
   // text (local/json-text.ts) and asks a remote store for its agent's embedder; nothing else of either host.
   mcp: ['api', 'store', 'rpc'],
   langgraph: ['api', 'store', 'embed', 'remote', 'local/json-text.ts'],
-  cli: ['api', 'embed', 'store', 'remote', 'entries', 'mcp'],
+  cli: ['api', 'embed', 'store', 'remote', 'entries', 'mcp', 'replica'],
 };
 /** Folders the remote client must never reach, directly or through what it imports. */
 const NEVER_FROM_REMOTE = ['local', 'pages'];

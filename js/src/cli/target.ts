@@ -1,17 +1,20 @@
 /**
- * Which store a command works on: a local database file (`--store PATH`) or an agent of the edgemem Worker
- * (`--url`, `--agent`, `--token`, or EDGEMEM_URL / EDGEMEM_AGENT / EDGEMEM_TOKEN). Every store command takes these
- * options; `withStore` opens the store, runs the command and closes it, whatever happens.
+ * Which store a command works on: a local database file (`--store PATH`), an agent of the edgemem Worker
+ * (`--url`, `--agent`, `--token`, or EDGEMEM_URL / EDGEMEM_AGENT / EDGEMEM_TOKEN), or a live local replica of that
+ * agent kept in a file (`--replica PATH` with the agent's options: reads answered locally, offline too). Every store
+ * command takes these options; `withStore` opens the store, runs the command and closes it, whatever happens.
  */
 
 import { type Command, Option } from 'commander';
 import { type EdgememError, invalid } from '../api/errors.js';
 import type { MemoryStore } from '../api/types.js';
 import { connect, openStore } from '../entries/node.js';
+import type { ReplicaMemoryStore } from '../replica/replica-store.js';
 import { parseCount } from './args.js';
 
 export interface TargetOptions {
   store?: string;
+  replica?: string;
   url?: string;
   agent?: string;
   token?: string;
@@ -28,6 +31,11 @@ export function targetOptions(cmd: Command): Command {
         parseCount,
       ),
     )
+    .addOption(
+      new Option('--replica <path>', 'a live local replica of the agent (--url, --agent, --token): its file').env(
+        'EDGEMEM_REPLICA',
+      ),
+    )
     .addOption(new Option('--url <url>', 'the edgemem Worker').env('EDGEMEM_URL'))
     .addOption(new Option('--agent <id>', 'the agent on the Worker').env('EDGEMEM_AGENT'))
     .addOption(new Option('--token <token>', 'a token for that agent (scoped or the admin token)').env('EDGEMEM_TOKEN'))
@@ -41,6 +49,7 @@ export interface OpenHooks {
 
 /** Opens the store the options name: `--store` wins over a Worker named only by the environment. */
 export async function openTarget(o: TargetOptions, hooks: OpenHooks = {}): Promise<MemoryStore> {
+  if (o.store !== undefined && o.replica !== undefined) throw invalid('give --store or --replica, not both');
   if (o.store !== undefined) return openStore({ storage: { file: o.store }, dims: o.dims ?? 0 });
   if (o.url === undefined)
     throw invalid(
@@ -48,7 +57,23 @@ export async function openTarget(o: TargetOptions, hooks: OpenHooks = {}): Promi
     );
   if (o.agent === undefined) throw invalid('--url needs --agent ID (or EDGEMEM_AGENT)');
   if (o.token === undefined) throw invalid('--url needs --token T (or EDGEMEM_TOKEN)');
+  if (o.replica !== undefined) {
+    const replica = await openStore({
+      storage: { file: o.replica },
+      replicaOf: { url: o.url, agent: o.agent, token: o.token },
+    });
+    // Caught up first when the agent can be reached; offline, the command works from what the file holds.
+    await replica.sync().catch(() => undefined);
+    return replica;
+  }
   return connect({ url: o.url, agent: o.agent, token: o.token, ...(hooks.onError ? { onError: hooks.onError } : {}) });
+}
+
+/** A replica's queued writes pushed before it closes, when the agent can be reached (else they wait in its file). */
+async function closeTarget(store: MemoryStore): Promise<void> {
+  const sync = (store as Partial<ReplicaMemoryStore>).sync;
+  if (typeof sync === 'function') await sync.call(store).catch(() => undefined);
+  await store.close();
 }
 
 /** Opens the store, runs `fn` on it, and closes it (also when `fn` fails). */
@@ -61,6 +86,6 @@ export async function withStore<T>(
   try {
     return await fn(store);
   } finally {
-    await store.close();
+    await closeTarget(store);
   }
 }
