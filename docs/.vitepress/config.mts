@@ -75,7 +75,13 @@ export default defineConfig({
         },
       ],
       '/reference/': [
-        { text: 'Reference', items: [{ text: 'Overview', link: '/reference/' }] },
+        {
+          text: 'Reference',
+          items: [
+            { text: 'Overview', link: '/reference/' },
+            { text: 'Python', link: '/reference/python' },
+          ],
+        },
         {
           text: 'HTTP API',
           items: [

@@ -448,7 +448,7 @@ def open_store(
     options: Mapping[str, Any] | None = None,
 ) -> Store:
     """Opens (creating if missing) a store: ``":memory:"``, or a file in the npm package's format — the same
-    file opens with ``openStore({ path })`` and ``npx edgemem``.
+    file opens with the npm package's ``openStore({ storage: { file } })`` and ``npx edgemem``.
 
     ``dims``: embedding dimensions (0: no vectors; taken from the embedder when it has them). ``embedder``: an
     :class:`~edgemem.embedders.Embedder`, or a callable ``(texts) -> vectors``. ``metric`` cosine | ip | l2,
