@@ -9,6 +9,7 @@ import { mountSearch } from './local-search.ts';
 import { mountStats } from './local-stats.ts';
 import { mountVectors } from './local-vectors.ts';
 import { mountRemote } from './remote-panel.ts';
+import { mountReplica } from './replica-panel.ts';
 
 async function main(): Promise<void> {
   const app = new LocalApp();
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   mountStats(app);
   mountVectors(app);
   mountRemote();
+  mountReplica();
 
   const status = byId('local-status');
   try {
