@@ -57,3 +57,30 @@ def test_agent_under_asyncio(tmp_path):
             assert len(states) >= 4
 
     asyncio.run(main())
+
+
+def test_langmem_manager_on_edgemem_store(tmp_path):
+    """python/examples/langmem_manager.py: LangMem's memory manager writes what it extracts into EdgememStore; a
+    second process adds to it (searching what the first stored), the file keeps both."""
+    db = str(tmp_path / "langmem.db")
+    r = subprocess.run([sys.executable, str(EXAMPLES / "langmem_manager.py"), db, "I live in Lisbon", "my cat is called Tom"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["Memory | I live in Lisbon", "Memory | my cat is called Tom"]
+    r = subprocess.run([sys.executable, str(EXAMPLES / "langmem_manager.py"), db, "I work as a pilot"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["Memory | I live in Lisbon", "Memory | I work as a pilot", "Memory | my cat is called Tom"]
+
+
+def test_langmem_manager_async(tmp_path):
+    import langmem_manager
+    from langmem import create_memory_store_manager
+
+    async def main():
+        with open_store(tmp_path / "a.db") as s:
+            store = EdgememStore(s)
+            manager = create_memory_store_manager(langmem_manager.FactModel(), namespace=("memories", "u"), store=store)
+            await manager.ainvoke({"messages": [{"role": "user", "content": "I like green tea"}]})
+            items = await store.asearch(("memories", "u"), query="tea")
+            assert [i.value["content"]["content"] for i in items] == ["I like green tea"]
+
+    asyncio.run(main())
