@@ -47,8 +47,11 @@ describe('the demo replica card in two Chromium tabs', { timeout: 240_000 }, () 
     return page;
   }
 
-  /** The replica status field `name` of `page` once it reads `value`. */
-  async function field(/** @type {import('playwright-core').Page} */ page, name, value) {
+  /**
+   * The replica status field `name` of `page` once it reads `value`.
+   * @param {import('playwright-core').Page} page @param {string} name @param {string} value
+   */
+  async function field(page, name, value) {
     await page.locator(`#replica-state dd[data-field=${name}]`, { hasText: new RegExp(`^${value}$`) }).waitFor(WAIT);
   }
 
