@@ -158,9 +158,15 @@ fn summary(results: &[QResult], keep: impl Fn(&QResult) -> bool) -> Value {
         }
         cats[r.category.min(5) as usize].add(r);
     }
+    // Each conversation's categories 1–4 R@10 and hit@10: their mean and sd.
+    let convs = results.iter().map(|r| r.conv).max().map_or(0, |m| m + 1);
+    let per: Vec<(f64, f64)> = (0..convs).map(|c| score(results, |x| x == c)).collect();
+    let (r, rsd) = mean_sd(&per.iter().map(|p| p.0).collect::<Vec<_>>());
+    let (h, hsd) = mean_sd(&per.iter().map(|p| p.1).collect::<Vec<_>>());
     json!({
         "cat1-4": all.json(), "cat1": cats[1].json(), "cat2": cats[2].json(), "cat3": cats[3].json(),
         "cat4": cats[4].json(), "cat5": cats[5].json(),
+        "byConversation": {"recall10": {"mean": round3(r), "sd": round3(rsd)}, "hit10": {"mean": round3(h), "sd": round3(hsd)}},
     })
 }
 
@@ -312,14 +318,27 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         {
             println!("{title}");
             println!(
-                "{:<8} {:>6} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>5}",
-                "mode", "R@1", "R@5", "hit@10", "R@10", "n", "c1 R10", "c2", "c3", "c4", "c5 hit", "R@10", "n"
+                "{:<8} {:>6} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>5} | {}",
+                "mode",
+                "R@1",
+                "R@5",
+                "hit@10",
+                "R@10",
+                "n",
+                "c1 R10",
+                "c2",
+                "c3",
+                "c4",
+                "c5 hit",
+                "R@10",
+                "n",
+                "R@10 by conversation"
             );
             for (name, _) in modes {
                 let m = &report[key][name];
-                let (a, e) = (&m["cat1-4"], &m["cat5"]);
+                let (a, e, by) = (&m["cat1-4"], &m["cat5"], &m["byConversation"]["recall10"]);
                 println!(
-                    "{:<8} {:>6} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>5}",
+                    "{:<8} {:>6} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>5} | {} ± {}",
                     name,
                     a["r1"],
                     a["r5"],
@@ -332,7 +351,9 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
                     m["cat4"]["recall10"],
                     e["r10"],
                     e["recall10"],
-                    e["n"]
+                    e["n"],
+                    by["mean"],
+                    by["sd"]
                 );
             }
         }
