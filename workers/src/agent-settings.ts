@@ -5,8 +5,8 @@
  * - `dims`, `metric`, `scalar` shape the store's vector index: they can be set while the agent holds no data
  *   (seq 0 — its empty store is re-created), and after that only to the values it already has (CONFLICT).
  *   An existing store always keeps its own: changing EDGEMEM_DIMS later only affects new agents.
- * - Caps (`maxBytes`, `maxMemories`), `retention` and the size limits can change at any time; the store is
- *   reopened with them at once (lower caps evict from the next write on).
+ * - Caps (`maxBytes`, `maxMemories`), `retention`, the size limits and `sequence` can change at any time; the
+ *   store is reopened with them at once (lower caps evict from the next write on).
  * - A PUT replaces the whole document: a field left out goes back to the Worker's default — except the shape
  *   fields of an agent that holds data, which stay what its store has.
  * - The scalar kind defaults to i4 with the cosine metric, else f32 (store-settings.ts `defaultScalar`).
@@ -22,7 +22,15 @@ import { defaultScalar, storeSettings } from './store-settings.js';
  */
 export type AgentSettings = Pick<
   StoreSettings,
-  'dims' | 'metric' | 'scalar' | 'maxBytes' | 'maxMemories' | 'retention' | 'maxMemoryBytes' | 'maxCheckpointBytes'
+  | 'dims'
+  | 'metric'
+  | 'scalar'
+  | 'maxBytes'
+  | 'maxMemories'
+  | 'retention'
+  | 'maxMemoryBytes'
+  | 'maxCheckpointBytes'
+  | 'sequence'
 > & { embedder?: EmbedderSettingT };
 
 /** The settings as reported: every field resolved. */
@@ -72,6 +80,7 @@ export function effective(
     retention: Object.fromEntries(Object.entries(s.retention ?? {}).filter(([, v]) => v !== undefined)),
     maxMemoryBytes: s.maxMemoryBytes,
     maxCheckpointBytes: s.maxCheckpointBytes,
+    ...(s.sequence ? { sequence: s.sequence } : {}),
   };
 }
 

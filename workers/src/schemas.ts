@@ -173,6 +173,10 @@ export const SearchBody = z
         feedbackDocs: inRange(FUSION.feedbackDocs, true),
         feedbackTerms: inRange(FUSION.feedbackTerms, true),
         feedbackWeight: inRange(FUSION.feedbackWeight),
+        neighbourWeight: inRange(FUSION.neighbourWeight).openapi({
+          description: "neighbour scoring's weight (0: off; absent: the agent's `sequence` setting decides)",
+        }),
+        neighbourReach: inRange(FUSION.neighbourReach, true),
       })
       .optional(),
   })
@@ -322,6 +326,8 @@ export const ErrorBody = z
 
 const Metric = z.enum(METRICS);
 const Scalar = z.enum(SCALAR_KINDS);
+/** How an agent's memories form sequences (the engine's `StoreOptions.sequence`). */
+const Sequence = z.enum(['namespace', 'none']);
 const RetentionFields = {
   historyVersions: uint().optional().openapi({ description: 'versions kept per key' }),
   historyMaxAgeMs: uint().optional(),
@@ -433,6 +439,9 @@ export const AgentSettings = z
     retention: z.object(RetentionFields).strict().optional(),
     maxMemoryBytes: z.number().int().min(1).max(LIMITS.memoryBytes).optional(),
     maxCheckpointBytes: z.number().int().min(1).max(LIMITS.checkpointBytes).optional(),
+    sequence: Sequence.optional().openapi({
+      description: "namespace: a namespace's memories form a sequence and searches score neighbours; none: unordered",
+    }),
     embedder: EmbedderSetting.optional(),
   })
   .strict()
@@ -454,6 +463,7 @@ export const AgentInfo = z
       retention: z.object(RetentionFields).optional(),
       maxMemoryBytes: z.number().optional(),
       maxCheckpointBytes: z.number().optional(),
+      sequence: Sequence.optional(),
       embedder: EmbedderSetting.optional(),
     }),
     seq: uint().openapi({ description: "the agent's latest seq (0: no data yet)" }),

@@ -111,6 +111,42 @@ describe('search', () => {
     }
   });
 
+  it("scores neighbours: per search (fusion.neighbourWeight) or by the agent's sequence setting", async () => {
+    const a = agentId();
+    const turn = (namespace: string[], key: string, text: string) => ({ namespace, key, value: text, text });
+    // Turn 2 holds both words of the question; b1 and b2 one each (about half its score); 3 answers 2.
+    const memories = [
+      turn(['chat', 'a'], '1', 'hello again'),
+      turn(['chat', 'a'], '2', 'what did you research for the project?'),
+      turn(['chat', 'a'], '3', 'adoption agencies, mostly local ones'),
+      turn(['chat', 'b1'], 'b1', 'my research notes'),
+      turn(['chat', 'b2'], 'b2', 'a project plan'),
+      ...Array.from({ length: 10 }, (_, i) => turn(['other'], `o${i}`, `filler line ${i}`)),
+    ];
+    expect((await api('POST', `/v1/agents/${a}/memories/batch`, { body: { memories } })).status).toBe(200);
+    const search = async (fusion?: object) => {
+      const r = await api('POST', `/v1/agents/${a}/search`, { body: { text: 'research project', k: 3, fusion } });
+      expect(r.status).toBe(200);
+      return r.body.hits.map((h: { key: string }) => h.key);
+    };
+    expect(await search()).toEqual(['2', 'b1', 'b2']); // unordered by default
+    // Turn 2's neighbours borrow 0.8 of its score and pass the weaker matches (ties by id).
+    expect(await search({ neighbourWeight: 0.8, neighbourReach: 1 })).toEqual(['2', '1', '3']);
+    for (const fusion of [{ neighbourWeight: 1.5 }, { neighbourReach: 0 }, { neighbourReach: 1.5 }]) {
+      expectError(
+        await api('POST', `/v1/agents/${a}/search`, { body: { text: 'x', fusion } }),
+        400,
+        'INVALID_ARGUMENT',
+      );
+    }
+    const set = await api('PUT', `/v1/agents/${a}`, { body: { sequence: 'namespace' } });
+    expect(set.status).toBe(200);
+    expect(set.body.settings.sequence).toBe('namespace');
+    expect(await search()).toEqual(['2', '1', '3']); // the agent's setting turns it on for every search
+    expect(await search({ neighbourWeight: 0 })).toEqual(['2', 'b1', 'b2']); // and a search turns it off
+    expectError(await api('PUT', `/v1/agents/${a}`, { body: { sequence: 'threads' } }), 400, 'INVALID_ARGUMENT');
+  });
+
   it('fuses by every fusion method the engine has, z-scores included', async () => {
     const a = agentId();
     await seed(a);

@@ -17,7 +17,15 @@ import { pathPart } from './wire.js';
  */
 export type AgentSettings = Pick<
   StoreSettings,
-  'dims' | 'metric' | 'scalar' | 'maxBytes' | 'maxMemories' | 'retention' | 'maxMemoryBytes' | 'maxCheckpointBytes'
+  | 'dims'
+  | 'metric'
+  | 'scalar'
+  | 'maxBytes'
+  | 'maxMemories'
+  | 'retention'
+  | 'maxMemoryBytes'
+  | 'maxCheckpointBytes'
+  | 'sequence'
 >;
 
 /** An agent's embedder setting as the Worker reports it (secrets are named, never shown). */

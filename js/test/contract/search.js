@@ -174,4 +174,26 @@ export function searchCases(fresh) {
       );
     }
   });
+  it("scores a match's neighbours in its namespace when a search asks (fusion.neighbourWeight)", async () => {
+    const s = await fresh({ dims: 0 });
+    /** @param {string[]} namespace @param {string} key @param {string} text */
+    const turn = (namespace, key, text) => ({ namespace, key, value: text, text });
+    // Turn 2 holds both words of the question; b1 and b2 one each (about half its score); 3 answers 2.
+    await s.putBatch([
+      turn(['chat', 'a'], '1', 'hello again'),
+      turn(['chat', 'a'], '2', 'what did you research for the project?'),
+      turn(['chat', 'a'], '3', 'adoption agencies, mostly local ones'),
+      turn(['chat', 'b1'], 'b1', 'my research notes'),
+      turn(['chat', 'b2'], 'b2', 'a project plan'),
+      ...Array.from({ length: 10 }, (_, i) => turn(['other'], `o${i}`, `filler line ${i}`)),
+    ]);
+    /** @param {import('edgemem').FusionOptions} [fusion] */
+    const keys = async (fusion) => (await s.search({ text: 'research project', k: 3, fusion })).map((h) => h.key);
+    assert.deepEqual(await keys(), ['2', 'b1', 'b2'], 'unordered by default');
+    // Turn 2's neighbours borrow 0.8 of its score and pass the weaker matches (ties by id).
+    assert.deepEqual(await keys({ neighbourWeight: 0.8, neighbourReach: 1 }), ['2', '1', '3']);
+    assert.deepEqual(await keys({ neighbourWeight: 0.3, neighbourReach: 1 }), ['2', 'b1', 'b2']);
+    await rejectsWith(s.search({ text: 'x', fusion: { neighbourReach: 5 } }), 'INVALID_ARGUMENT');
+    await rejectsWith(s.search({ text: 'x', fusion: { neighbourWeight: -0.1 } }), 'INVALID_ARGUMENT');
+  });
 }
