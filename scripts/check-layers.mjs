@@ -28,7 +28,7 @@ const MAY_IMPORT = {
   remote: ['api', 'embed', 'store', 'protocol'],
   rpc: ['api', 'store'],
   // A replica is a local store that syncs with its agent: the local host and the remote client's transport.
-  replica: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol'],
+  replica: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol', 'rpc'],
   testing: ['api', 'local'],
   entries: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol', 'replica'],
   // The adapters sit on top of MemoryStore. langgraph hands checkpoint payloads to an in-process store as JSON

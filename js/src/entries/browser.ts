@@ -6,6 +6,7 @@ import type { OpenOptions, OpenTextOptions } from '../local/open-store.js';
 import { OpfsPageStore } from '../pages/opfs-page-store.js';
 import { isReplicaOptions, type OpenReplicaOptions, openReplicaStore } from '../replica/open-replica.js';
 import type { ReplicaMemoryStore } from '../replica/replica-store.js';
+import { canShare, openSharedReplica } from '../replica/shared.js';
 import { openStore as openFetched } from './default.js';
 
 /** The remote store (edgemem Worker over HTTP + WebSocket), with the global `WebSocket`. */
@@ -23,7 +24,13 @@ export async function openStore(options?: OpenOptions): Promise<LocalMemoryStore
 export async function openStore(
   options: OpenOptions | OpenReplicaOptions = {},
 ): Promise<LocalMemoryStore | ReplicaMemoryStore> {
-  if (isReplicaOptions(options)) return openReplicaStore(options, (o) => openStore(o), undefined, undefined);
+  if (isReplicaOptions(options)) {
+    const at = options.storage;
+    const open = () => openReplicaStore(options, (o) => openStore(o), undefined, undefined);
+    // An OPFS replica is one tab's files: shared with the origin's other tabs through the one that owns it.
+    if (typeof at === 'object' && at !== null && 'opfs' in at && canShare()) return openSharedReplica(at.opfs, open);
+    return open();
+  }
   const storage = options.storage;
   if (typeof storage !== 'object' || storage === null || !('opfs' in storage)) return openFetched(options);
   const pages = await OpfsPageStore.open(storage.opfs);

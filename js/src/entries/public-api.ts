@@ -34,6 +34,7 @@ export type { FetchLike, TokenSource } from '../remote/http.js';
 export type { ConnectOptions, ConnectTextOptions } from '../remote/store.js';
 export type { OpenReplicaOptions, ReplicaOf } from '../replica/open-replica.js';
 export type { ReplicaControls, ReplicaMemoryStore } from '../replica/replica-store.js';
+export type { SharedReplicaStore } from '../replica/shared.js';
 export type {
   ConflictEvent,
   RejectedEvent,
