@@ -129,6 +129,7 @@ export default defineConfig({
             { text: 'i4 in the Worker', link: '/decisions/i4-default-in-the-worker' },
             { text: 'i4 reads k + 10 stored vectors', link: '/decisions/i4-reads-k-plus-10' },
             { text: 'Relative-score fusion with feedback', link: '/decisions/relative-score-fusion-with-feedback' },
+            { text: 'Neighbour scoring', link: '/decisions/neighbour-scoring' },
             { text: 'AS OF reads the live row first', link: '/decisions/as-of-reads-live-row-first' },
             { text: 'A layout by what each part serves', link: '/decisions/layout-by-what-it-serves' },
             { text: "A replica's outbox in the write's transaction", link: '/decisions/replica-outbox-in-the-write' },
