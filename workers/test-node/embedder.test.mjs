@@ -4,14 +4,15 @@
  * OpenAI-compatible server on a local port: text-only PUT, batch and search are embedded at the edge (the key
  * read from a Worker secret, never stored in the agent); the endpoint failing or down is 502 EMBEDDING_FAILED
  * with nothing written; settings naming a missing secret or binding, or another embedder for an agent holding
- * data, are refused. And `connect({ embedder })`: the client embeds before sending.
+ * data, are refused. And `connect({ embedder })`: the client embeds before sending. And a replica of such an agent:
+ * its text-only writes get the agent's vectors back, and it embeds with the agent's embedder or none.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { connect } from 'edgemem';
+import { connect, openaiEmbeddings, openStore } from 'edgemem';
 import { startEmbeddingsServer } from '../../js/test/embed/embeddings-server.js';
 import { trigramEmbedder, trigramVector } from '../../js/test/embed/trigram-embedder.js';
 import { bundleWorker, startWorker } from '../harness/miniflare.mjs';
@@ -201,5 +202,39 @@ describe('connect({ embedder })', () => {
     );
     assert.equal(embeddings.requests.length, n, 'the agent itself embedded nothing');
     await store.close();
+  });
+});
+
+describe('a replica of an agent with an embedder', () => {
+  it("gets the agent's vectors for text it wrote without one; embeds with the agent's embedder only", async () => {
+    assert.equal((await call('PUT', '/v1/agents/emb-r', { embedder: endpoint() })).status, 200);
+    const replicaOf = { url: worker.url, agent: 'emb-r', token: ADMIN, live: false };
+    const plain = await openStore({ storage: 'memory', replicaOf });
+    await plain.put({ namespace: ['n'], key: 'tea', value: 'Drinks green tea', text: 'Drinks green tea' });
+    assert.equal((await plain.get(['n'], 'tea', { includeEmbedding: true }))?.embedding, undefined, 'none here yet');
+    await plain.sync();
+    const back = await plain.get(['n'], 'tea', { includeEmbedding: true });
+    assertNear(back?.embedding ?? [], trigramVector('Drinks green tea', 64));
+    const hits = await plain.search({ vector: Array.from(trigramVector('green tea', 64)), k: 1 });
+    assert.equal(hits[0]?.key, 'tea', 'searchable by vector on the replica');
+    await plain.close();
+
+    // Another embedder than the agent's is refused; the agent's own (the same endpoint) embeds here.
+    await assert.rejects(openStore({ storage: 'memory', replicaOf, embedder: trigramEmbedder({ dims: 64 }) }), {
+      code: 'INVALID_ARGUMENT',
+    });
+    const same = openaiEmbeddings({ url: embeddings.url, model: 'tri', dims: 64, apiKey: KEY, inputType: true });
+    const local = await openStore({ storage: 'memory', replicaOf, embedder: same });
+    await local.put({ namespace: ['n'], key: 'city', value: 'Lives in Lisbon', text: 'Lives in Lisbon' });
+    assertNear(
+      (await local.get(['n'], 'city', { includeEmbedding: true }))?.embedding ?? [],
+      trigramVector('Lives in Lisbon', 64),
+    );
+    const requests = embeddings.requests.length;
+    await local.sync();
+    assert.equal(embeddings.requests.length, requests, 'the agent did not embed it again');
+    const there = await call('GET', '/v1/agents/emb-r/memories/city?ns=n&embedding=true');
+    assertNear(there.body.embedding, trigramVector('Lives in Lisbon', 64));
+    await local.close();
   });
 });
