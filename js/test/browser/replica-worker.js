@@ -7,6 +7,10 @@
 let replica = null;
 /** @type {string[]} */
 const log = [];
+/** While true, this tab's requests fail as a cut network's would. */
+let down = false;
+/** @type {typeof fetch} */
+const cuttable = (input, init) => (down ? Promise.reject(new TypeError('offline')) : fetch(input, init));
 
 /** @type {Record<string, (m: any) => Promise<unknown>>} */
 const commands = {
@@ -14,7 +18,15 @@ const commands = {
     const edgemem = await import(m.entry);
     replica = await edgemem.openStore({
       storage: { opfs: m.name },
-      replicaOf: { url: m.url, agent: m.agent, token: m.token, live: false, pollMs: 100, snapshotChunkBytes: 65536 },
+      replicaOf: {
+        url: m.url,
+        agent: m.agent,
+        token: m.token,
+        live: false,
+        pollMs: 100,
+        snapshotChunkBytes: 65536,
+        fetch: cuttable,
+      },
     });
     replica.on('sync', (/** @type {any} */ e) => log.push(`${e.kind}:${e.count}`));
     return { owner: replica.owner };
@@ -26,6 +38,9 @@ const commands = {
   status: async () => replica.status(),
   sync: async () => replica.sync(),
   log: async () => log,
+  network: async (m) => {
+    down = !m.up;
+  },
 };
 
 globalThis.onmessage = async (/** @type {MessageEvent<any>} */ event) => {

@@ -1,7 +1,8 @@
 // @ts-check
 // An OPFS replica of an agent shared by the tabs of an origin, in real Chromium (headless, playwright-core), against
 // the Worker under Miniflare (proxied same-origin by the test's server): the first tab owns the replica, the second
-// uses it through the first, writes from both reach the agent; the owner tab closed hands the replica over (mid-sync
+// uses it through the first, writes from both reach the agent, offline ones once back online; the owner tab closed
+// hands the replica over (mid-sync
 // too: the next tab goes on with the first sync), and the data is there. Run by scripts/test-browser.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -114,6 +115,17 @@ describe('an OPFS replica shared by tabs in Chromium', { timeout: 180_000 }, () 
     assert.equal(await b.run({ cmd: 'get', namespace: ['n'], key: 'from-a' }), 'A');
     await b.run({ cmd: 'sync' });
     assert.equal((await remote.get(['n'], 'from-b'))?.value, 'B');
+
+    // Offline (the owner's network cut): writes from either tab are applied and queued; back online, pushed.
+    await a.run({ cmd: 'network', up: false });
+    await b.run({ cmd: 'put', memory: { namespace: ['n'], key: 'offline', value: 'queued' } });
+    assert.equal(await a.run({ cmd: 'get', namespace: ['n'], key: 'offline' }), 'queued');
+    await eventually(async () => (await b.run({ cmd: 'status' })).pending === 1, 'the pending write');
+    assert.equal(await remote.get(['n'], 'offline'), null);
+    await a.run({ cmd: 'network', up: true });
+    await b.run({ cmd: 'sync' });
+    assert.equal((await b.run({ cmd: 'status' })).pending, 0);
+    assert.equal((await remote.get(['n'], 'offline'))?.value, 'queued');
 
     await a.page.close(); // the owner goes: its lock is released, the next tab in line takes the replica
     await eventually(async () => (await b.run({ cmd: 'owner' })) === true, 'the second tab to own the replica');
