@@ -214,8 +214,16 @@ export class ReplicaSync {
       await store.importAbort().catch(() => false); // an import without a note is not ours to resume
     }
     let chunks = 0;
+    const fetchChunk = (from: string | null) => {
+      const p = this.#api.snapshotChunk(from, this.#settings.snapshotChunkBytes);
+      p.catch(() => undefined); // awaited below; a prefetch a failed import leaves behind is dropped
+      return p;
+    };
+    let ahead = fetchChunk(cursor);
     for (;;) {
-      const { ndjson, next } = await this.#api.snapshotChunk(cursor, this.#settings.snapshotChunkBytes);
+      const { ndjson, next } = await ahead;
+      // The next chunk is on its way while this one is imported.
+      if (next !== null) ahead = fetchChunk(next);
       if (first) seq = headerSeq(ndjson);
       await store.importChunkNoting(ndjson, { first, last: next === null }, JSON.stringify({ next, seq }));
       first = false;
