@@ -6,7 +6,7 @@ Distributed on PyPI as ``edgemem-py`` (``edgemem`` there is an unrelated project
 
 from .embedders import CallableEmbedder, E5Embedder, Embedder, OpenAIEmbedder
 from .errors import ERROR_CODES, EdgememError
-from .store import AsyncStore, Checkpoint, Store, open_store, open_store_async
+from .store import AsyncStore, Checkpoint, LocalSubscription, Store, open_store, open_store_async
 from .remote import RemoteStore, Subscription, connect, connect_async, create_agent, mint_token
 from .types import (
     AsOf,
@@ -33,6 +33,7 @@ __all__ = [
     "Event",
     "HistoryPage",
     "ListPage",
+    "LocalSubscription",
     "Memory",
     "Namespace",
     "OpenAIEmbedder",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Any, Iterator, Mapping, Sequence
+import threading
+import weakref
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import _convert as cv
 from ._native import NativeStore
@@ -71,6 +73,7 @@ class Store:
         self._n = native
         self.embedder = embedder
         self.path = path
+        self._subs: weakref.WeakSet[LocalSubscription] = weakref.WeakSet()
 
     # --- memories ----------------------------------------------------------------------------------------------
     def put(
@@ -322,6 +325,42 @@ class Store:
         page = _loads(self._n.changes(after, _dumps(f), limit))
         return ChangesPage([Event.from_json(e) for e in page["events"]], page["more"])
 
+    def subscribe(
+        self,
+        *,
+        kinds: Sequence[str] = (),
+        namespaces: Sequence[Sequence[str]] = (),
+        channels: Sequence[str] = (),
+        since: int | None = None,
+        callback: Callable[[Event], Any] | None = None,
+    ) -> "LocalSubscription":
+        """The change feed in-process: events after ``since`` (replayed first, from the retained feed; RESUME_GAP
+        when they are gone) then each matching event as it commits, in seq order, each once. Without ``callback``
+        iterate the returned subscription (or call ``next(timeout)``); with one, a thread calls it for each event
+        (it may call the store). ``close()`` ends it; closing the store does too."""
+        f = {"kinds": list(kinds), "namespaces": [cv.namespace(n) for n in namespaces], "channels": list(channels)}
+        feed = self._n.subscribe(_dumps(f))
+        sub = LocalSubscription(self, feed)
+        try:
+            if since is not None:
+                after = since
+                while True:
+                    page = self.changes(after, kinds=kinds, namespaces=namespaces, channels=channels, limit=1000)
+                    sub._backlog.extend(page.events)
+                    if page.events:
+                        after = page.events[-1].seq
+                    if not page.more:
+                        break
+            sub._replayed = sub._backlog[-1].seq if sub._backlog else (since or 0)
+            sub.seq = self.seq
+        except BaseException:
+            sub.close()
+            raise
+        self._subs.add(sub)
+        if callback is not None:
+            threading.Thread(target=lambda: [callback(e) for e in sub], name="edgemem-feed", daemon=True).start()
+        return sub
+
     def stats(self) -> dict[str, Any]:
         """The store's figures (memories, bytes, versions, index, ...), as the engine's ``Stats`` (camelCase)."""
         return _loads(self._n.stats())
@@ -367,9 +406,52 @@ class Store:
 
     def close(self) -> None:
         """Flushes and closes; later calls raise INVALID_ARGUMENT. Closing twice is a no-op."""
+        for sub in list(self._subs):
+            sub._feed.close()
         self._n.close()
 
     def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LocalSubscription:
+    """An in-process change feed (:meth:`Store.subscribe`): iterate it for :class:`~edgemem.Event`\\ s, or call
+    :meth:`next`. Same interface as the remote client's :class:`~edgemem.Subscription`."""
+
+    def __init__(self, store: Store, feed: Any) -> None:
+        self._store = store
+        self._feed = feed
+        self._backlog: list[Event] = []
+        self._replayed = 0
+        self.seq: int = 0
+        """The store's seq when it was subscribed."""
+
+    def next(self, timeout: float | None = None) -> Event | None:
+        """The next event; None once closed (or when nothing came within ``timeout`` seconds)."""
+        if self._backlog:
+            return self._backlog.pop(0)
+        while True:
+            raw = self._feed.next(timeout)
+            if raw is None:
+                return None
+            e = Event.from_json(_loads(raw))
+            if e.seq > self._replayed:  # not one the replay gave already
+                return e
+
+    def __iter__(self) -> Iterator[Event]:
+        while (e := self.next()) is not None:
+            yield e
+
+    def close(self) -> None:
+        try:
+            self._store._n.unsubscribe(self._feed)
+        except EdgememError:
+            self._feed.close()  # the store is closed already
+
+    def __enter__(self) -> "LocalSubscription":
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -522,4 +604,4 @@ async def open_store_async(path: str | os.PathLike[str] = ":memory:", **kwargs: 
     return AsyncStore(await asyncio.to_thread(open_store, path, **kwargs))
 
 
-__all__ = ["Store", "AsyncStore", "Checkpoint", "open_store", "open_store_async", "EdgememError"]
+__all__ = ["Store", "AsyncStore", "Checkpoint", "LocalSubscription", "open_store", "open_store_async", "EdgememError"]

@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::{Arc, Condvar, Mutex};
 use worker::Worker;
 
 /// `edgemem.errors.EdgememError`, looked up once.
@@ -93,6 +94,69 @@ fn checkpoint_out<'py>(py: Python<'py>, c: &Checkpoint) -> PyResult<Bound<'py, P
         blobs.into_any(),
     ];
     PyTuple::new(py, items)
+}
+
+/// The events of one in-process subscription, queued by the engine's callback on the store's thread (which never
+/// calls into Python: a callback that called the store back would wait on the thread running it) and taken by
+/// `next` on the caller's, with the GIL released while it waits.
+#[pyclass(frozen, module = "edgemem._native")]
+struct NativeFeed {
+    queue: Arc<(Mutex<FeedQueue>, Condvar)>,
+    id: u64,
+}
+
+#[derive(Default)]
+struct FeedQueue {
+    events: std::collections::VecDeque<String>,
+    closed: bool,
+}
+
+#[pymethods]
+impl NativeFeed {
+    /// The next event as JSON; None when the feed is closed, or when nothing came within `timeout` seconds.
+    #[pyo3(signature = (timeout=None))]
+    fn next(&self, py: Python<'_>, timeout: Option<f64>) -> Option<String> {
+        let q = self.queue.clone();
+        py.detach(move || {
+            let (lock, cv) = &*q;
+            let mut g = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let deadline = timeout.map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t.max(0.0)));
+            loop {
+                if let Some(e) = g.events.pop_front() {
+                    return Some(e);
+                }
+                if g.closed {
+                    return None;
+                }
+                match deadline {
+                    None => g = cv.wait(g).unwrap_or_else(|e| e.into_inner()),
+                    Some(d) => {
+                        let now = std::time::Instant::now();
+                        if now >= d {
+                            return None;
+                        }
+                        g = cv.wait_timeout(g, d - now).unwrap_or_else(|e| e.into_inner()).0;
+                    }
+                }
+            }
+        })
+    }
+
+    /// The subscription's id in the engine.
+    #[getter]
+    fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Marks the feed closed (its store closed): `next` answers None once the queued events are taken.
+    fn close(&self) {
+        close_feed(&self.queue);
+    }
+}
+
+fn close_feed(q: &(Mutex<FeedQueue>, Condvar)) {
+    q.0.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+    q.1.notify_all();
 }
 
 /// One open store (`edgemem.Store` wraps it). Thread-safe: calls from any thread run one at a time on the
@@ -315,6 +379,31 @@ impl NativeStore {
         })
     }
 
+    /// Subscribes to the events committed from now on that match `EventFilter` JSON: a `NativeFeed` to take them
+    /// from. `unsubscribe(feed)` ends it (and wakes a waiting `next`).
+    fn subscribe(&self, py: Python<'_>, filter_json: String) -> PyResult<NativeFeed> {
+        let queue: Arc<(Mutex<FeedQueue>, Condvar)> = Arc::default();
+        let q = queue.clone();
+        let id = self.call(py, move |s| {
+            let f: EventFilter = parse(&filter_json, "event filter")?;
+            Ok(s.subscribe(f, move |e| {
+                if let Ok(json) = serde_json::to_string(e) {
+                    q.0.lock().unwrap_or_else(|e| e.into_inner()).events.push_back(json);
+                    q.1.notify_all();
+                }
+            }))
+        })?;
+        Ok(NativeFeed { queue, id })
+    }
+
+    /// Ends a subscription: no more events, and its `next` answers None once the queued ones are taken.
+    fn unsubscribe(&self, py: Python<'_>, feed: &NativeFeed) -> PyResult<bool> {
+        let id = feed.id;
+        let r = self.call(py, move |s| Ok(s.unsubscribe(id)));
+        close_feed(&feed.queue);
+        r
+    }
+
     /// `Stats` JSON.
     fn stats(&self, py: Python<'_>) -> PyResult<String> {
         self.call(py, |s| to_json(&s.stats()?))
@@ -475,5 +564,6 @@ impl NativeE5 {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeStore>()?;
     m.add_class::<NativeE5>()?;
+    m.add_class::<NativeFeed>()?;
     Ok(())
 }

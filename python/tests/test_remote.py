@@ -1,8 +1,7 @@
-"""What only the remote client has: tokens and scopes, the WebSocket feed, asyncio over HTTP; and LangGraph's store
-and an agent graph over connect()."""
+"""What only the remote client has: tokens and scopes, asyncio over HTTP; and LangGraph's store and an agent graph
+over connect(). (The contract, the WebSocket feed included, is tests/test_store.py's, run over connect() too.)"""
 
 import asyncio
-import threading
 
 import pytest
 from conftest import remote_store
@@ -32,35 +31,6 @@ def test_tokens_scope_the_agent(worker):
         with pytest.raises(EdgememError) as e:
             bad.stats()
         assert e.value.code == "UNAUTHORIZED"
-
-
-def test_subscribe_replays_then_pushes(worker):
-    s = remote_store(worker)
-    try:
-        s.put(("feed",), "before", 1)
-        with s.subscribe(since=0, namespaces=[("feed",)]) as sub:
-            first = sub.next(timeout=10)
-            assert (first.kind, first.key) == ("put", "before")
-            s.put(("other",), "ignored", 1)
-            s.put(("feed",), "live", 2)
-            s.delete(("feed",), "live")
-            got = [sub.next(timeout=10), sub.next(timeout=10)]
-            assert [(e.kind, e.key) for e in got] == [("put", "live"), ("delete", "live")]
-            assert got[0].seq < got[1].seq
-        seen: list = []
-        done = threading.Event()
-
-        def on_event(e):
-            seen.append(e)
-            done.set()
-
-        sub = s.subscribe(channels=["chat"], kinds=["notify"], callback=on_event)
-        s.notify("chat", {"text": "hi"})
-        assert done.wait(10)
-        assert seen[0].payload == {"text": "hi"} and seen[0].channel == "chat"
-        sub.close()
-    finally:
-        s.close()
 
 
 def test_async_remote(worker):

@@ -235,3 +235,43 @@ def test_callable_embedder_embeds_puts_and_queries():
         with pytest.raises(EdgememError) as e:
             s.put("e", "a", "x")
         assert e.value.code == "DIMENSION_MISMATCH"
+
+
+def test_subscribe_replays_then_pushes(store):
+    """The change feed: replay from `since`, then live events in seq order, each once; filters; a callback."""
+    store.put(("feed",), "before", 1)
+    with store.subscribe(since=0, namespaces=[("feed",)]) as sub:
+        first = sub.next(timeout=10)
+        assert (first.kind, first.key) == ("put", "before")
+        store.put(("other",), "ignored", 1)
+        store.put(("feed",), "live", 2)
+        store.delete(("feed",), "live")
+        got = [sub.next(timeout=10), sub.next(timeout=10)]
+        assert [(e.kind, e.key) for e in got] == [("put", "live"), ("delete", "live")]
+        assert first.seq < got[0].seq < got[1].seq
+        assert sub.next(timeout=0.2) is None
+    seen = []
+    done = threading.Event()
+
+    def on_event(e):
+        seen.append(e)
+        done.set()
+
+    sub = store.subscribe(channels=["chat"], kinds=["notify"], callback=on_event)
+    store.notify("chat", {"text": "hi"})
+    assert done.wait(10)
+    assert seen[0].payload == {"text": "hi"} and seen[0].channel == "chat"
+    sub.close()
+
+
+def test_local_subscription_ends_with_the_store(tmp_path):
+    s = open_store(tmp_path / "f.db")
+    sub = s.subscribe()
+    got = []
+    t = threading.Thread(target=lambda: got.extend(sub))
+    t.start()
+    s.put("a", "k", 1)
+    time.sleep(0.2)
+    s.close()
+    t.join(10)
+    assert not t.is_alive() and [e.key for e in got] == ["k"]
