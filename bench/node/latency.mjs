@@ -5,7 +5,9 @@
 // synthetic ones, then PUT, GET, CHECKPOINT PUT, hybrid SEARCH top-10), then NOTIFY publish → callback.
 // Each op is awaited as a user would; p50/p95/p99 after warm-up.
 //
-//   node bench/node/latency.mjs [--data DIR] [--n 10000] [--iters 2000] [--storage memory|FILE] [--json]
+//   node bench/node/latency.mjs [--data DIR] [--n 10000] [--iters 2000] [--storage memory|FILE]
+//     [--sequence none|namespace] [--json]
+// (`--sequence namespace`: each namespace's memories form a sequence, so every search scores neighbours.)
 
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -21,9 +23,11 @@ const n = Number(flag('--n', '10000'));
 const iters = Number(flag('--iters', '2000'));
 const storageFlag = flag('--storage', 'memory');
 const asJson = args.includes('--json');
+const sequence = /** @type {'none' | 'namespace'} */ (flag('--sequence', 'none'));
 
 if (storageFlag !== 'memory') rmSync(storageFlag, { force: true });
-const store = await openStore({ dims: DIMS, storage: storageFlag === 'memory' ? 'memory' : { file: storageFlag } });
+const storage = storageFlag === 'memory' ? 'memory' : { file: storageFlag };
+const store = await openStore({ dims: DIMS, storage, sequence });
 const { buildMs, warm, ops } = await runWorkload(store, { data, n, iters });
 
 const notify = [];
