@@ -144,9 +144,11 @@ impl Store {
         .collect()
     }
 
-    /// How many ops are still to push.
+    /// How many ops are still to push. Ids are never reused and leave the outbox oldest first, so the queue is one
+    /// run of ids: two index seeks, however long it is.
     pub fn outbox_len(&self) -> Result<u64> {
-        Ok(self.conn.query_row("SELECT count(*) FROM outbox", [], |r| r.get::<_, i64>(0))? as u64)
+        let n: i64 = self.conn.query_row("SELECT COALESCE(max(id) - min(id) + 1, 0) FROM outbox", [], |r| r.get(0))?;
+        Ok(n as u64)
     }
 
     /// Removes the ops up to and including `through` (the agent has applied them). Durable when it returns.
