@@ -157,8 +157,10 @@ export class ReplicaStore implements ReplicaMemoryStore {
   putBatch(memories: MemoryInput[]): Promise<WriteAck[]> {
     return this.#write((s) => s.putBatch(memories));
   }
-  async get(namespace: Namespace, key: string, options?: GetOptions): Promise<Memory | null> {
-    return (this.#swap || this.#closed ? await this.#local() : this.#store).get(namespace, key, options);
+  // The hot reads hand the local store's promise back as it is: no await of their own when nothing is swapping.
+  get(namespace: Namespace, key: string, options?: GetOptions): Promise<Memory | null> {
+    if (this.#swap || this.#closed) return this.#local().then((s) => s.get(namespace, key, options));
+    return this.#store.get(namespace, key, options);
   }
   delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number> {
     return this.#write((s) => s.delete(namespace, key, options));
@@ -175,8 +177,9 @@ export class ReplicaStore implements ReplicaMemoryStore {
   async historyPage(namespace: Namespace, key: string, options?: HistoryOptions): Promise<HistoryPage> {
     return (await this.#local()).historyPage(namespace, key, options);
   }
-  async search(query: SearchQuery): Promise<SearchHit[]> {
-    return (this.#swap || this.#closed ? await this.#local() : this.#store).search(query);
+  search(query: SearchQuery): Promise<SearchHit[]> {
+    if (this.#swap || this.#closed) return this.#local().then((s) => s.search(query));
+    return this.#store.search(query);
   }
   putCheckpoint(checkpoint: CheckpointInput): Promise<number> {
     return this.#write((s) => s.putCheckpoint(checkpoint));
