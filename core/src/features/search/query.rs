@@ -63,7 +63,8 @@ pub struct SearchHit {
     /// When the memory was first written and last changed (ms since the epoch), as of the search.
     pub created_at: i64,
     pub updated_at: i64,
-    /// The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
+    /// The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid); with neighbour scoring
+    /// (`fusion.neighbourWeight`), the normalised score plus what the best neighbour lends.
     pub score: f64,
     /// Each list's rank (from 1) and score of the hit, null when it is not in that list. In hybrid mode with
     /// feedback, the lexical score includes the expansion words' share, so a memory can have a lexical rank

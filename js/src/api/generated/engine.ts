@@ -248,7 +248,8 @@ export type SearchHit = { namespace: Array<string>, key: string, value: JsonValu
  */
 createdAt: number, updatedAt: number, 
 /**
- * The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid).
+ * The mode's score: similarity (vector), -bm25 (lexical), fused score (hybrid); with neighbour scoring
+ * (`fusion.neighbourWeight`), the normalised score plus what the best neighbour lends.
  */
 score: number, 
 /**
