@@ -5,5 +5,5 @@
  * beside their tests in test-node/robustness/.
  */
 export { adminCall, formatReport, runFuzz } from '../test-node/robustness/fuzz-run.mjs';
-export { runWsFuzz } from '../test-node/robustness/ws-fuzz.mjs';
 export { runReplicaFuzz } from '../test-node/robustness/replica-fuzz.mjs';
+export { runWsFuzz } from '../test-node/robustness/ws-fuzz.mjs';

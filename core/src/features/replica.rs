@@ -207,7 +207,7 @@ impl Store {
         self.conn
             .prepare_cached("INSERT OR REPLACE INTO applied_ops (replica, op, seq) VALUES (?1, ?2, ?3)")?
             .execute(params![replica, op as i64, seq as i64])?;
-        if op > APPLIED_OPS_KEPT && op % 256 == 0 {
+        if op > APPLIED_OPS_KEPT && op.is_multiple_of(256) {
             self.conn
                 .prepare_cached("DELETE FROM applied_ops WHERE replica = ?1 AND op <= ?2")?
                 .execute(params![replica, (op - APPLIED_OPS_KEPT) as i64])?;

@@ -17,7 +17,8 @@ use serde_json::json;
 /// marks on events are applied by the searches before it), and events without their mark columns. (v10 changed
 /// only the memories table's SQL text, which older schemas read alike.)
 #[cfg(not(target_arch = "wasm32"))]
-const V9_TO_V8: &str = "DROP TABLE outbox; DROP TABLE applied_ops; CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
+const V9_TO_V8: &str =
+    "DROP TABLE outbox; DROP TABLE applied_ops; CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
     ALTER TABLE events DROP COLUMN fts_id; ALTER TABLE events DROP COLUMN fts_indexed;
     DELETE FROM meta WHERE name = 'fts_applied_seq';";
 /// SQL turning a v8 file back into what v7 and older kept: the live version of each memory in
