@@ -318,7 +318,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
         {
             println!("{title}");
             println!(
-                "{:<8} {:>6} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>5} | {}",
+                "{:<8} {:>6} {:>6} {:>6} {:>6} {:>5} | {:>6} {:>6} {:>6} {:>6} | {:>6} {:>6} {:>5} | R@10 by conversation",
                 "mode",
                 "R@1",
                 "R@5",
@@ -331,8 +331,7 @@ pub fn run(args: &[String], as_json: bool) -> Result<(), String> {
                 "c4",
                 "c5 hit",
                 "R@10",
-                "n",
-                "R@10 by conversation"
+                "n"
             );
             for (name, _) in modes {
                 let m = &report[key][name];
