@@ -61,14 +61,15 @@ function meteredFetch() {
 }
 
 /**
- * Samples of two sides in alternating blocks of `block` (so both share the machine's state over the run, while
- * neither side's samples sit right after the other side's I/O): `a(i)` and `b(i)` each return their own time in ms.
+ * Samples of several sides in alternating blocks of `block` (so all share the machine's state over the run, while
+ * no side's samples sit right after another side's I/O): each `sides[k](i)` returns its own time in ms.
  */
-async function alternating(count, block, a, b) {
-  const out = { a: [], b: [] };
+async function alternating(count, block, ...sides) {
+  const out = sides.map(() => []);
   for (let i = 0; i < count; i += block) {
-    for (let j = i; j < Math.min(count, i + block); j++) out.a.push(await a(j));
-    for (let j = i; j < Math.min(count, i + block); j++) out.b.push(await b(j));
+    for (const [k, side] of sides.entries()) {
+      for (let j = i; j < Math.min(count, i + block); j++) out[k].push(await side(j));
+    }
   }
   return out;
 }
@@ -121,6 +122,8 @@ try {
     await rep.close();
     return { ms, bytes: m.bytes };
   };
+  /** @type {Promise<import('edgemem').LocalMemoryStore> | undefined} */
+  let imported;
   const viaExport = async () => {
     const { m, fetch: f } = meteredFetch();
     const t0 = now();
@@ -128,8 +131,10 @@ try {
     const dst = await openStore({ storage: { file: file() }, dims: DIMS });
     await dst.importStream(src.exportStream());
     const ms = now() - t0;
-    await dst.close();
     await src.close();
+    // The last copy stays open: the plain local store the reads below are compared with.
+    (await imported)?.close();
+    imported = Promise.resolve(dst);
     return { ms, bytes: m.bytes };
   };
   await viaReplica();
@@ -170,37 +175,51 @@ try {
     return now() - t0;
   };
   const BLOCK = 20;
-  const gets = await alternating(
+  // A plain local file store holding the same agent (the last export + import above): the replica's own floor.
+  const local = await imported;
+  const [getR, getL, getC] = await alternating(
     iters,
     BLOCK,
     (i) => timedMs(() => r1.get(g.nsOf(keys[i]), `m${keys[i]}`)),
+    (i) => timedMs(() => local.get(g.nsOf(keys[i]), `m${keys[i]}`)),
     (i) => timedMs(() => remote.get(g.nsOf(keys[i]), `m${keys[i]}`)),
   );
-  const finds = await alternating(
+  const [findR, findL, findC] = await alternating(
     iters,
     BLOCK,
     (i) => timedMs(() => r1.search(queries[i])),
+    (i) => timedMs(() => local.search(queries[i])),
     (i) => timedMs(() => remote.search(queries[i])),
   );
-  const reads = { replica: gets.a, connect: gets.b };
-  const searches = { replica: finds.a, connect: finds.b };
+  await local.close();
+  const reads = { replica: getR, local: getL, connect: getC };
+  const searches = { replica: findR, local: findL, connect: findC };
   const side = (s) => {
     const a = summarizeMs(s.replica);
+    const l = summarizeMs(s.local);
     const b = summarizeMs(s.connect);
-    return { replica: a, connect: b, speedup_p50: ratio(b.p50, a.p50), speedup_p99: ratio(b.p99, a.p99) };
+    return {
+      replica: a,
+      local: l,
+      connect: b,
+      speedup_p50: ratio(b.p50, a.p50),
+      speedup_p99: ratio(b.p99, a.p99),
+      replica_vs_local_p50: ratio(a.p50, l.p50),
+      local_speedup_p50: ratio(b.p50, l.p50),
+    };
   };
   out.get = { ...side(reads), target_speedup_p50: 100 };
   out.search = { ...side(searches), mode: 'hybrid', k: 10, target_speedup_p50: 3 };
 
   // Write acknowledgement: the replica vs a plain local file store, alternated.
   const plain = await openStore({ storage: { file: file() }, dims: DIMS });
-  const acks = await alternating(
+  const [ackR, ackP] = await alternating(
     iters,
     BLOCK,
     (i) => timedMs(() => r1.put({ ...memory(n + i), namespace: ['bench', 'writes'] })),
     (i) => timedMs(() => plain.put({ ...memory(n + i), namespace: ['bench', 'writes'] })),
   );
-  const writes = { replica: acks.a, plain: acks.b };
+  const writes = { replica: ackR, plain: ackP };
   await plain.close();
   const wr = summarizeMs(writes.replica);
   const wp = summarizeMs(writes.plain);

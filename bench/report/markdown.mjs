@@ -336,6 +336,11 @@ function replicaMarkdown(x) {
     ),
     '',
   );
+  if (x.get?.local && x.search?.local)
+    out.push(
+      `The same reads on a plain local file store holding the agent (the replica's floor): GET ${fmtMs(x.get.local.p50)} / ${fmtMs(x.get.local.p99)} (replica ÷ local at p50 ${x2(x.get.replica_vs_local_p50)}; connect() ÷ local ${x2(x.get.local_speedup_p50)}), hybrid SEARCH ${fmtMs(x.search.local.p50)} / ${fmtMs(x.search.local.p99)} (${x2(x.search.replica_vs_local_p50)}).`,
+      '',
+    );
   const fs = x.first_sync;
   if (fs)
     out.push(
