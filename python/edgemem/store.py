@@ -134,8 +134,8 @@ class Store:
     ) -> Memory | None:
         """The memory at (namespace, key) — now, or as it was ``as_of`` a seq or a time — or None."""
         a = cv.as_of(as_of)
-        raw = self._n.get(cv.namespace(namespace), key, None if a is None else _dumps(a), include_embedding)
-        return None if raw == "null" else Memory.from_json(_loads(raw))
+        # Built in Rust from the engine's row (no JSON in between: ~15 % of a GET from Python).
+        return self._n.get_memory(cv.namespace(namespace), key, None if a is None else _dumps(a), include_embedding)
 
     def delete(self, namespace: str | Sequence[str], key: str, *, if_version: int | None = None) -> int:
         """Deletes a memory (its history stays); returns the delete's seq."""

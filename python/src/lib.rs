@@ -159,6 +159,63 @@ fn close_feed(q: &(Mutex<FeedQueue>, Condvar)) {
     q.1.notify_all();
 }
 
+/// `edgemem.types.Memory`, looked up once.
+static MEMORY_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// A JSON value as the Python object `json.loads` would make of it.
+fn value_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value;
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => s.as_str().into_pyobject(py)?.into_any(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(value_to_py(py, x)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(o) => {
+            let d = pyo3::types::PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, value_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// An engine `Memory` as `edgemem.Memory` (the dataclass), built here: no JSON between.
+fn memory_to_py<'py>(py: Python<'py>, m: edgemem_core::Memory) -> PyResult<Bound<'py, PyAny>> {
+    let class = MEMORY_CLASS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("edgemem.types")?.getattr("Memory")?.unbind())
+    })?;
+    let ns = PyTuple::new(py, &m.namespace)?;
+    let meta = value_to_py(py, &serde_json::Value::Object(m.metadata))?;
+    let args: Vec<Bound<'py, PyAny>> = vec![
+        ns.into_any(),
+        m.key.into_pyobject(py)?.into_any(),
+        value_to_py(py, &m.value)?,
+        m.text.into_pyobject(py)?.into_any(),
+        meta,
+        m.pinned.into_pyobject(py)?.to_owned().into_any(),
+        m.expires_at.into_pyobject(py)?.into_any(),
+        m.created_at.into_pyobject(py)?.into_any(),
+        m.updated_at.into_pyobject(py)?.into_any(),
+        m.version.into_pyobject(py)?.into_any(),
+        m.seq.into_pyobject(py)?.into_any(),
+        m.size.into_pyobject(py)?.into_any(),
+        m.embedding.into_pyobject(py)?.into_any(),
+    ];
+    class.bind(py).call1(PyTuple::new(py, args)?)
+}
+
 /// One open store (`edgemem.Store` wraps it). Thread-safe: calls from any thread run one at a time on the
 /// store's own thread.
 #[pyclass(frozen, module = "edgemem._native")]
@@ -236,6 +293,23 @@ impl NativeStore {
             let as_of: Option<AsOf> = as_of_json.map(|j| parse(&j, "as_of")).transpose()?;
             s.get_json(&namespace, &key, as_of, include_embedding)
         })
+    }
+
+    /// -> `edgemem.Memory` or None, built in Rust (the engine's parsed row; no JSON in between).
+    #[pyo3(signature = (namespace, key, as_of_json=None, include_embedding=false))]
+    fn get_memory<'py>(
+        &self,
+        py: Python<'py>,
+        namespace: Vec<String>,
+        key: String,
+        as_of_json: Option<String>,
+        include_embedding: bool,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let m = self.call(py, move |s| {
+            let as_of: Option<AsOf> = as_of_json.map(|j| parse(&j, "as_of")).transpose()?;
+            s.get_at_with(&namespace, &key, as_of, include_embedding)
+        })?;
+        m.map(|m| memory_to_py(py, m)).transpose()
     }
 
     /// -> the delete's seq.
