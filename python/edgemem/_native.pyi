@@ -3,7 +3,7 @@ serde shapes; checkpoint payloads are ``(kind, bytes)`` pairs. Use :mod:`edgemem
 
 from os import PathLike
 
-from .types import Memory
+from .types import Memory, SearchHit
 
 Payload = tuple[str, bytes]
 CheckpointTuple = tuple[
@@ -22,6 +22,7 @@ class NativeStore:
     def list_namespaces(self, query_json: str) -> str: ...
     def history(self, namespace: list[str], key: str, after_seq: int = 0, limit: int | None = None) -> str: ...
     def search(self, query_json: str, vector: list[float] | None = None) -> str: ...
+    def search_hits(self, query_json: str, vector: list[float] | None = None) -> list[SearchHit]: ...
     def put_checkpoint(
         self,
         thread_id: str,

@@ -31,6 +31,11 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=F
 _loads = json.loads
 
 
+def _floats(v: Sequence[float] | None) -> list[float] | None:
+    """A vector for the native module, which reads any sequence of numbers (a list as it is: no copy here)."""
+    return v if v is None or isinstance(v, list) else list(v)
+
+
 def _text_of(value: Any, text: str | None) -> str | None:
     """The text a put indexes: ``text``, or a string value (as the engine derives it)."""
     if text is not None:
@@ -97,8 +102,7 @@ class Store:
             if t:
                 embedding = self.embedder.embed([t], "passage")[0]
         doc = _put_doc(namespace, key, value, text, metadata, pinned, ttl_ms, if_version, None)
-        emb = None if embedding is None else [float(x) for x in embedding]
-        return WriteAck.from_json(_loads(self._n.put(_dumps(doc), emb)))
+        return WriteAck.from_json(_loads(self._n.put(_dumps(doc), _floats(embedding))))
 
     def put_many(self, memories: Sequence[Mapping[str, Any]]) -> list[WriteAck]:
         """Writes several memories in one transaction (all or none). Each is a mapping of :meth:`put`'s
@@ -237,8 +241,7 @@ class Store:
             q["asOf"] = cv.as_of(as_of)
         if fusion is not None:
             q["fusion"] = dict(fusion)
-        vec = None if vector is None else [float(x) for x in vector]
-        return [SearchHit.from_json(h) for h in _loads(self._n.search(_dumps(q), vec))]
+        return self._n.search_hits(_dumps(q), _floats(vector))
 
     # --- checkpoints (LangGraph-shaped; edgemem.langgraph.EdgememSaver is the checkpointer) --------------------
     def put_checkpoint(

@@ -216,6 +216,34 @@ fn memory_to_py<'py>(py: Python<'py>, m: edgemem_core::Memory) -> PyResult<Bound
     class.bind(py).call1(PyTuple::new(py, args)?)
 }
 
+/// `edgemem.types.SearchHit`, looked up once.
+static HIT_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// An engine `SearchHit` as `edgemem.SearchHit` (the dataclass), built here: no JSON between.
+fn hit_to_py<'py>(
+    py: Python<'py>,
+    class: &Bound<'py, PyAny>,
+    h: edgemem_core::SearchHit,
+) -> PyResult<Bound<'py, PyAny>> {
+    let args: Vec<Bound<'py, PyAny>> = vec![
+        PyTuple::new(py, &h.namespace)?.into_any(),
+        h.key.into_pyobject(py)?.into_any(),
+        value_to_py(py, &h.value)?,
+        h.text.into_pyobject(py)?.into_any(),
+        value_to_py(py, &serde_json::Value::Object(h.metadata))?,
+        h.version.into_pyobject(py)?.into_any(),
+        h.seq.into_pyobject(py)?.into_any(),
+        h.created_at.into_pyobject(py)?.into_any(),
+        h.updated_at.into_pyobject(py)?.into_any(),
+        h.score.into_pyobject(py)?.into_any(),
+        h.vector_rank.into_pyobject(py)?.into_any(),
+        h.vector_score.into_pyobject(py)?.into_any(),
+        h.lexical_rank.into_pyobject(py)?.into_any(),
+        h.lexical_score.into_pyobject(py)?.into_any(),
+    ];
+    class.call1(PyTuple::new(py, args)?)
+}
+
 /// One open store (`edgemem.Store` wraps it). Thread-safe: calls from any thread run one at a time on the
 /// store's own thread.
 #[pyclass(frozen, module = "edgemem._native")]
@@ -354,6 +382,29 @@ impl NativeStore {
             }
             to_json(&s.search(&q)?)
         })
+    }
+
+    /// `SearchQuery` JSON (+ its vector) -> `[edgemem.SearchHit]`, built in Rust (no JSON in between).
+    #[pyo3(signature = (query_json, vector=None))]
+    fn search_hits<'py>(
+        &self,
+        py: Python<'py>,
+        query_json: String,
+        vector: Option<Vec<f32>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let hits = self.call(py, move |s| {
+            let mut q: SearchQuery = parse(&query_json, "search query")?;
+            if vector.is_some() {
+                q.vector = vector;
+            }
+            s.search(&q)
+        })?;
+        let class = HIT_CLASS
+            .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+                Ok(py.import("edgemem.types")?.getattr("SearchHit")?.unbind())
+            })?
+            .bind(py);
+        hits.into_iter().map(|h| hit_to_py(py, class, h)).collect()
     }
 
     /// Stores a checkpoint; `data` and each blob's payload are `(kind, bytes)`. -> its seq.
