@@ -41,6 +41,8 @@ struct Answer<R> {
 }
 
 pub struct Worker {
+    /// The process that started the thread: a forked child has the memory but not the thread.
+    pid: u32,
     slot: Arc<Slot>,
     /// Callers take turns: one job in flight at a time (the engine runs one call at a time anyway).
     turn: Mutex<()>,
@@ -101,7 +103,9 @@ impl Worker {
             })
             .map_err(|e| Error::internal(format!("cannot start the store's thread: {e}")))?;
         match rx.recv() {
-            Ok(Ok(())) => Ok(Worker { slot, turn: Mutex::new(()), thread: Mutex::new(Some(thread)) }),
+            Ok(Ok(())) => {
+                Ok(Worker { pid: std::process::id(), slot, turn: Mutex::new(()), thread: Mutex::new(Some(thread)) })
+            }
             Ok(Err(e)) => {
                 let _ = thread.join();
                 Err(e)
@@ -125,6 +129,10 @@ impl Worker {
         &self,
         f: impl FnOnce(&mut Option<Store>) -> Result<R> + Send + 'static,
     ) -> Result<R> {
+        if std::process::id() != self.pid {
+            // Waiting for a thread that does not exist in this process would hang.
+            return Err(Error::invalid("this store was opened in another process (before a fork): open it again here"));
+        }
         let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
         if self.thread.lock().unwrap_or_else(|e| e.into_inner()).is_none() {
             return Err(Error::invalid("the store is closed"));
@@ -152,6 +160,9 @@ impl Worker {
 
     /// Closes the store (flushing it) and ends its thread. Closing twice is a no-op.
     pub fn close(&self) -> Result<()> {
+        if std::process::id() != self.pid {
+            return Ok(()); // a forked child's copy: the parent's thread and file are the parent's to close
+        }
         let r = self.run_opt(|s| match s.take() {
             Some(st) => st.close(),
             None => Ok(()),

@@ -275,3 +275,26 @@ def test_local_subscription_ends_with_the_store(tmp_path):
     s.close()
     t.join(10)
     assert not t.is_alive() and [e.key for e in got] == ["k"]
+
+
+def test_a_forked_child_is_told_to_open_the_store_again(tmp_path):
+    import os
+
+    s = open_store(tmp_path / "fork.db")
+    s.put("a", "k", 1)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: an error, not a hang
+        import signal
+
+        signal.alarm(10)  # were it to hang, the child dies and the parent reads nothing
+        try:
+            s.get("a", "k")
+            os.write(w, b"no error")
+        except EdgememError as e:
+            os.write(w, e.code.encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert os.read(r, 100) == b"INVALID_ARGUMENT"
+    assert s.get("a", "k").value == 1  # the parent's store is untouched
+    s.close()
