@@ -14,6 +14,7 @@ import type { ReconnectOptions, WebSocketConstructor } from '../remote/feed.js';
 import type { FetchLike, TokenSource } from '../remote/http.js';
 import { RemoteStore, type WebSocketLoader } from '../remote/store.js';
 import { AgentApi, type AgentReplicaInfo, type Scope } from './agent-api.js';
+import { opfsReplicaStorage } from './opfs-storage.js';
 import { ReplicaStore } from './replica-store.js';
 import { ReplicaEmitter } from './status.js';
 import { type ReplicaFiles, replicaStorage } from './storage.js';
@@ -42,7 +43,11 @@ export function openReplicaStore(
   const local = (where: OpenOptions['storage'], s: StoreSettings) =>
     open({ ...settings, ...s, storage: where }) as Promise<LocalStore>;
   const { embedder: _e, reembed: _r, wasm: _w, ...engineSettings } = settings;
-  return openReplica(replicaOf, engineSettings, replicaStorage(storage, local, files), loadWebSocket);
+  const where =
+    typeof storage === 'object' && storage !== null && 'opfs' in storage
+      ? opfsReplicaStorage(storage.opfs, local)
+      : replicaStorage(storage, local, files);
+  return openReplica(replicaOf, engineSettings, where, loadWebSocket);
 }
 
 /** Which agent a store replicates, and how it talks to it. */

@@ -54,8 +54,8 @@ describe('an OPFS replica shared by tabs in Chromium', { timeout: 180_000 }, () 
   });
 
   /** A fresh agent with `n` memories and a token for it. */
-  async function agentWith(/** @type {string} */ agent, /** @type {number} */ n) {
-    await createAgent({ url: worker.url, adminToken: ADMIN, agent });
+  async function agentWith(/** @type {string} */ agent, /** @type {number} */ n, settings = {}) {
+    await createAgent({ url: worker.url, adminToken: ADMIN, agent, settings });
     const { token } = await mintToken({
       url: worker.url,
       adminToken: ADMIN,
@@ -133,6 +133,38 @@ describe('an OPFS replica shared by tabs in Chromium', { timeout: 180_000 }, () 
     await b.run({ cmd: 'put', memory: { namespace: ['n'], key: 'after', value: 'handed over' } });
     await b.run({ cmd: 'sync' });
     assert.equal((await remote.get(['n'], 'after'))?.value, 'handed over');
+    await b.page.close();
+    await remote.close();
+  });
+
+  it('past the feed retention, an OPFS replica reloads into a new generation and keeps its place', async () => {
+    const { token, remote } = await agentWith('retention', 10, { retention: { eventsMax: 20 } });
+    const open = { cmd: 'open', entry, name: 'retention-replica', url: server.url, agent: 'retention', token };
+    const a = await tab();
+    await a.run(open);
+    await a.run({ cmd: 'sync' });
+    await a.run({ cmd: 'network', up: false });
+    await a.run({ cmd: 'put', memory: { namespace: ['mine'], key: 'queued', value: 'offline' } });
+    for (let i = 0; i < 60; i++) await remote.put({ namespace: ['edge'], key: `k${i}`, value: i });
+    await remote.sweep(); // the feed drops what the replica would need
+    await a.run({ cmd: 'network', up: true });
+    await a.run({ cmd: 'sync' });
+    assert.equal(await a.run({ cmd: 'count' }), (await remote.stats()).memories);
+    assert.equal((await remote.get(['mine'], 'queued'))?.value, 'offline', 'its queued write was pushed first');
+    const generations = await a.page.evaluate(async () => {
+      const dir = await (await navigator.storage.getDirectory()).getDirectoryHandle('edgemem');
+      const names = [];
+      for await (const [name] of /** @type {any} */ (dir))
+        if (String(name).startsWith('retention-replica')) names.push(name);
+      return names.sort();
+    });
+    assert.equal(generations.length, 2, `one generation and its pointer: ${generations}`);
+    assert.ok(generations.some((n) => /^retention-replica~/.test(n)));
+    await a.page.close();
+    // A new tab opens the generation the pointer names.
+    const b = await tab();
+    await b.run(open);
+    assert.equal(await b.run({ cmd: 'get', namespace: ['edge'], key: 'k59' }), 59);
     await b.page.close();
     await remote.close();
   });
