@@ -9,6 +9,11 @@ use crate::base::error::{Error, Result};
 use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};
 
+/// The weight a store with `sequence: "namespace"` scores neighbours with (search/neighbours.rs) when a search
+/// names none: the weight every leave-one-conversation-out fold chose on LoCoMo (e5, hybrid, each with reach 2),
+/// not picked by the whole set's score.
+pub(crate) const NEIGHBOUR_DEFAULT_WEIGHT: f64 = 0.8;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(test, derive(ts_rs::TS))]

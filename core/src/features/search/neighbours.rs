@@ -12,10 +12,6 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params_from_iter, Connection};
 
-/// The weight a store with `sequence: "namespace"` scores neighbours with when a search names none: the
-/// weight every leave-one-conversation-out fold chose on LoCoMo (e5, hybrid, each with reach 2), not picked by
-/// the whole set's score.
-pub(crate) const DEFAULT_WEIGHT: f64 = 0.8;
 /// The neighbours of the best max(k / 2, this) candidates (at most `MAX_SOURCES`) are looked up, two short rowid
 /// ranges each. Reading rows of other namespaces in between is most of neighbour scoring's cost: on LoCoMo (e5,
 /// hybrid top 10) hit@10 was 0.790 / 0.812 / 0.815 with 3 / 5 / 10 and unchanged from 10 to 60; the 10k latency

@@ -83,7 +83,7 @@ pub(super) fn plan(q: &SearchQuery, cfg: &StoreConfig) -> Result<Plan> {
     let fusion = q.fusion.unwrap_or_default();
     fusion.check()?;
     let neighbour_weight = fusion.neighbour_weight.unwrap_or(match cfg.sequence {
-        Sequence::Namespace => super::neighbours::DEFAULT_WEIGHT,
+        Sequence::Namespace => super::fusion::NEIGHBOUR_DEFAULT_WEIGHT,
         Sequence::None => 0.0,
     });
     // Neighbour scoring re-ranks a deeper list than k in every mode.
