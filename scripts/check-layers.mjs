@@ -24,7 +24,7 @@ const MAY_IMPORT = {
   embed: ['api'],
   store: ['api', 'embed'],
   pages: ['api'],
-  local: ['api', 'embed', 'store', 'pages'],
+  local: ['api', 'embed', 'store', 'pages', 'protocol'],
   remote: ['api', 'embed', 'store', 'protocol'],
   rpc: ['api', 'store'],
   // A replica is a local store that syncs with its agent: the local host and the remote client's transport.

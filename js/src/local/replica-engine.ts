@@ -39,19 +39,7 @@ export interface CheckpointOp {
 
 export type ReplicaOp = PutOp | DeleteOp | CheckpointOp;
 
-/** One of the agent's memories as a pull brings it (snake_case: the engine's `PulledMemory`). */
-export interface PulledMemory {
-  namespace: Namespace;
-  key: string;
-  version: number;
-  deleted?: boolean;
-  value?: JsonValue;
-  text?: string | null;
-  metadata?: JsonObject;
-  pinned?: boolean;
-  expires_at?: number | null;
-  embedding?: number[] | null;
-}
+export type { PulledMemory } from '../protocol/pulled.js';
 
 /** What applying a pulled page did: written or deleted here, already so, left for a local write to push. */
 export interface PullApplied {

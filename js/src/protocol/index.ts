@@ -16,6 +16,7 @@ import type { ChangeEvent, EventFilter } from '../api/types.js';
 
 export { fromBase64, toBase64 } from '../api/base64.js';
 export { checkpointToWire, storeWireCheckpoint, type WireCheckpoint } from './checkpoints.js';
+export { type PulledMemory, pulledOf } from './pulled.js';
 export type { ChangeEvent, EventFilter };
 
 /** Client → server. */

@@ -4,8 +4,8 @@
  */
 
 import { safeOut } from '../api/errors.js';
-import type { JsonObject, JsonValue, Namespace } from '../api/types.js';
 import type { WireCheckpoint } from '../protocol/checkpoints.js';
+import type { PulledMemory } from '../protocol/pulled.js';
 import { HttpClient, type HttpOptions } from '../remote/http.js';
 import { pathPart } from '../remote/wire.js';
 
@@ -30,21 +30,8 @@ export interface Overwrote {
   by?: string;
 }
 
-/** One of the agent's memories as a pull brings it (the engine's `PulledMemory`, snake_case). */
-export interface PulledMemoryItem {
-  kind: 'memory';
-  namespace: Namespace;
-  key: string;
-  version: number;
-  deleted?: boolean;
-  value?: JsonValue;
-  text?: string | null;
-  metadata?: JsonObject;
-  pinned?: boolean;
-  expires_at?: number | null;
-  embedding?: number[] | null;
-  overwrote?: Overwrote;
-}
+/** One of the agent's memories as a pull brings it, and what its writer overwrote unseen. */
+export type PulledMemoryItem = PulledMemory & { kind: 'memory'; overwrote?: Overwrote };
 
 export type PulledItem =
   | PulledMemoryItem

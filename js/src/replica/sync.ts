@@ -12,8 +12,9 @@
 import { EdgememError, toEdgememError } from '../api/errors.js';
 import type { Memory, Namespace } from '../api/types.js';
 import type { LocalStore } from '../local/local-store.js';
-import type { PulledMemory, ReplicaOp } from '../local/replica-engine.js';
+import type { ReplicaOp } from '../local/replica-engine.js';
 import { checkpointToWire, storeWireCheckpoint } from '../protocol/checkpoints.js';
+import { type PulledMemory, pulledOf } from '../protocol/pulled.js';
 import type { AgentApi, PulledItem, PulledMemoryItem, PushOp, PushResult } from './agent-api.js';
 import type { ReplicaEmitter, ReplicaPhase, ReplicaStatus } from './status.js';
 
@@ -396,20 +397,4 @@ function headerSeq(ndjson: string): number {
   if (typeof header.seq !== 'number' || !Number.isSafeInteger(header.seq))
     throw new EdgememError('INTERNAL', "the agent's snapshot does not start with its header line");
   return header.seq;
-}
-
-/** The agent's copy of a memory as a pulled item (null: it has none). */
-function pulledOf(namespace: Namespace, key: string, m: Memory | null): PulledMemory {
-  if (!m) return { namespace, key, version: 0, deleted: true };
-  return {
-    namespace,
-    key,
-    version: m.version,
-    value: m.value,
-    text: m.text,
-    metadata: m.metadata,
-    pinned: m.pinned,
-    expires_at: m.expiresAt,
-    embedding: m.embedding ? Array.from(m.embedding) : null,
-  };
 }

@@ -8,7 +8,7 @@
  */
 import type { ChangeEvent, LocalMemoryStore, MemoryInput } from 'edgemem';
 import { EdgememError } from 'edgemem';
-import { storeWireCheckpoint, type WireCheckpoint } from 'edgemem/protocol';
+import { type PulledMemory, pulledOf, storeWireCheckpoint, type WireCheckpoint } from 'edgemem/protocol';
 import { ApiError } from '../http-errors.js';
 import { checkpointOut } from '../wire.js';
 import type { Maintenance } from './alarm.js';
@@ -21,21 +21,11 @@ const OVERWRITES_KEPT = 10_000;
 
 /** One item of a pull, in the order of the changes it sums up (a key once, as it is now). */
 export type PulledItem =
-  | {
+  | (PulledMemory & {
       kind: 'memory';
-      namespace: string[];
-      key: string;
-      version: number;
-      deleted?: boolean;
-      value?: unknown;
-      text?: string | null;
-      metadata?: Record<string, unknown>;
-      pinned?: boolean;
-      expires_at?: number | null;
-      embedding?: number[] | null;
       /** This version was pushed by replica `by` on top of `[from, to]`, versions it had not seen. */
       overwrote?: { from: number; to: number; by: string };
-    }
+    })
   | { kind: 'checkpoint'; checkpoint: ReturnType<typeof checkpointOut> }
   | { kind: 'thread_deleted'; threadId: string };
 
@@ -132,19 +122,8 @@ export class Replicas {
     const namespace = e.namespace as string[];
     const key = e.key as string;
     const m = await store.get(namespace, key, { includeEmbedding: true });
-    if (!m) return { kind: 'memory', namespace, key, version: 0, deleted: true };
-    const item: PulledItem = {
-      kind: 'memory',
-      namespace,
-      key,
-      version: m.version,
-      value: m.value,
-      text: m.text,
-      metadata: m.metadata,
-      pinned: m.pinned,
-      expires_at: m.expiresAt,
-      embedding: m.embedding ? Array.from(m.embedding) : null,
-    };
+    const item: PulledItem = { kind: 'memory', ...pulledOf(namespace, key, m) };
+    if (!m) return item;
     const row = this.#sql()
       .exec<{ first: number; last: number; replica: string }>(
         `SELECT first, last, replica FROM ${OVERWRITES} WHERE ns = ? AND key = ? AND version = ?`,
