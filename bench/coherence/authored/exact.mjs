@@ -1,0 +1,262 @@
+/** Category `exact`: the same fact again, word for word or nearly (casing, punctuation, spacing, order, plural). */
+
+/** @type {import('./types.mjs').Authored[]} [subject, label, fact, [target, ...distractors], note?] */
+export default [
+  [
+    'ana',
+    'duplicate',
+    'Ana lives in Porto.',
+    ['Ana lives in Porto.', "Ana's sister Rita lives in Braga.", 'Ana works as a nurse at São João hospital.'],
+  ],
+  [
+    'ana',
+    'duplicate',
+    'ana works night shifts twice a week',
+    ['Ana works night shifts twice a week.', 'Ana works as a nurse at São João hospital.', 'Ana lives in Porto.'],
+    'casing and final stop',
+  ],
+  [
+    'ben',
+    'duplicate',
+    "Ben's favourite editor is Neovim.",
+    ["Ben's favourite editor is Neovim.", 'Ben uses a split ergonomic keyboard.', 'Ben prefers tabs over spaces.'],
+  ],
+  [
+    'ben',
+    'duplicate',
+    'BEN USES A SPLIT ERGONOMIC KEYBOARD',
+    [
+      'Ben uses a split ergonomic keyboard.',
+      "Ben's favourite editor is Neovim.",
+      'Ben has a 34-inch ultrawide monitor.',
+    ],
+    'upper case',
+  ],
+  [
+    'atlas',
+    'duplicate',
+    'The atlas API listens on port 8080.',
+    [
+      'The atlas API listens on port 8080.',
+      'The atlas admin dashboard listens on port 8081.',
+      'atlas is deployed to Fly.io.',
+    ],
+  ],
+  [
+    'atlas',
+    'duplicate',
+    'atlas uses PostgreSQL 16',
+    ['atlas uses PostgreSQL 16.', 'atlas caches sessions in Redis 7.', 'The atlas API listens on port 8080.'],
+    'no final stop',
+  ],
+  [
+    'atlas',
+    'duplicate',
+    "atlas's API runs on Node 20 and is written in TypeScript.",
+    [
+      'The atlas API is written in TypeScript and runs on Node 20.',
+      'The atlas worker processes run on Bun 1.1.',
+      'atlas uses PostgreSQL 16.',
+    ],
+    'clauses swapped',
+  ],
+  [
+    'orbit',
+    'duplicate',
+    "Orbit's minimum supported iOS version is 15.",
+    [
+      "Orbit's minimum supported iOS version is 15",
+      "Orbit's minimum supported Android version is 10.",
+      'Orbit is built with Expo SDK 50.',
+    ],
+  ],
+  [
+    'orbit',
+    'duplicate',
+    'Orbit releases go out every second Wednesday.',
+    [
+      'Orbit releases go out every second Wednesday.',
+      "Orbit's beta builds go out every Friday via TestFlight.",
+      'Dana is the product manager for Orbit.',
+    ],
+  ],
+  [
+    'mei',
+    'duplicate',
+    'Mei is lactose intolerant.',
+    ['Mei is lactose intolerant.', 'Mei drinks oat milk in her coffee.', 'Mei loves dark chocolate.'],
+  ],
+  [
+    'mei',
+    'duplicate',
+    "Mei's daughter, Lily, is 7 years old.",
+    ["Mei's daughter Lily is 7 years old.", "Mei's son Kai is 4 years old.", 'Mei works as a UX researcher.'],
+    'commas added; a sibling of the same shape beside it',
+  ],
+  [
+    'carlos',
+    'duplicate',
+    'Carlos teaches at IES Lluís Vives.',
+    ['Carlos teaches at IES Lluís Vives.', "Carlos's sister Marta lives in Madrid.", 'Carlos is married to Elena.'],
+  ],
+  [
+    'carlos',
+    'duplicate',
+    'carlos prefers examples in metric units.',
+    [
+      'Carlos prefers examples in metric units.',
+      'Carlos teaches at IES Lluís Vives.',
+      'Carlos gives homework every Monday.',
+    ],
+  ],
+  [
+    'team',
+    'duplicate',
+    "The payments team's standup is at 9:30 every weekday.",
+    [
+      "The payments team's standup is at 9:30 every weekday.",
+      "The payments team's retro is on Thursday at 15:00.",
+      'Deploys are frozen on Fridays.',
+    ],
+  ],
+  [
+    'team',
+    'duplicate',
+    'Code freeze for the Q3 release is on 12 September.',
+    [
+      'Code freeze for the Q3 release is on 12 September.',
+      'The Q3 release ships on 19 September.',
+      "The payments team's standup is at 9:30 every weekday.",
+    ],
+  ],
+  [
+    'lukas',
+    'duplicate',
+    'Lukas is vegan.',
+    ['Lukas is vegan.', "Lukas's girlfriend Jana is vegetarian.", 'Lukas gets up at five a.m. every day.'],
+  ],
+  [
+    'lukas',
+    'duplicate',
+    'Lukas has a workshop in his garage',
+    ['Lukas has a workshop in his garage.', "Lukas's work van is a Ford Transit.", 'Lukas makes custom furniture.'],
+  ],
+  [
+    'sophie',
+    'duplicate',
+    "Sophie's restaurant seats 40 guests.",
+    ["Sophie's restaurant seats 40 guests.", "Sophie's restaurant opened in 2019.", "Sophie's sous-chef is Théo."],
+  ],
+  [
+    'sophie',
+    'duplicate',
+    'Sophie   uses a Mac for her accounting.',
+    [
+      'Sophie uses a Mac for her accounting.',
+      "Sophie keeps her restaurant's accounts in Excel.",
+      "Sophie's restaurant seats 40 guests.",
+    ],
+    'extra spaces',
+  ],
+  [
+    'home',
+    'duplicate',
+    'The Wi-Fi password is taped under the router.',
+    [
+      'The Wi-Fi password is taped under the router.',
+      'The guest Wi-Fi password is Host2024.',
+      'Bedtime for the children is 8 pm.',
+    ],
+  ],
+  [
+    'home',
+    'duplicate',
+    "The Novaks' car is a blue Skoda Octavia.",
+    [
+      "The Novaks' car is a blue Škoda Octavia.",
+      'Groceries are bought by Petr on Saturdays.',
+      'The kids wake up at 6:45 on school days.',
+    ],
+    'diacritic dropped',
+  ],
+  [
+    'infra',
+    'duplicate',
+    'Grafana dashboards are provisioned from the ops-dashboards repo.',
+    [
+      'Grafana dashboards are provisioned from the ops-dashboards repo.',
+      'Slack channel #ops-alerts receives all alerts.',
+      'Production uses Cilium for networking.',
+    ],
+  ],
+  [
+    'infra',
+    'duplicate',
+    'The Kubernetes version in production is 1.29.',
+    [
+      'The Kubernetes version in production is 1.29',
+      'The staging cluster runs Kubernetes 1.30.',
+      'Every production change requires two reviewers.',
+    ],
+  ],
+  [
+    'ana',
+    'duplicate',
+    "Bacalhau à brás is Ana's favourite food.",
+    ["Ana's favourite food is bacalhau à brás.", 'Ana hates cilantro.', 'Ana drinks coffee every morning.'],
+    'subject and complement swapped',
+  ],
+  [
+    'ben',
+    'duplicate',
+    "Ben's GitHub handle is @bkowal.",
+    ["Ben's GitHub handle is @bkowal", "Ben's Twitter handle is @bkowal.", 'Ben works at Stripe.'],
+    'a twin fact on another site beside it',
+  ],
+  [
+    'orbit',
+    'duplicate',
+    'Push notifications in Orbit use Firebase Cloud Messaging.',
+    [
+      'Orbit uses Firebase Cloud Messaging for push notifications.',
+      'Orbit supports Sign in with Apple and Google login.',
+      "Orbit's minimum supported iOS version is 15.",
+    ],
+    'reordered',
+  ],
+  [
+    'mei',
+    'duplicate',
+    'Mei works remotely on Fridays.',
+    ['On Fridays, Mei works remotely.', 'Mei goes bouldering on Thursdays.', 'Mei works as a UX researcher.'],
+    'reordered',
+  ],
+  [
+    'carlos',
+    'duplicate',
+    "Carlos's classes start at 8:15 a.m.",
+    ["Carlos's classes start at 8:15 am.", "Carlos's classes end at 14:30.", 'Carlos teaches 18 hours a week.'],
+    'a.m. vs am',
+  ],
+  [
+    'team',
+    'duplicate',
+    'Deploys are frozen on Fridays',
+    [
+      'Deploys are frozen on Fridays.',
+      'Deploys need a green CI run and one approval.',
+      "The payments team's standup is at 9:30 every weekday.",
+    ],
+  ],
+  [
+    'atlas',
+    'duplicate',
+    'The atlas API uses JWT for authentication.',
+    [
+      'The atlas API uses JWTs for authentication.',
+      'atlas stores uploaded files in Amazon S3.',
+      'The atlas API listens on port 8080.',
+    ],
+    'singular vs plural',
+  ],
+];
