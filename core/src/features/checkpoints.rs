@@ -1,7 +1,8 @@
 //! Checkpoints, LangGraph-shaped: (thread_id, checkpoint_ns, checkpoint_id) with parent,
 //! payload (JSON or bytes) and metadata; pending writes per task; list newest first with
-//! `before` / `limit` / metadata filter; delete a thread; retention (last N per thread,
-//! total bytes). Every put is a `checkpoint` event (channel = thread id, key = checkpoint id).
+//! `before` / `limit` / metadata filter; delete a thread, chosen checkpoints, or all but a thread's newest;
+//! retention (last N per thread, total bytes). Every put is a `checkpoint` event (channel = thread id,
+//! key = checkpoint id); so is every checkpoint deleted by `delete_checkpoints` / `prune_threads`.
 //! Channel values are stored once per version: a checkpoint names its channels' versions and a put
 //! carries only the blobs of the versions it made; reads resolve the names to blobs.
 
@@ -10,7 +11,7 @@ use crate::base::filter::{self, Condition};
 use crate::base::namespace;
 use crate::base::page_bytes::PageBudget;
 use crate::state::feed::NewEvent;
-use crate::store::Store;
+use crate::store::{Store, Tx};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, params_from_iter, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,18 @@ impl CheckpointData {
 fn checkpoint_ns_payload(ns: &str) -> Option<Value> {
     (!ns.is_empty()).then(|| serde_json::json!({ "checkpointNs": ns }))
 }
+
+/// A deleted checkpoint's event payload: `{"deleted": true}`, with its namespace when it is not the root one.
+fn checkpoint_deleted_payload(ns: &str) -> Value {
+    let mut p = serde_json::json!({ "deleted": true });
+    if !ns.is_empty() {
+        p["checkpointNs"] = Value::from(ns);
+    }
+    p
+}
+
+/// At most this many checkpoint ids, or thread ids, in one `delete_checkpoints` / `prune_threads` call.
+pub const MAX_CHECKPOINT_IDS: usize = 1000;
 
 /// serde_json's recursion limit, which every other JSON the engine takes is parsed with.
 const MAX_JSON_DEPTH: usize = 128;
@@ -556,6 +569,126 @@ impl Store {
             s.record_checkpoint_op("delete_thread", thread_id, "", "")?;
             Ok(n as u64)
         })
+    }
+
+    /// Deletes, in one transaction, the checkpoints of `thread_id` (of every thread: None) whose id is one of
+    /// `checkpoint_ids` (any id: empty; in every namespace of the thread) and whose metadata matches `filter`
+    /// (LangGraph's `delete_for_runs` is `filter: run_id in [...]`), with their pending writes and the blobs no
+    /// checkpoint left names. At least one of the three must narrow it (`delete_thread` deletes a whole thread).
+    /// Each deleted checkpoint is a `checkpoint` event with payload `{"deleted": true}`. Returns how many.
+    pub fn delete_checkpoints(
+        &mut self,
+        thread_id: Option<&str>,
+        checkpoint_ids: &[String],
+        filter: &[Condition],
+    ) -> Result<u64> {
+        if let Some(t) = thread_id {
+            check_thread_id(t)?;
+        }
+        if checkpoint_ids.len() > MAX_CHECKPOINT_IDS {
+            return Err(Error::invalid(format!("at most {MAX_CHECKPOINT_IDS} checkpoint ids per call")));
+        }
+        for id in checkpoint_ids {
+            check_id(id, "checkpoint_id", false)?;
+        }
+        if thread_id.is_none() && checkpoint_ids.is_empty() && filter.is_empty() {
+            return Err(Error::invalid(
+                "delete_checkpoints needs a thread id, checkpoint ids or a metadata filter (it would delete every checkpoint)",
+            ));
+        }
+        let mut ps: Vec<SqlValue> = Vec::new();
+        let mut sql = String::from("SELECT thread_id, checkpoint_ns, checkpoint_id FROM checkpoints WHERE 1");
+        if let Some(t) = thread_id {
+            ps.push(SqlValue::Text(t.to_string()));
+            sql.push_str(&format!(" AND thread_id = ?{}", ps.len()));
+        }
+        if !checkpoint_ids.is_empty() {
+            ps.push(SqlValue::Text(serde_json::to_string(checkpoint_ids)?));
+            sql.push_str(&format!(" AND checkpoint_id IN (SELECT value FROM json_each(?{}))", ps.len()));
+        }
+        sql.push_str(&filter::compile(filter, "metadata", &mut ps)?);
+        sql.push_str(" ORDER BY seq");
+        self.write_tx(|s, tx| {
+            let doomed: Vec<(String, String, String)> = {
+                let mut st = s.conn.prepare(&sql)?;
+                let rows = st.query_map(params_from_iter(ps.iter()), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+                rows.collect::<rusqlite::Result<_>>()?
+            };
+            s.delete_listed(tx, &doomed)
+        })
+    }
+
+    /// Keeps the newest `keep_latest` (≥ 1) checkpoints of each namespace of each of `thread_ids` and deletes the
+    /// others, with their pending writes and the blobs no kept checkpoint names, in one transaction (LangGraph's
+    /// `prune(strategy="keep_latest")` is `keep_latest: 1`). Each deleted checkpoint is an event as in
+    /// `delete_checkpoints`. Returns how many were deleted.
+    pub fn prune_threads(&mut self, thread_ids: &[String], keep_latest: u64) -> Result<u64> {
+        if keep_latest == 0 {
+            return Err(Error::invalid("keep_latest must be at least 1 (delete_thread deletes every checkpoint)"));
+        }
+        if thread_ids.len() > MAX_CHECKPOINT_IDS {
+            return Err(Error::invalid(format!("at most {MAX_CHECKPOINT_IDS} thread ids per call")));
+        }
+        for t in thread_ids {
+            check_thread_id(t)?;
+        }
+        self.write_tx(|s, tx| {
+            let mut doomed: Vec<(String, String, String)> = Vec::new();
+            {
+                // Ranked newest first within each (thread, namespace); oldest deleted first.
+                let mut st = s.conn.prepare_cached(
+                    "SELECT thread_id, checkpoint_ns, checkpoint_id FROM (
+                       SELECT thread_id, checkpoint_ns, checkpoint_id, seq,
+                              row_number() OVER (PARTITION BY checkpoint_ns ORDER BY seq DESC) AS n
+                       FROM checkpoints WHERE thread_id = ?1)
+                     WHERE n > ?2 ORDER BY seq",
+                )?;
+                for t in thread_ids {
+                    let rows =
+                        st.query_map(params![t, keep_latest as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+                    for r in rows {
+                        doomed.push(r?);
+                    }
+                }
+            }
+            s.delete_listed(tx, &doomed)
+        })
+    }
+
+    /// Deletes the listed (thread, namespace, id) checkpoints and their pending writes inside `tx`, each a
+    /// `checkpoint` event (and an outbox op, on a replica), then the blobs of their namespaces no checkpoint
+    /// names any more. Returns how many checkpoints were deleted.
+    fn delete_listed(&mut self, tx: &mut Tx, doomed: &[(String, String, String)]) -> Result<u64> {
+        let mut n = 0u64;
+        let mut namespaces: Vec<(&str, &str)> = Vec::new();
+        for (t, ns, id) in doomed {
+            self.conn
+                .prepare_cached(
+                    "DELETE FROM checkpoint_writes WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3",
+                )?
+                .execute(params![t, ns, id])?;
+            let gone = self
+                .conn
+                .prepare_cached(
+                    "DELETE FROM checkpoints WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND checkpoint_id = ?3",
+                )?
+                .execute(params![t, ns, id])?;
+            if gone == 0 {
+                continue;
+            }
+            n += 1;
+            let seq = tx.next_seq();
+            let payload = checkpoint_deleted_payload(ns);
+            self.emit(tx, seq, NewEvent::checkpoint(id, t, Some(&payload)))?;
+            self.record_checkpoint_op("delete_checkpoint", t, ns, id)?;
+            if !namespaces.contains(&(t.as_str(), ns.as_str())) {
+                namespaces.push((t, ns));
+            }
+        }
+        for (t, ns) in namespaces {
+            self.drop_unnamed_blobs(t, ns)?;
+        }
+        Ok(n)
     }
 
     fn prune_thread(&self, thread_id: &str, ns: &str, keep: u64) -> Result<()> {

@@ -4,6 +4,7 @@
 mod app_meta;
 mod caps;
 mod checkpoint_blobs;
+mod checkpoint_delete;
 mod checkpoints;
 mod common;
 mod errors;
