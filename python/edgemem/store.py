@@ -309,6 +309,21 @@ class Store:
         """Deletes a thread's checkpoints and writes; returns how many checkpoints."""
         return self._n.delete_thread(thread_id)
 
+    def delete_checkpoints(
+        self, thread_id: str | None = None, *, checkpoint_ids: Sequence[str] = (), filter: Filter | None = None
+    ) -> int:
+        """Deletes, in one transaction, the checkpoints of ``thread_id`` (of every thread: None) whose id is one of
+        ``checkpoint_ids`` (any id: empty) and whose metadata matches ``filter`` — with their pending writes and
+        the channel blobs no checkpoint left names. At least one of the three must be given. Each deleted
+        checkpoint is a ``checkpoint`` event with payload ``{"deleted": true}``. Returns how many."""
+        conds = cv.conditions(filter)
+        return self._n.delete_checkpoints(thread_id, list(checkpoint_ids), _dumps(conds) if conds else None)
+
+    def prune_threads(self, thread_ids: Sequence[str], *, keep_latest: int = 1) -> int:
+        """Keeps the newest ``keep_latest`` (≥ 1) checkpoints of each checkpoint namespace of each thread and
+        deletes the others (with their writes and unnamed blobs), in one transaction. Returns how many went."""
+        return self._n.prune_threads(list(thread_ids), keep_latest)
+
     # --- feed, stats, transfer, upkeep -------------------------------------------------------------------------
     def notify(self, channel: str, payload: Any = None) -> int:
         """Publishes an app message on ``channel`` through the change feed; returns its seq."""

@@ -11,8 +11,8 @@ mod redo;
 mod worker;
 
 use edgemem_core::{
-    AsOf, ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, Error, EventFilter, ListQuery,
-    MemoryPut, NamespaceQuery, SearchQuery, Storage, Store, StoreConfig, StoreOptions,
+    AsOf, ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, Error, EventFilter,
+    ListQuery, MemoryPut, NamespaceQuery, SearchQuery, Storage, Store, StoreConfig, StoreOptions,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -490,6 +490,29 @@ impl NativeStore {
     /// Deletes a thread's checkpoints and writes; -> how many checkpoints.
     fn delete_thread(&self, py: Python<'_>, thread_id: String) -> PyResult<u64> {
         self.call(py, move |s| s.delete_thread(&thread_id))
+    }
+
+    /// Deletes, in one transaction, the checkpoints of `thread_id` (every thread: None) whose id is one of
+    /// `checkpoint_ids` (any: empty) and whose metadata matches `filter_json` (conditions JSON); -> how many.
+    #[pyo3(signature = (thread_id=None, checkpoint_ids=Vec::new(), filter_json=None))]
+    fn delete_checkpoints(
+        &self,
+        py: Python<'_>,
+        thread_id: Option<String>,
+        checkpoint_ids: Vec<String>,
+        filter_json: Option<String>,
+    ) -> PyResult<u64> {
+        self.call(py, move |s| {
+            let filter: Vec<Condition> = filter_json.map(|j| parse(&j, "filter")).transpose()?.unwrap_or_default();
+            s.delete_checkpoints(thread_id.as_deref(), &checkpoint_ids, &filter)
+        })
+    }
+
+    /// Keeps the newest `keep_latest` checkpoints of each namespace of each thread and deletes the others, in one
+    /// transaction; -> how many were deleted.
+    #[pyo3(signature = (thread_ids, keep_latest=1))]
+    fn prune_threads(&self, py: Python<'_>, thread_ids: Vec<String>, keep_latest: u64) -> PyResult<u64> {
+        self.call(py, move |s| s.prune_threads(&thread_ids, keep_latest))
     }
 
     /// Publishes `payload_json` on `channel`; -> the event's seq.

@@ -30,6 +30,10 @@ from ..errors import EdgememError
 
 #: Checkpoints a `list` page asks the store for.
 _PAGE = 100
+#: Values one ``in`` filter condition takes (the engine's limit).
+_IN_MAX = 100
+#: Threads one `prune_threads` call takes (the engine's limit).
+_THREADS_MAX = 1000
 _SCALARS = (str, bool, int, float)
 
 
@@ -239,13 +243,16 @@ class EdgememSaver(BaseCheckpointSaver[str]):
             self.store.put_writes(thread_id, c.checkpoint_id, task, [(ch, v) for _, ch, v in ws], checkpoint_ns=c.checkpoint_ns)
 
     def _rewrite(self, thread_id: str, keep: list[Any]) -> None:
-        """The thread holding only `keep` (oldest first): deleted, then the kept checkpoints stored again.
-
-        The engine has no call that deletes single checkpoints, so this is two steps: a crash between them leaves
-        the thread without the checkpoints it was to keep."""
+        """The thread holding only `keep` (oldest first), for a store without `delete_checkpoints` /
+        `prune_threads` (`connect()`: the Worker's HTTP API has no such route yet): the thread deleted, then the
+        kept checkpoints stored again — two steps, so a crash between them loses the kept checkpoints."""
         self.store.delete_thread(thread_id)
         for c in keep:
             self._put_stored(c, thread_id)
+
+    def _atomic(self) -> bool:
+        """The store deletes chosen checkpoints in one transaction (a local store)."""
+        return hasattr(self.store, "delete_checkpoints") and hasattr(self.store, "prune_threads")
 
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copies every checkpoint (every namespace, the whole parent chain) and its writes to another thread."""
@@ -253,30 +260,44 @@ class EdgememSaver(BaseCheckpointSaver[str]):
             self._put_stored(c, target_thread_id)
 
     def delete_for_runs(self, run_ids: Sequence[str]) -> None:
-        """Deletes the checkpoints (and their writes) whose metadata ``run_id`` is one of ``run_ids``."""
-        runs = set(run_ids)
+        """Deletes the checkpoints (and their writes) whose metadata ``run_id`` is one of ``run_ids``: on a local
+        store in one transaction per 100 run ids (the engine's ``in`` takes up to 100 values)."""
+        runs = sorted({str(r) for r in run_ids})
         if not runs:
             return
+        if self._atomic():
+            for i in range(0, len(runs), _IN_MAX):
+                self.store.delete_checkpoints(None, filter=[{"field": "run_id", "op": "in", "value": runs[i : i + _IN_MAX]}])
+            return
         threads: set[str] = set()
-        for rid in runs:
+        for i in range(0, len(runs), _IN_MAX):
             before = None
             while True:
-                items, before = self.store.list_checkpoints(None, before=before, limit=_PAGE, filter={"run_id": rid})
+                cond = [{"field": "run_id", "op": "in", "value": runs[i : i + _IN_MAX]}]
+                items, before = self.store.list_checkpoints(None, before=before, limit=_PAGE, filter=cond)
                 threads.update(c.thread_id for c in items)
                 if before is None:
                     break
+        gone = set(runs)
         for t in sorted(threads):
             cs = self._all(t)
-            self._rewrite(t, [c for c in cs if c.metadata.get("run_id") not in runs])
+            self._rewrite(t, [c for c in cs if str(c.metadata.get("run_id")) not in gone])
 
     def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
-        """``keep_latest``: keeps each namespace's latest checkpoint (with its writes); ``delete``: deletes all."""
+        """``keep_latest``: keeps each namespace's latest checkpoint (with its writes) — on a local store in one
+        transaction per 1,000 threads; ``delete``: deletes all."""
         if strategy not in ("keep_latest", "delete"):
             raise EdgememError("INVALID_ARGUMENT", f'prune strategy must be "keep_latest" or "delete", not {strategy!r}')
-        for t in thread_ids:
-            if strategy == "delete":
+        threads = list(dict.fromkeys(thread_ids))
+        if strategy == "delete":
+            for t in threads:
                 self.store.delete_thread(t)
-                continue
+            return
+        if self._atomic():
+            for i in range(0, len(threads), _THREADS_MAX):
+                self.store.prune_threads(threads[i : i + _THREADS_MAX], keep_latest=1)
+            return
+        for t in threads:
             cs = self._all(t)
             latest: dict[str, Any] = {}
             for c in cs:
