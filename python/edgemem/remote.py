@@ -369,6 +369,76 @@ class RemoteStore:
     def stats(self) -> dict[str, Any]:
         return self._call("GET", "/stats")
 
+    def export(self, max_chunk_bytes: int = 1 << 20) -> Iterator[str]:
+        """The agent's store as NDJSON export chunks (``GET /export``, streamed): whole lines, each chunk about
+        ``max_chunk_bytes``. INTERNAL when the stream breaks off before its ``end`` line."""
+        if self._closed:
+            raise invalid("the store is closed")
+        http = self._http
+        url = http.base + self._path + "/export"
+        last = ""
+        try:
+            with http.client.stream("GET", url, headers={"authorization": f"Bearer {http.token()}"}) as res:
+                if res.status_code >= 400:
+                    res.read()
+                    raise _error(res)
+                chunk: list[str] = []
+                size = 0
+                for line in res.iter_lines():
+                    if not line:
+                        continue
+                    chunk.append(line + "\n")
+                    size += len(line) + 1
+                    last = line
+                    if size >= max_chunk_bytes:
+                        yield "".join(chunk)
+                        chunk, size = [], 0
+                if chunk:
+                    yield "".join(chunk)
+        except httpx.HTTPError as e:
+            raise EdgememError("INTERNAL", f"the export stream broke off: {e!r}") from e
+        if not last.startswith('{"kind":"end"'):
+            raise EdgememError("INTERNAL", "the export stream broke off before its end line")
+
+    def import_(self, chunks: Any) -> dict[str, Any]:
+        """Imports NDJSON export chunks (an iterable of str, or one str) into this agent's empty store
+        (``POST /import``, the body streamed as the chunks come); returns the progress. A source that fails
+        mid-way raises its own error, and the Worker leaves the store empty."""
+        if self._closed:
+            raise invalid("the store is closed")
+        http = self._http
+        failed: list[BaseException] = []
+
+        def body() -> Iterator[bytes]:
+            try:
+                for c in [chunks] if isinstance(chunks, str) else chunks:
+                    if c:
+                        yield c.encode()
+            except BaseException as e:
+                failed.append(e)
+                raise
+
+        headers = {"authorization": f"Bearer {http.token()}", "content-type": "application/x-ndjson"}
+        try:
+            res = http.client.request("POST", http.base + self._path + "/import", content=body(), headers=headers)
+        except BaseException as e:
+            if failed:
+                raise failed[0] from None
+            if isinstance(e, httpx.HTTPError):
+                raise EdgememError("INTERNAL", f"cannot reach the edgemem worker at {http.base}: {e!r}") from e
+            raise
+        if res.status_code >= 400:
+            raise _error(res)
+        return res.json()
+
+    def sweep(self) -> int:
+        """Removes the agent's expired memories now (and applies retention); returns how many expired."""
+        return self._call("POST", "/sweep")["expired"]
+
+    def maintain(self) -> None:
+        """Inserts buffered vectors into the agent's index and snapshots it now (the Worker's alarm also does)."""
+        self._call("POST", "/maintain")
+
     @property
     def seq(self) -> int:
         return self.stats()["seq"]

@@ -417,6 +417,15 @@ class Store:
         """Removes expired memories now; returns how many."""
         return self._n.sweep()
 
+    def app_meta(self, name: str) -> str | None:
+        """The host metadata entry ``name`` (a string the application keeps in the store file), or None."""
+        return self._n.app_meta(name)
+
+    def set_app_meta(self, name: str, value: str | None) -> None:
+        """Sets (a string) or removes (None) the host metadata entry ``name``. Names starting ``embedder`` are the
+        package's own (the record of which embedder made the vectors)."""
+        self._n.set_app_meta(name, value)
+
     @property
     def seq(self) -> int:
         """The seq of the last committed change."""

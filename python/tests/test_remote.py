@@ -2,6 +2,7 @@
 over connect(). (The contract, the WebSocket feed included, is tests/test_store.py's, run over connect() too.)"""
 
 import asyncio
+import json
 
 import pytest
 from conftest import remote_store
@@ -85,5 +86,46 @@ def test_agent_graph_over_connect(worker):
         graph2 = langgraph_agent.build(EdgememSaver(s), EdgememStore(s))
         out = graph2.invoke(Command(resume="yes"), config)
         assert out["messages"][-1].content.endswith("I remember: my dog is Rex")
+    finally:
+        s.close()
+
+
+def test_import_streams_into_an_agent_and_a_broken_source_leaves_it_empty(worker, tmp_path):
+    from edgemem import open_store
+
+    with open_store(str(tmp_path / "src.db"), dims=3) as src:
+        for i in range(300):
+            src.put(("docs", str(i % 3)), f"k{i}", {"text": "x" * 100, "i": i}, embedding=[1, i / 300, 0])
+        src.put_checkpoint("t", "c1", ("bytes", b"\x00\x01"), metadata={"step": 1})
+        text = "".join(src.export())
+    # Pieces that cut lines anywhere: the Worker reads the body as one stream.
+    pieces = [text[i : i + 997] for i in range(0, len(text), 997)]
+    s = remote_store(worker)
+    try:
+        assert s.import_(iter(pieces))["done"] is True
+        assert s.stats()["memories"] == 300
+        assert s.get(("docs", "1"), "k4").value == {"text": "x" * 100, "i": 4}
+        assert s.get_checkpoint("t").data == ("bytes", b"\x00\x01")
+        with pytest.raises(EdgememError) as e:
+            s.import_(text)  # only into an empty store
+        assert e.value.code in ("CONFLICT", "INVALID_ARGUMENT")
+        chunks = list(s.export(max_chunk_bytes=4096))  # whole lines, about 4 KiB each
+        assert len(chunks) > 5 and all(c.endswith("\n") for c in chunks)
+        end = lambda t: {k: v for k, v in json.loads(t.splitlines()[-1]).items() if k in ("versions", "checkpoints", "writes")}  # noqa: E731
+        assert end("".join(chunks)) == end(text) == {"versions": 300, "checkpoints": 1, "writes": 0}
+    finally:
+        s.close()
+
+    def broken():
+        yield pieces[0]
+        yield pieces[1]
+        raise ValueError("the source broke")
+
+    s = remote_store(worker)
+    try:
+        with pytest.raises(ValueError, match="the source broke"):
+            s.import_(broken())
+        assert s.stats()["memories"] == 0
+        s.put("n", "k", 1)  # and it takes writes again
     finally:
         s.close()

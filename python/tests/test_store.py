@@ -142,19 +142,21 @@ def test_notify_changes_stats(store):
     assert st["memories"] == 1 and st["seq"] == seq
 
 
-def test_export_import(local_store):
-    store = local_store
+def test_export_import(store):
     store.put("n", "k", "hello", embedding=[1, 0, 0])
-    seq = store.notify("chan", {"hi": 1})
-    page = store.changes(0)
-    assert [e.kind for e in page.events] == ["put", "notify"] and page.events[1].seq == seq
-    assert store.changes(0, kinds=["notify"]).events[0].payload == {"hi": 1}
+    store.put("n", "k", "hello again", embedding=[1, 0, 0])
+    store.put_checkpoint("t", "c1", ("json", b'{"v":1}'), metadata={"step": 1})
     st = store.stats()
     assert st["memories"] == 1 and st["dims"] == 3
     chunks = list(store.export())
+    assert all(c.endswith("\n") for c in chunks)
+    assert chunks[-1].splitlines()[-1].startswith('{"kind":"end"')
     with open_store(dims=3) as other:
-        other.import_(chunks)
-        assert other.get("n", "k").value == "hello"
+        progress = other.import_(chunks)
+        assert progress["done"] is True
+        assert other.get("n", "k").value == "hello again"
+        assert [m.value for m in other.history("n", "k").versions] == ["hello", "hello again"]
+        assert other.get_checkpoint("t").metadata == {"step": 1}
         assert other.search(vector=[1, 0, 0], k=1)[0].key == "k"
 
 
@@ -167,10 +169,14 @@ def test_ttl(store):
     assert store.get("t", "kept").pinned is True
 
 
-def test_sweep(local_store):
-    local_store.put("t", "gone", 1, ttl_ms=1)
+def test_sweep_and_maintain(store):
+    store.put("t", "gone", 1, ttl_ms=1)
+    store.put("t", "kept", 2, embedding=[0, 1, 0])
     time.sleep(0.01)
-    assert local_store.sweep() == 1 and local_store.stats()["memories"] == 0
+    assert store.sweep() == 1 and store.stats()["memories"] == 1
+    assert store.sweep() == 0
+    store.maintain()
+    assert store.search(vector=[0, 1, 0], k=1)[0].key == "kept"
 
 
 def test_closed_store_raises_and_context_manager(tmp_path):
@@ -298,3 +304,14 @@ def test_a_forked_child_is_told_to_open_the_store_again(tmp_path):
     assert os.read(r, 100) == b"INVALID_ARGUMENT"
     assert s.get("a", "k").value == 1  # the parent's store is untouched
     s.close()
+
+
+def test_app_meta(local_store):
+    assert local_store.app_meta("my.app") is None
+    local_store.set_app_meta("my.app", '{"v": 1}')
+    assert local_store.app_meta("my.app") == '{"v": 1}'
+    local_store.set_app_meta("my.app", None)
+    assert local_store.app_meta("my.app") is None
+    with pytest.raises(EdgememError) as e:
+        local_store.set_app_meta("x" * 65, "v")
+    assert e.value.code == "INVALID_ARGUMENT"
