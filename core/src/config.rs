@@ -180,6 +180,8 @@ pub struct StoreOptions {
     /// (`fusion.neighbourWeight`). Absent or `"none"`: memories are unordered facts.
     #[cfg_attr(test, ts(type = "\"namespace\" | \"none\"", optional))]
     pub sequence: Option<String>,
+    /// `remember`'s settings (absent fields: the defaults).
+    pub coherence: Option<CoherenceSettings>,
 }
 
 /// How a store's memories form sequences, whose neighbours lend each other score in a search
@@ -191,6 +193,61 @@ pub enum Sequence {
     None,
     /// The memories of one namespace, in the order they were first written.
     Namespace,
+}
+
+/// The rules' settings (store option `coherence`, or per call). Defaults chosen by cross-validation on the
+/// labelled set in bench/coherence (see docs/benchmarks/coherence.md).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct CoherenceSettings {
+    /// Cosine similarity at or above which two facts whose guards agree are the same fact.
+    pub duplicate_similarity: f64,
+    /// Content-word overlap (Jaccard) at or above which two facts whose guards agree are the same fact.
+    pub duplicate_overlap: f64,
+    /// Cosine similarity at or above which a fact with a change cue ("now", "moved", "no longer") about the same
+    /// entity supersedes the memory it is closest to.
+    pub supersede_similarity: f64,
+    /// Content-word overlap at or above which the same holds without vectors.
+    pub supersede_overlap: f64,
+    /// A fact that differs from its closest memory in one slot only (a number, a date, a name), with no cue,
+    /// supersedes it when true; when false (the default: "two meetings" and "the meeting moved" look alike) it is
+    /// new, and uncertain.
+    pub slot_updates: bool,
+    /// Cosine similarity at or above which a fact the rules call new is uncertain (what a judge is asked).
+    pub judge_similarity: f64,
+    /// Memories of the namespace compared with the fact (the closest by vector and by words).
+    pub candidates: usize,
+}
+
+impl Default for CoherenceSettings {
+    fn default() -> Self {
+        CoherenceSettings {
+            duplicate_similarity: 0.93,
+            duplicate_overlap: 0.75,
+            supersede_similarity: 0.87,
+            supersede_overlap: 0.5,
+            slot_updates: false,
+            judge_similarity: 0.85,
+            candidates: 8,
+        }
+    }
+}
+
+impl CoherenceSettings {
+    pub(crate) fn check(&self) -> Result<()> {
+        let unit = [
+            self.duplicate_similarity,
+            self.duplicate_overlap,
+            self.supersede_similarity,
+            self.supersede_overlap,
+            self.judge_similarity,
+        ];
+        if unit.iter().any(|v| !v.is_finite() || !(-1.0..=1.0).contains(v)) || !(1..=64).contains(&self.candidates) {
+            return Err(Error::invalid("coherence settings: similarities in -1..=1, candidates in 1..=64"));
+        }
+        Ok(())
+    }
 }
 
 /// Everything needed to open a store.
@@ -216,6 +273,8 @@ pub struct StoreConfig {
     pub memory_budget: u64,
     /// How memories form sequences (`Sequence::Namespace`: searches score neighbours by default).
     pub sequence: Sequence,
+    /// `remember`'s rules' settings (features/coherence).
+    pub coherence: CoherenceSettings,
 }
 
 impl Default for StoreConfig {
@@ -233,6 +292,7 @@ impl Default for StoreConfig {
             max_checkpoint_bytes: 8 << 20,
             memory_budget: 0,
             sequence: Sequence::None,
+            coherence: CoherenceSettings::default(),
         }
     }
 }
@@ -272,6 +332,10 @@ impl TryFrom<StoreOptions> for StoreConfig {
         }
         if let Some(n) = o.max_checkpoint_bytes {
             cfg.max_checkpoint_bytes = n;
+        }
+        if let Some(c) = o.coherence {
+            c.check()?;
+            cfg.coherence = c;
         }
         cfg.sequence = match o.sequence.as_deref() {
             None | Some("none") => Sequence::None,

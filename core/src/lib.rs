@@ -28,12 +28,17 @@ pub mod wasm_rt;
 pub use base::error::{Error, ErrorCode, Result};
 pub use base::filter::{Condition, FilterOp};
 pub use base::page_bytes::MAX_PAGE_BYTES;
-pub use base::types::{AsOf, ExportCounts, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
-pub use config::{Caps, Durability, Metric, Retention, ScalarKind, Sequence, Storage, StoreConfig, StoreOptions};
+pub use base::types::{AnyTime, AsOf, ExportCounts, ListPage, ListQuery, Memory, MemoryPut, ValidAt, WriteAck};
+pub use config::{
+    Caps, CoherenceSettings, Durability, Metric, Retention, ScalarKind, Sequence, Storage, StoreConfig, StoreOptions,
+};
 pub use features::app_meta::{MAX_APP_META_NAME, MAX_APP_META_VALUE};
 pub use features::checkpoints::{
     ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPage, CheckpointPut, PendingWrite,
 };
+pub use features::coherence::consolidate::{ConsolidateQuery, ConsolidateReport};
+pub use features::coherence::context::{ContextBlock, ContextItem, ContextQuery};
+pub use features::coherence::{Assessment, Decided, Decision, RememberInput, Remembered, Target};
 pub use features::memories::crud::{HistoryPage, HISTORY_PAGE_MAX};
 pub use features::memories::namespaces::NamespaceQuery;
 pub use features::replica::{OutboxOp, PullApplied, PulledMemory, APPLIED_OPS_KEPT, MAX_OUTBOX_READ};

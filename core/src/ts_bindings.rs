@@ -5,8 +5,12 @@
 
 use crate::base::error::ErrorCode;
 use crate::base::filter::{Condition, FilterOp};
-use crate::base::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
+use crate::base::types::{AnyTime, AsOf, ListPage, ListQuery, Memory, MemoryPut, ValidAt, WriteAck};
+use crate::config::CoherenceSettings;
 use crate::config::{Metric, Retention, ScalarKind, StoreOptions};
+use crate::features::coherence::consolidate::{ConsolidateQuery, ConsolidateReport};
+use crate::features::coherence::context::{ContextBlock, ContextItem, ContextQuery};
+use crate::features::coherence::{Assessment, Decided, Decision, RememberInput, Remembered, Target};
 use crate::features::memories::crud::HistoryPage;
 use crate::features::memories::namespaces::NamespaceQuery;
 use crate::features::search::fusion::{FusionMethod, FusionParams};
@@ -128,7 +132,13 @@ fn generate() -> String {
     out.push_str(
         "export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };\n\n",
     );
+    out.push_str(&format!(
+        "/** `remember`'s settings when a store names none. */\nexport const COHERENCE_DEFAULTS: CoherenceSettings = {};\n\n",
+        serde_json::to_string(&CoherenceSettings::default()).unwrap()
+    ));
     decl::<AsOf>(&mut out, &cfg);
+    decl::<AnyTime>(&mut out, &cfg);
+    decl::<ValidAt>(&mut out, &cfg);
     decl::<Condition>(&mut out, &cfg);
     decl::<MemoryPut>(&mut out, &cfg);
     decl::<Memory>(&mut out, &cfg);
@@ -146,6 +156,18 @@ fn generate() -> String {
     decl::<Stats>(&mut out, &cfg);
     decl::<ImportProgress>(&mut out, &cfg);
     decl::<Retention>(&mut out, &cfg);
+    decl::<CoherenceSettings>(&mut out, &cfg);
+    decl::<Decision>(&mut out, &cfg);
+    decl::<Target>(&mut out, &cfg);
+    decl::<Decided>(&mut out, &cfg);
+    decl::<RememberInput>(&mut out, &cfg);
+    decl::<Remembered>(&mut out, &cfg);
+    decl::<Assessment>(&mut out, &cfg);
+    decl::<ConsolidateQuery>(&mut out, &cfg);
+    decl::<ConsolidateReport>(&mut out, &cfg);
+    decl::<ContextQuery>(&mut out, &cfg);
+    decl::<ContextItem>(&mut out, &cfg);
+    decl::<ContextBlock>(&mut out, &cfg);
     decl::<StoreOptions>(&mut out, &cfg);
     out.truncate(out.trim_end().len());
     out.push('\n');

@@ -37,6 +37,60 @@ pub struct Memory {
     pub seq: u64,
     /// Accounted bytes (what caps count).
     pub size: u64,
+    /// Valid time (ms since epoch): when the fact became true in the world; None: always was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_from: Option<i64>,
+    /// When the fact stopped being true (a supersede sets it); None: still is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_to: Option<i64>,
+    /// How many times `remember` was told this fact (None: once, or a plain put).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<u64>,
+    /// When `remember` was last told it (ms since epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<i64>,
+    /// The key (same namespace) of the memory this one superseded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<String>,
+    /// The key (same namespace) of the memory that superseded this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<String>,
+}
+
+impl Memory {
+    /// Whether the memory is valid at `at` (ms since epoch): `valid_from <= at < valid_to`, an open end holding.
+    pub fn valid_at(&self, at: i64) -> bool {
+        self.valid_from.is_none_or(|f| f <= at) && self.valid_to.is_none_or(|t| t > at)
+    }
+}
+
+/// Which memories a read answers with by valid time: those valid at a time (ms since epoch), or all of them.
+/// A read without one answers with what is valid now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum ValidAt {
+    At(i64),
+    Any(AnyTime),
+}
+
+/// `"any"`: no valid-time condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub enum AnyTime {
+    Any,
+}
+
+impl ValidAt {
+    /// The time reads filter at (None: any), `now` when none was asked for.
+    pub fn resolve(v: Option<ValidAt>, now: i64) -> Option<i64> {
+        match v {
+            None => Some(now),
+            Some(ValidAt::At(t)) => Some(t),
+            Some(ValidAt::Any(_)) => None,
+        }
+    }
 }
 
 /// A write of one memory.
@@ -62,6 +116,15 @@ pub struct MemoryPut {
     /// (0 = the key must not exist), else CONFLICT.
     #[serde(default)]
     pub if_version: Option<u64>,
+    /// Valid time (ms since epoch): when the fact became true, and stopped being true.
+    #[serde(default)]
+    pub valid_from: Option<i64>,
+    #[serde(default)]
+    pub valid_to: Option<i64>,
+    /// A memory's coherence fields as `remember` keeps them (`seen`, `last_seen`, `replaces`, `replaced_by`):
+    /// what replication carries; a caller's put leaves it out.
+    #[serde(default)]
+    pub coherence: Option<Map<String, Value>>,
 }
 
 impl MemoryPut {
@@ -132,6 +195,9 @@ pub struct ListQuery {
     pub cursor: Option<String>,
     #[serde(default)]
     pub as_of: Option<AsOf>,
+    /// Valid time (default: now).
+    #[serde(default)]
+    pub valid_at: Option<ValidAt>,
     #[serde(default)]
     pub include_embeddings: bool,
 }

@@ -47,6 +47,12 @@ struct PutOp<'a> {
     ttl_ms: Option<u64>,
     if_version: Option<u64>,
     embedding: Option<&'a [f32]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    valid_from: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    valid_to: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coherence: Option<&'a RawValue>,
     base: u64,
     version: u64,
 }
@@ -66,6 +72,9 @@ pub struct PulledMemory {
     /// When it expires at the agent (ms since the epoch).
     pub expires_at: Option<i64>,
     pub embedding: Option<Vec<f32>>,
+    pub valid_from: Option<i64>,
+    pub valid_to: Option<i64>,
+    pub coherence: Option<Map<String, Value>>,
 }
 
 /// What `apply_pulled` did.
@@ -88,6 +97,7 @@ impl Store {
     pub(crate) fn record_put(&mut self, p: &Prepared, base: u64, version: u64) -> Result<()> {
         let value = RawValue::from_string(p.value.clone())?;
         let metadata = RawValue::from_string(p.metadata.clone())?;
+        let coherence = p.coherence.clone().map(RawValue::from_string).transpose()?;
         let op = PutOp {
             op: "put",
             namespace: namespace::decode(&p.ns),
@@ -99,6 +109,9 @@ impl Store {
             ttl_ms: p.ttl_ms,
             if_version: p.if_version,
             embedding: p.embedding.as_deref(),
+            valid_from: p.valid_from,
+            valid_to: p.valid_to,
+            coherence: coherence.as_deref(),
             base,
             version,
         };
@@ -271,6 +284,9 @@ impl Store {
                     pinned: m.pinned,
                     ttl_ms: m.expires_at.map(|t| (t - tx.now) as u64),
                     if_version: None,
+                    valid_from: m.valid_from,
+                    valid_to: m.valid_to,
+                    coherence: m.coherence,
                 };
                 let mut p = s.prepare_put(&put)?;
                 if live.as_ref().is_some_and(|row| row.version == m.version) && s.same_as_live(&p)? {
@@ -295,9 +311,12 @@ impl Store {
             .conn
             .prepare_cached(
                 "SELECT 1 FROM memories WHERE ns = ?1 AND key = ?2 AND value = ?3 AND text IS ?4 AND metadata = ?5
-                 AND pinned = ?6 AND embedding IS ?7",
+                 AND pinned = ?6 AND embedding IS ?7 AND valid_from IS ?8 AND valid_to IS ?9 AND coherence IS ?10",
             )?
-            .query_row(params![p.ns, p.key, p.value, p.text, p.metadata, p.pinned, emb], |r| r.get(0))
+            .query_row(
+                params![p.ns, p.key, p.value, p.text, p.metadata, p.pinned, emb, p.valid_from, p.valid_to, p.coherence],
+                |r| r.get(0),
+            )
             .optional()?;
         Ok(same.is_some())
     }

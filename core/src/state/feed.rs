@@ -23,6 +23,7 @@ wire_enum! {
         Evict = "evict",
         Checkpoint = "checkpoint",
         Notify = "notify",
+        Supersede = "supersede",
     }
 }
 
@@ -130,6 +131,11 @@ impl<'a> NewEvent<'a> {
     /// A memory's put, delete, eviction or expiry (`ns` encoded).
     pub fn memory(kind: EventKind, ns: &'a str, key: &'a str, version: u64) -> Self {
         NewEvent { kind, ns: Some(ns), key: Some(key), version: Some(version), channel: None, payload: None }
+    }
+    /// The event with `payload`.
+    pub fn with_payload(mut self, payload: Option<&'a Value>) -> Self {
+        self.payload = payload;
+        self
     }
     /// A checkpoint put: its id as the key, its thread as the channel.
     /// `in_ns`: `{"checkpointNs": …}` for a checkpoint outside the thread's root namespace.

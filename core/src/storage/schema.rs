@@ -277,6 +277,29 @@ const MIGRATIONS: &[&str] = &[
     CREATE TABLE applied_ops (replica TEXT NOT NULL, op INTEGER NOT NULL, seq INTEGER NOT NULL,
         PRIMARY KEY (replica, op)) STRICT, WITHOUT ROWID;
     "#,
+    // v12 — valid time and coherence (features/coherence): when a fact was true in the world (`valid_from`,
+    // `valid_to`; NULL: open) and what `remember` keeps of it (`coherence`: seen count, last seen, the keys it
+    // replaced / was replaced by; NULL: none), on live rows and versions alike. The partial indexes find the
+    // memories a valid-time read must leave out without a scan (none, for a store of plain puts).
+    r#"
+    ALTER TABLE memories ADD COLUMN valid_from INTEGER;
+    ALTER TABLE memories ADD COLUMN valid_to INTEGER;
+    ALTER TABLE memories ADD COLUMN coherence TEXT;
+    ALTER TABLE versions ADD COLUMN valid_from INTEGER;
+    ALTER TABLE versions ADD COLUMN valid_to INTEGER;
+    ALTER TABLE versions ADD COLUMN coherence TEXT;
+    CREATE INDEX memories_valid_to ON memories (valid_to) WHERE valid_to IS NOT NULL;
+    CREATE INDEX memories_valid_from ON memories (valid_from) WHERE valid_from IS NOT NULL;
+    DROP VIEW all_versions;
+    CREATE VIEW all_versions AS
+        SELECT mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
+               valid_from, valid_to, coherence, seq_from, size, seq_to, ended_at, end_kind
+        FROM versions WHERE seq_to IS NOT NULL
+        UNION ALL
+        SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
+               valid_from, valid_to, coherence, seq, size, NULL, NULL, NULL
+        FROM memories;
+    "#,
 ];
 
 pub const CURRENT_VERSION: i64 = MIGRATIONS.len() as i64;

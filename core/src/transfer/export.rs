@@ -7,7 +7,7 @@
 use crate::base::error::{Error, Result};
 use crate::base::types::{ExportCounts, Memory};
 use crate::features::checkpoints::{row_to_checkpoint, Checkpoint, CheckpointData, CP_COLS};
-use crate::features::memories::row::{row_to_memory, versions_union, MEM_COLS, VER_COLS};
+use crate::features::memories::row::{row_to_memory, versions_union, COL_SEQ, EXTRA_COL, MEM_COLS, VER_COLS};
 use crate::store::Store;
 use crate::transfer::format::{
     ExportCommits, ExportDoc, ExportHeader, ExportLine, ExportedVersion, ExportedWrite, FORMAT, STREAM_FORMAT,
@@ -25,14 +25,14 @@ const ROWS_PER_QUERY: usize = 64;
 /// A `VER_COLS, seq_to, ended_at, end_kind` row as exported at seq `at`: a version closed after it was live
 /// at it (then with its memory's id).
 fn version_from(r: &rusqlite::Row, at: u64) -> rusqlite::Result<ExportedVersion> {
-    let seq_to = r.get::<_, Option<i64>>(14)?.map(|v| v as u64).filter(|&t| t <= at);
+    let seq_to = r.get::<_, Option<i64>>(EXTRA_COL)?.map(|v| v as u64).filter(|&t| t <= at);
     let closed = seq_to.is_some();
     let (id, memory) = row_to_memory(r, true)?;
     Ok(ExportedVersion {
         memory,
         seq_to,
-        ended_at: if closed { r.get(15)? } else { None },
-        end_kind: if closed { r.get(16)? } else { None },
+        ended_at: if closed { r.get(EXTRA_COL + 1)? } else { None },
+        end_kind: if closed { r.get(EXTRA_COL + 2)? } else { None },
         id: if closed { None } else { Some(id as u64) },
     })
 }
@@ -196,7 +196,8 @@ impl Store {
                 "SELECT {MEM_COLS}, NULL, NULL, NULL FROM memories WHERE (ns, key, seq) > (?1, ?2, ?3) AND seq <= ?4
                  UNION ALL SELECT {VER_COLS}, seq_to, ended_at, end_kind FROM versions
                    WHERE (ns, key, seq_from) > (?1, ?2, ?3) AND seq_from <= ?4 AND seq_to IS NOT NULL
-                 ORDER BY 2, 3, 13 LIMIT {ROWS_PER_QUERY}"
+                 ORDER BY 2, 3, {} LIMIT {ROWS_PER_QUERY}",
+                COL_SEQ + 1
             ),
             params![c.ns, c.key, c.after, c.seq as i64],
             c.seq,

@@ -109,11 +109,17 @@ fn check_version(st: &ImportState, v: &ExportedVersion, cfg: &StoreConfig) -> Re
     if m.version == 0 || m.version > m.seq {
         return Err(Error::invalid(format!("export has version {} of {:?} at seq {}", m.version, m.key, m.seq)));
     }
+    if m.valid_from.zip(m.valid_to).is_some_and(|(f, t)| t < f) {
+        return Err(Error::invalid(format!("export has a version of {:?} valid to before it is valid from", m.key)));
+    }
     if v.seq_to.is_some_and(|t| t <= m.seq || t > st.seq) {
         return Err(Error::invalid(format!("export has a version of {:?} with an impossible validity range", m.key)));
     }
     if v.end_kind.as_deref().is_some_and(|k| {
-        !matches!(EventKind::parse(k), Some(EventKind::Put | EventKind::Delete | EventKind::Expire | EventKind::Evict))
+        !matches!(
+            EventKind::parse(k),
+            Some(EventKind::Put | EventKind::Delete | EventKind::Expire | EventKind::Evict | EventKind::Supersede)
+        )
     }) {
         return Err(Error::invalid(format!("export has a version ended by {:?}, not a memory change", v.end_kind)));
     }
@@ -341,7 +347,8 @@ impl Store {
             return Err(Error::invalid(format!("export holds {} twice", named(m))));
         }
         // The columns a live row and a version row share (`data_cols!`), then the seq it began at.
-        let shared: [&dyn ToSql; 12] = [
+        let coherence = crate::features::memories::row::Coherence::of(m).to_column();
+        let shared: [&dyn ToSql; 15] = [
             &ns,
             &m.key,
             &value,
@@ -353,6 +360,9 @@ impl Store {
             &m.created_at,
             &m.updated_at,
             &(m.version as i64),
+            &m.valid_from,
+            &m.valid_to,
+            &coherence,
             &(m.seq as i64),
         ];
         if v.seq_to.is_none() {
@@ -370,7 +380,7 @@ impl Store {
     fn insert_live_version(
         &mut self,
         v: &ExportedVersion,
-        shared: &[&dyn ToSql; 12],
+        shared: &[&dyn ToSql; 15],
         size: u64,
         adds: &mut IndexAdds,
     ) -> Result<()> {
@@ -386,7 +396,7 @@ impl Store {
             .prepare_cached(concat!(
                 "INSERT INTO memories (",
                 data_cols!(),
-                ", seq, size, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+                ", seq, size, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
             ))?
             .execute(params_from_iter(shared.iter().copied().chain([&(size as i64) as &dyn ToSql, &id])))
             .map_err(|e| {
@@ -407,7 +417,7 @@ impl Store {
     /// A closed version's history row. It names no memory id (an export names live memories' only): 0, as
     /// before v8.
     #[inline(always)]
-    fn insert_closed_version(&mut self, v: &ExportedVersion, shared: &[&dyn ToSql; 12], size: u64) -> Result<()> {
+    fn insert_closed_version(&mut self, v: &ExportedVersion, shared: &[&dyn ToSql; 15], size: u64) -> Result<()> {
         let m = &v.memory;
         let mem_id: i64 = 0;
         let closing: [&dyn ToSql; 4] = [&v.seq_to.map(|t| t as i64), &v.ended_at, &v.end_kind, &(size as i64)];
@@ -416,7 +426,7 @@ impl Store {
                 "INSERT INTO versions (mem_id, ",
                 data_cols!(),
                 ", seq_from, seq_to, ended_at, end_kind, size)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
             ))?
             .execute(params_from_iter([&mem_id as &dyn ToSql].into_iter().chain(shared.iter().copied()).chain(closing)))
             .map_err(|e| duplicate(e, || named(m)))?;

@@ -6,6 +6,7 @@ mod caps;
 mod checkpoint_blobs;
 mod checkpoint_delete;
 mod checkpoints;
+mod coherence;
 mod common;
 mod errors;
 mod feed;

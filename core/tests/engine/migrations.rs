@@ -13,7 +13,21 @@ use edgemem_core::{AsOf, CheckpointData, CheckpointPut, MemoryPut, SearchQuery, 
 #[cfg(not(target_arch = "wasm32"))]
 use serde_json::json;
 
-/// SQL turning a current file back into v8: no replica outbox (v11), the full-text marks' table again (empty: the
+/// SQL turning a current file back into v11: no valid time or coherence columns (v12), the v8 view.
+#[cfg(not(target_arch = "wasm32"))]
+const V12_TO_V11: &str = "DROP INDEX memories_valid_to; DROP INDEX memories_valid_from; DROP VIEW all_versions;
+    ALTER TABLE memories DROP COLUMN valid_from; ALTER TABLE memories DROP COLUMN valid_to;
+    ALTER TABLE memories DROP COLUMN coherence; ALTER TABLE versions DROP COLUMN valid_from;
+    ALTER TABLE versions DROP COLUMN valid_to; ALTER TABLE versions DROP COLUMN coherence;
+    CREATE VIEW all_versions AS
+        SELECT mem_id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
+               seq_from, size, seq_to, ended_at, end_kind
+        FROM versions WHERE seq_to IS NOT NULL
+        UNION ALL
+        SELECT id, ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version,
+               seq, size, NULL, NULL, NULL
+        FROM memories;";
+/// SQL turning a current file back into v8 (after `V12_TO_V11`): no replica outbox (v11), the full-text marks' table again (empty: the
 /// marks on events are applied by the searches before it), and events without their mark columns. (v10 changed
 /// only the memories table's SQL text, which older schemas read alike.)
 #[cfg(not(target_arch = "wasm32"))]
@@ -46,7 +60,7 @@ fn schema_v1_database_migrates_with_its_data() {
         // write buffer (the probe's searches applied it), no checkpoint blobs.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V9_TO_V8} {V8_TO_V7}
+            "{V12_TO_V11} {V9_TO_V8} {V8_TO_V7}
              DROP TABLE fts_pending; DROP INDEX memories_lru; CREATE INDEX memories_seq ON memories (seq);
              DROP TABLE checkpoint_blobs; ALTER TABLE checkpoints DROP COLUMN channel_versions;
              CREATE INDEX commits_ts ON commits (ts); CREATE INDEX events_ts ON events (ts);
@@ -111,7 +125,7 @@ fn schema_v6_database_migrates_with_its_data() {
                  // Turn the file back into what schema v6 wrote: a commit row per write, its indexes on memories.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V9_TO_V8} {V8_TO_V7}
+            "{V12_TO_V11} {V9_TO_V8} {V8_TO_V7}
              DROP INDEX memories_lru; CREATE INDEX memories_lru ON memories (pinned, access_tick, size);
              CREATE INDEX memories_vectors ON memories (id) WHERE embedding IS NOT NULL;
              CREATE INDEX memories_seq ON memories (seq);
@@ -161,7 +175,7 @@ fn schema_v7_open_versions_stay_hidden_and_close_once() {
         // Schema v7 kept each live version in `versions` too, open (seq_to NULL), and had no view.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V9_TO_V8} {V8_TO_V7}
+            "{V12_TO_V11} {V9_TO_V8} {V8_TO_V7}
              PRAGMA user_version = 7;",
         ))
         .unwrap();
@@ -204,6 +218,7 @@ fn schema_v9_memories_lose_autoincrement_with_their_rows() {
         let want = probe(&mut s, &mut Rng::new(6));
         drop(s);
         let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(V12_TO_V11).unwrap();
         c.execute_batch(
             "DROP TABLE outbox; DROP TABLE applied_ops; PRAGMA writable_schema = ON;
              UPDATE sqlite_schema SET sql = replace(sql, 'INTEGER PRIMARY KEY,', 'INTEGER PRIMARY KEY AUTOINCREMENT,')
@@ -267,6 +282,7 @@ fn schema_v8_full_text_marks_are_applied_by_the_migration() {
         drop(s);
         // As v8 held them: in fts_pending, the first mark per memory with the text FTS has for it.
         let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(V12_TO_V11).unwrap();
         c.execute_batch(
             "DROP TABLE outbox; DROP TABLE applied_ops; CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, indexed_text TEXT);
              INSERT OR IGNORE INTO fts_pending (id, indexed_text) SELECT fts_id, CASE WHEN fts_indexed THEN
@@ -318,7 +334,7 @@ fn schema_v5_checkpoint_blobs_migrate_with_their_data() {
         // Turn the blobs back into v5's WITHOUT ROWID table.
         let c = rusqlite::Connection::open(&path).unwrap();
         c.execute_batch(&format!(
-            "{V9_TO_V8} {V8_TO_V7}
+            "{V12_TO_V11} {V9_TO_V8} {V8_TO_V7}
              CREATE TABLE v5 (thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, channel TEXT NOT NULL,
                version TEXT NOT NULL, kind TEXT NOT NULL, data BLOB NOT NULL,
                PRIMARY KEY (thread_id, checkpoint_ns, channel, version)) WITHOUT ROWID;

@@ -10,8 +10,8 @@ mod errors;
 mod host_pages;
 
 use edgemem_core::{
-    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, EventFilter, ListQuery, MemoryPut, SearchQuery, Storage,
-    Store, StoreConfig, StoreOptions,
+    AsOf, CheckpointData, CheckpointListQuery, CheckpointPut, ConsolidateQuery, ContextQuery, EventFilter, ListQuery,
+    MemoryPut, RememberInput, SearchQuery, Storage, Store, StoreConfig, StoreOptions, ValidAt,
 };
 use errors::{invalid, parse, safe, seq_arg, to_js, utf8};
 use host_pages::{HostPages, JsPageStore};
@@ -85,6 +85,9 @@ struct KeyArgs {
     /// get: also return the embedding (off by default: 384 floats as JSON cost ~50 µs a read).
     #[serde(default)]
     include_embedding: bool,
+    /// get: valid time (default: the read's time).
+    #[serde(default)]
+    valid_at: Option<ValidAt>,
 }
 
 #[derive(Deserialize)]
@@ -177,7 +180,7 @@ impl WasmStore {
     pub fn get(&mut self, args_json: &str) -> Result<String, JsValue> {
         let a: KeyArgs = parse(args_json, "get arguments")?;
         safe(self.s()?.seq())?;
-        self.s()?.get_json(&a.namespace, &a.key, a.as_of, a.include_embedding).map_err(to_js)
+        self.s()?.get_json_valid(&a.namespace, &a.key, a.as_of, a.include_embedding, a.valid_at).map_err(to_js)
     }
 
     /// GET without options, its arguments as plain strings (no JSON to build and parse): the namespace's
@@ -228,6 +231,43 @@ impl WasmStore {
         }
         let hits = self.s()?.search(&q).map_err(to_js)?;
         self.out(&hits)
+    }
+
+    /// `RememberInput` JSON (+ its embedding) -> `Remembered` JSON.
+    pub fn remember(&mut self, input_json: &str, embedding: Option<Vec<f32>>) -> Result<String, JsValue> {
+        let mut input: RememberInput = parse(input_json, "remember input")?;
+        if embedding.is_some() {
+            input.embedding = embedding;
+        }
+        let r = self.s()?.remember(input).map_err(to_js)?;
+        self.out(&r)
+    }
+
+    /// `RememberInput` JSON (+ its embedding) -> `Assessment` JSON (the rules' decision, nothing written).
+    pub fn assess(&mut self, input_json: &str, embedding: Option<Vec<f32>>) -> Result<String, JsValue> {
+        let mut input: RememberInput = parse(input_json, "remember input")?;
+        if embedding.is_some() {
+            input.embedding = embedding;
+        }
+        let a = self.s()?.assess(&input).map_err(to_js)?;
+        self.out(&a)
+    }
+
+    /// `ConsolidateQuery` JSON -> `ConsolidateReport` JSON.
+    pub fn consolidate(&mut self, query_json: &str) -> Result<String, JsValue> {
+        let q: ConsolidateQuery = parse(query_json, "consolidate query")?;
+        let r = self.s()?.consolidate(&q).map_err(to_js)?;
+        self.out(&r)
+    }
+
+    /// `ContextQuery` JSON (+ the query's vector) -> `ContextBlock` JSON.
+    pub fn context(&mut self, query_json: &str, vector: Option<Vec<f32>>) -> Result<String, JsValue> {
+        let mut q: ContextQuery = parse(query_json, "context query")?;
+        if vector.is_some() {
+            q.vector = vector;
+        }
+        let c = self.s()?.context(&q).map_err(to_js)?;
+        self.out(&c)
     }
 
     /// `CheckpointPut` JSON as UTF-8 bytes (copied in whole, its payloads kept as text) -> its seq.

@@ -5,10 +5,10 @@
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::base::namespace;
 use crate::base::page_bytes::{vector_json_bytes, PageBudget};
-use crate::base::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
+use crate::base::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, ValidAt, WriteAck};
 use crate::features::memories::json::row_to_json;
 use crate::features::memories::row::{
-    data_cols, live_row_from, row_to_memory, versions_union, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS,
+    data_cols, live_row_from, row_to_memory, versions_union, Coherence, LiveRow, LIVE_ROW_SQL, LIVE_STATE_SQL, MEM_COLS,
 };
 use crate::state::feed::{EventKind, NewEvent};
 use crate::state::index_state::IndexOp;
@@ -16,6 +16,7 @@ use crate::store::{Store, Tx};
 use crate::vectors::index::{encode_vec, validate};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Fixed per-memory overhead counted by caps (row, index entries, FTS postings).
 pub const ROW_OVERHEAD_BYTES: u64 = 64;
@@ -36,6 +37,13 @@ pub(crate) struct Prepared {
     pub(crate) size: u64,
     /// A pulled version (features/replica.rs): written with the agent's version number, not one past the live one.
     pub(crate) version: Option<u64>,
+    pub(crate) valid_from: Option<i64>,
+    pub(crate) valid_to: Option<i64>,
+    /// The coherence column (row.rs `Coherence`): None for a plain put.
+    pub(crate) coherence: Option<String>,
+    /// The event the write makes (a put; a supersede closing a memory, features/coherence) and its payload.
+    pub(crate) event: EventKind,
+    pub(crate) event_payload: Option<Value>,
 }
 
 /// What one put writes besides its `Prepared` memory.
@@ -63,6 +71,9 @@ impl Store {
                 return Err(Error::invalid(format!("ttl_ms must be 1..={MAX_TTL_MS}")));
             }
         }
+        if p.valid_from.zip(p.valid_to).is_some_and(|(f, t)| t < f) {
+            return Err(Error::invalid("valid_to must not be before valid_from"));
+        }
         let size = self.accounted_size(
             &ns,
             &p.key,
@@ -83,6 +94,16 @@ impl Store {
             if_version: p.if_version,
             size,
             version: None,
+            valid_from: p.valid_from,
+            valid_to: p.valid_to,
+            coherence: match &p.coherence {
+                None => None,
+                Some(c) => serde_json::from_value::<Coherence>(Value::Object(c.clone()))
+                    .map_err(|e| Error::invalid(format!("coherence: {e}")))?
+                    .to_column(),
+            },
+            event: EventKind::Put,
+            event_payload: None,
         })
     }
 
@@ -189,7 +210,7 @@ impl Store {
         }
         tx.usage.add(p.size, p.pinned);
         tx.touched.push(id);
-        self.emit(tx, w.seq, NewEvent::memory(EventKind::Put, &p.ns, &p.key, version))?;
+        self.emit(tx, w.seq, NewEvent::memory(p.event, &p.ns, &p.key, version).with_payload(p.event_payload.as_ref()))?;
         Ok(WriteAck { seq: w.seq, version, evicted })
     }
 
@@ -216,7 +237,7 @@ impl Store {
     /// Overwrites the live row `row` with the put (its previous version closed, its full-text entry
     /// marked, its vector dropped when the put has none). Returns the id and the new version.
     fn update_live_row(&mut self, tx: &mut Tx, row: &LiveRow, p: &Prepared, w: &RowWrite) -> Result<(i64, u64)> {
-        self.end_version(tx, row.id, w.seq, EventKind::Put)?;
+        self.end_version(tx, row.id, w.seq, p.event)?;
         if row.has_text || p.text.is_some() {
             self.mark_lexical(tx, row.id, row.has_text);
         }
@@ -224,7 +245,8 @@ impl Store {
         self.conn
             .prepare_cached(
                 "UPDATE memories SET value = ?2, text = ?3, embedding = ?4, metadata = ?5, pinned = ?6, expires_at = ?7,
-                 updated_at = ?8, version = ?9, seq = ?10, size = ?11, access_tick = ?12 WHERE id = ?1",
+                 updated_at = ?8, version = ?9, seq = ?10, size = ?11, access_tick = ?12, valid_from = ?13,
+                 valid_to = ?14, coherence = ?15 WHERE id = ?1",
             )?
             .execute(params![
                 row.id,
@@ -238,7 +260,10 @@ impl Store {
                 version as i64,
                 w.seq as i64,
                 p.size as i64,
-                w.tick as i64
+                w.tick as i64,
+                p.valid_from,
+                p.valid_to,
+                p.coherence
             ])?;
         if row.has_embedding && p.embedding.is_none() {
             tx.index_ops.push(IndexOp::Remove(row.id as u64));
@@ -258,7 +283,7 @@ impl Store {
             .prepare_cached(concat!(
                 "INSERT INTO memories (",
                 data_cols!(),
-                ", seq, size, access_tick, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?12, ?13, ",
+                ", seq, size, access_tick, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?14, ?15, ?16, ?11, ?12, ?13, ",
                 // Above the index snapshot's ids as well as the live ones (schema v10).
                 "(SELECT max(COALESCE(MAX(id), 0), COALESCE((SELECT value FROM meta WHERE name = 'index_snapshot_max_id'), 0))
                   + 1 FROM memories))"
@@ -276,7 +301,10 @@ impl Store {
                 version as i64,
                 w.seq as i64,
                 p.size as i64,
-                w.tick as i64
+                w.tick as i64,
+                p.valid_from,
+                p.valid_to,
+                p.coherence
             ])?;
         let id = self.conn.last_insert_rowid();
         if p.text.is_some() {
@@ -304,35 +332,42 @@ impl Store {
         Ok(acks)
     }
 
-    /// The live memory, or None (expired memories are invisible at once).
+    /// The live memory valid now, or None (expired memories are invisible at once).
     pub fn get(&mut self, ns: &[String], key: &str) -> Result<Option<Memory>> {
-        self.get_live(ns, key, true)
+        self.get_live(ns, key, true, None)
     }
 
-    /// The live memory; its embedding only when `with_embedding` (reading and decoding 384 floats is most
-    /// of a GET that does not need them).
-    fn get_live(&mut self, ns: &[String], key: &str, with_embedding: bool) -> Result<Option<Memory>> {
-        self.lookup_live(ns, key, |r| {
+    /// The live memory valid at `valid_at` (default now; `ValidAt::Any`: however valid); its embedding only
+    /// when `with_embedding` (reading and decoding 384 floats is most of a GET that does not need them).
+    fn get_live(
+        &mut self,
+        ns: &[String],
+        key: &str,
+        with_embedding: bool,
+        valid_at: Option<ValidAt>,
+    ) -> Result<Option<Memory>> {
+        self.lookup_live(ns, key, valid_at, |r| {
             let (id, m) = row_to_memory(r, with_embedding)?;
-            Ok((id, m.expires_at, m))
+            Ok((Found { id, expires_at: m.expires_at, valid_from: m.valid_from, valid_to: m.valid_to }, m))
         })
     }
 
-    /// The live memory at (ns, key) as `f` reads it from its row (`f` returns the id, the expiry
-    /// and the result), if there is one that has not expired; a found one counts as used (LRU).
+    /// The live memory at (ns, key) as `f` reads it from its row, if there is one that has not expired and is
+    /// valid at `valid_at`; a found one counts as used (LRU).
     fn lookup_live<T>(
         &mut self,
         ns: &[String],
         key: &str,
-        f: impl FnOnce(&Row) -> rusqlite::Result<(i64, Option<i64>, T)>,
+        valid_at: Option<ValidAt>,
+        f: impl FnOnce(&Row) -> rusqlite::Result<(Found, T)>,
     ) -> Result<Option<T>> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
         let now = self.now_ms();
         let found = self.conn.prepare_cached(LIVE_ROW_SQL)?.query_row(params![ns, key], f).optional()?;
         match found {
-            Some((id, expires_at, out)) if expires_at.is_none_or(|t| t > now) => {
-                self.recency.touch(id, self.usage.count);
+            Some((r, out)) if r.expires_at.is_none_or(|t| t > now) && r.valid(ValidAt::resolve(valid_at, now)) => {
+                self.recency.touch(r.id, self.usage.count);
                 Ok(Some(out))
             }
             _ => Ok(None),
@@ -343,13 +378,31 @@ impl Store {
     /// JSON on: a live read writes the row straight out (`json.rs`), without building a
     /// `Memory` or re-serialising the stored value.
     pub fn get_json(&mut self, ns: &[String], key: &str, as_of: Option<AsOf>, with_embedding: bool) -> Result<String> {
+        self.get_json_valid(ns, key, as_of, with_embedding, None)
+    }
+
+    /// `get_json` valid at `valid_at` (default: the read's time).
+    pub fn get_json_valid(
+        &mut self,
+        ns: &[String],
+        key: &str,
+        as_of: Option<AsOf>,
+        with_embedding: bool,
+        valid_at: Option<ValidAt>,
+    ) -> Result<String> {
         let found = match as_of {
-            None => self.lookup_live(ns, key, |r| {
+            None => self.lookup_live(ns, key, valid_at, |r| {
                 let row = row_to_json(r, with_embedding)?;
-                Ok((row.id, row.expires_at, row.json))
+                let found = Found {
+                    id: row.id,
+                    expires_at: row.expires_at,
+                    valid_from: row.valid_from,
+                    valid_to: row.valid_to,
+                };
+                Ok((found, row.json))
             })?,
             Some(a) => {
-                let m = self.get_as_of(ns, key, a, with_embedding)?;
+                let m = self.get_as_of(ns, key, a, with_embedding, valid_at)?;
                 m.map(|m| serde_json::to_string(&m))
                     .transpose()
                     .map_err(|e| Error::internal(format!("serialize: {e}")))?
@@ -371,9 +424,21 @@ impl Store {
         as_of: Option<AsOf>,
         with_embedding: bool,
     ) -> Result<Option<Memory>> {
+        self.get_valid(ns, key, as_of, with_embedding, None)
+    }
+
+    /// As `get_at_with`, valid at `valid_at` (default: the read's time: now, or the AS OF time).
+    pub fn get_valid(
+        &mut self,
+        ns: &[String],
+        key: &str,
+        as_of: Option<AsOf>,
+        with_embedding: bool,
+        valid_at: Option<ValidAt>,
+    ) -> Result<Option<Memory>> {
         match as_of {
-            None => self.get_live(ns, key, with_embedding),
-            Some(a) => self.get_as_of(ns, key, a, with_embedding),
+            None => self.get_live(ns, key, with_embedding, valid_at),
+            Some(a) => self.get_as_of(ns, key, a, with_embedding, valid_at),
         }
     }
 
@@ -439,6 +504,10 @@ impl Store {
         if !q.filter.is_empty() || !q.value_filter.is_empty() || q.offset > 0 {
             ps.push(Sql::Integer(at_ts));
             conds.push_str(&format!(" AND (expires_at IS NULL OR expires_at > ?{})", ps.len()));
+        }
+        if let Some(t) = ValidAt::resolve(q.valid_at, at_ts) {
+            ps.push(Sql::Integer(t));
+            conds.push_str(&valid_sql("", ps.len()));
         }
         conds.push_str(&crate::base::filter::compile(&q.filter, "metadata", &mut ps)?);
         conds.push_str(&crate::base::filter::compile(&q.value_filter, "value", &mut ps)?);
@@ -523,6 +592,26 @@ impl Store {
         }
         let next_after_seq = if full || versions.len() == limit { versions.last().map(|m| m.seq) } else { None };
         Ok(HistoryPage { versions, next_after_seq })
+    }
+}
+
+/// ` AND` the condition that a row (columns prefixed with `alias`) is valid at the time in parameter `?p`.
+pub(crate) fn valid_sql(alias: &str, p: usize) -> String {
+    format!(" AND ({alias}valid_from IS NULL OR {alias}valid_from <= ?{p}) AND ({alias}valid_to IS NULL OR {alias}valid_to > ?{p})")
+}
+
+/// What a live lookup checks of the row it found.
+struct Found {
+    id: i64,
+    expires_at: Option<i64>,
+    valid_from: Option<i64>,
+    valid_to: Option<i64>,
+}
+
+impl Found {
+    /// Valid at `at` (None: any time).
+    fn valid(&self, at: Option<i64>) -> bool {
+        at.is_none_or(|t| self.valid_from.is_none_or(|f| f <= t) && self.valid_to.is_none_or(|e| e > t))
     }
 }
 

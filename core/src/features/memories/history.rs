@@ -4,9 +4,9 @@
 
 use crate::base::error::Result;
 use crate::base::namespace;
-use crate::base::types::{AsOf, Memory};
+use crate::base::types::{AsOf, Memory, ValidAt};
 use crate::features::memories::crud::history_pruned;
-use crate::features::memories::row::{data_cols, mem_cols, row_to_memory};
+use crate::features::memories::row::{data_cols, mem_cols, row_to_memory, EXTRA_COL};
 use crate::storage::time_index::{seq_by_time, ts_at_or_after, Bound};
 use crate::store::Store;
 use rusqlite::{params, OptionalExtension};
@@ -49,12 +49,14 @@ impl Store {
         Ok(ts_at_or_after(&self.conn, seq)?.unwrap_or(self.last_ts))
     }
 
+    /// The memory at (ns, key) as of `a`, valid at `valid_at` (default: the AS OF time).
     pub(crate) fn get_as_of(
         &mut self,
         ns: &[String],
         key: &str,
         a: AsOf,
         with_embedding: bool,
+        valid_at: Option<ValidAt>,
     ) -> Result<Option<Memory>> {
         let ns = namespace::encode(ns)?;
         namespace::check_key(key)?;
@@ -66,16 +68,18 @@ impl Store {
             .conn
             .prepare_cached(AS_OF_SQL)?
             .query_row(params![ns, key, s as i64], |r| {
-                Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(14)?))
+                Ok((row_to_memory(r, with_embedding)?, r.get::<_, Option<i64>>(EXTRA_COL)?))
             })
             .optional()?
             .and_then(|(row, seq_to)| seq_to.is_none_or(|t| t as u64 > s).then_some(row));
         match found {
             Some((_, m)) => {
-                if let Some(exp) = m.expires_at {
-                    if exp <= self.as_of_time(a, s)? {
-                        return Ok(None);
-                    }
+                let at = self.as_of_time(a, s)?;
+                if m.expires_at.is_some_and(|exp| exp <= at) {
+                    return Ok(None);
+                }
+                if ValidAt::resolve(valid_at, at).is_some_and(|t| !m.valid_at(t)) {
+                    return Ok(None);
                 }
                 Ok(Some(m))
             }

@@ -4,6 +4,7 @@
 //! built. Same fields, order and encodings as `Memory`'s serde derive (tests compare the two).
 
 use crate::base::namespace;
+use crate::features::memories::row::{COL_COHERENCE, COL_SEQ, COL_SIZE, COL_VALID_FROM};
 use crate::vectors::index::decode_vec;
 use rusqlite::types::ValueRef;
 use rusqlite::Row;
@@ -12,6 +13,8 @@ use rusqlite::Row;
 pub(crate) struct RowJson {
     pub id: i64,
     pub expires_at: Option<i64>,
+    pub valid_from: Option<i64>,
+    pub valid_to: Option<i64>,
     pub json: String,
 }
 
@@ -60,9 +63,24 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
         field(&mut out, name);
         json(&mut out, &r.get::<_, i64>(col)?);
     }
-    for (name, col) in [("version", 11), ("seq", 12), ("size", 13)] {
+    for (name, col) in [("version", 11), ("seq", COL_SEQ), ("size", COL_SIZE)] {
         field(&mut out, name);
         json(&mut out, &(r.get::<_, i64>(col)? as u64));
+    }
+    let valid_from: Option<i64> = r.get(COL_VALID_FROM)?;
+    let valid_to: Option<i64> = r.get(COL_VALID_FROM + 1)?;
+    for (name, v) in [("valid_from", valid_from), ("valid_to", valid_to)] {
+        if let Some(v) = v {
+            field(&mut out, name);
+            json(&mut out, &v);
+        }
+    }
+    // The coherence object's fields are the `Memory`'s (flattened, in the same order).
+    if let Some(c) = r.get_ref(COL_COHERENCE)?.as_str_or_null()? {
+        if let Some(inner) = c.strip_prefix('{').and_then(|c| c.strip_suffix('}')).filter(|c| !c.is_empty()) {
+            out.push(b',');
+            out.extend_from_slice(inner.as_bytes());
+        }
     }
     out.push(b'}');
     // Escaped strings, numbers and stored text: UTF-8 unless the stored value or metadata is not.
@@ -70,7 +88,7 @@ pub(crate) fn row_to_json(r: &Row, with_embedding: bool) -> rusqlite::Result<Row
         let col = if e.utf8_error().valid_up_to() >= metadata_at { 6 } else { 3 };
         rusqlite::Error::Utf8Error(col, e.utf8_error())
     })?;
-    Ok(RowJson { id: r.get(0)?, expires_at, json })
+    Ok(RowJson { id: r.get(0)?, expires_at, valid_from, valid_to, json })
 }
 
 /// A TEXT column's bytes, unchecked as UTF-8 (the caller checks its whole output once).

@@ -10,7 +10,8 @@ use serde_json::Value;
 /// The columns a memory's live row and each of its versions share, by the same names, in this order.
 macro_rules! data_cols {
     () => {
-        "ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version"
+        "ns, key, value, text, embedding, metadata, pinned, expires_at, created_at, updated_at, version, \
+         valid_from, valid_to, coherence"
     };
 }
 pub(crate) use data_cols;
@@ -41,12 +42,52 @@ pub(crate) fn versions_union(extra: &[&str], closed: &str, live: &str, order: &s
 /// The live row at (ns, key): a constant, so a read neither formats it nor allocates for it.
 pub(crate) const LIVE_ROW_SQL: &str = concat!("SELECT ", mem_cols!(), " FROM memories WHERE ns = ?1 AND key = ?2");
 
+/// Where `MEM_COLS` / `VER_COLS` hold the valid time, the coherence JSON, the seq and the size; the columns a read
+/// selects after them begin at `EXTRA_COL`.
+pub(crate) const COL_VALID_FROM: usize = 12;
+pub(crate) const COL_COHERENCE: usize = 14;
+pub(crate) const COL_SEQ: usize = 15;
+pub(crate) const COL_SIZE: usize = 16;
+pub(crate) const EXTRA_COL: usize = 17;
+
+/// A memory's coherence fields (features/coherence), stored together as one JSON object (NULL when none).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Coherence {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaced_by: Option<String>,
+}
+
+impl Coherence {
+    pub(crate) fn of(m: &Memory) -> Self {
+        Coherence {
+            seen: m.seen,
+            last_seen: m.last_seen,
+            replaces: m.replaces.clone(),
+            replaced_by: m.replaced_by.clone(),
+        }
+    }
+    /// The column's value: NULL when every field is unset.
+    pub(crate) fn to_column(&self) -> Option<String> {
+        (*self != Coherence::default()).then(|| serde_json::to_string(self).unwrap_or_default())
+    }
+    pub(crate) fn from_column(s: Option<&str>) -> Self {
+        s.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default()
+    }
+}
+
 /// Reads a `MEM_COLS` / `VER_COLS` row: the memory's id (its `mem_id` for a version) and the memory.
 pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(i64, Memory)> {
     let ns: String = r.get(1)?;
     let value: String = r.get(3)?;
     let metadata: String = r.get(6)?;
     let embedding = if with_embedding { r.get::<_, Option<Vec<u8>>>(5)?.map(|b| decode_vec(&b)) } else { None };
+    let c = Coherence::from_column(r.get_ref(COL_COHERENCE)?.as_str_or_null()?);
     Ok((
         r.get(0)?,
         Memory {
@@ -61,8 +102,14 @@ pub(crate) fn row_to_memory(r: &Row, with_embedding: bool) -> rusqlite::Result<(
             created_at: r.get(9)?,
             updated_at: r.get(10)?,
             version: r.get::<_, i64>(11)? as u64,
-            seq: r.get::<_, i64>(12)? as u64,
-            size: r.get::<_, i64>(13)? as u64,
+            seq: r.get::<_, i64>(COL_SEQ)? as u64,
+            size: r.get::<_, i64>(COL_SIZE)? as u64,
+            valid_from: r.get(COL_VALID_FROM)?,
+            valid_to: r.get(COL_VALID_FROM + 1)?,
+            seen: c.seen,
+            last_seen: c.last_seen,
+            replaces: c.replaces,
+            replaced_by: c.replaced_by,
         },
     ))
 }

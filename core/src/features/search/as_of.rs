@@ -10,6 +10,7 @@ use crate::base::error::Result;
 use crate::base::filter;
 use crate::base::types::Memory;
 use crate::config::Metric;
+use crate::features::memories::crud::valid_sql;
 use crate::features::memories::row::{row_to_memory, VER_COLS};
 use crate::vectors::index::exact_score;
 use rusqlite::types::Value as SqlValue;
@@ -24,7 +25,12 @@ pub(super) fn search(conn: &Connection, metric: Metric, plan: &Plan, s: u64, ts:
         SqlValue::Text(plan.end.clone()),
         SqlValue::Integer(ts),
     ];
-    let mut cond_sql = filter::compile(&plan.conds, "metadata", &mut ps)?;
+    let mut cond_sql = String::new();
+    if let Some(t) = plan.valid_at {
+        ps.push(SqlValue::Integer(t));
+        cond_sql.push_str(&valid_sql("", ps.len()));
+    }
+    cond_sql.push_str(&filter::compile(&plan.conds, "metadata", &mut ps)?);
     cond_sql.push_str(&filter::compile(&plan.value_conds, "value", &mut ps)?);
     let sql = format!(
         "SELECT {VER_COLS} FROM all_versions WHERE seq_from <= ?1 AND (seq_to IS NULL OR seq_to > ?1)

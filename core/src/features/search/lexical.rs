@@ -5,7 +5,7 @@
 use super::feedback;
 use super::fts_table::FtsTable;
 use super::fusion::Fused;
-use super::plan::{any_expired, live_filter, Plan, FEEDBACK_POSTINGS_BUDGET};
+use super::plan::{hidden, live_filter, Plan, FEEDBACK_POSTINGS_BUDGET};
 use super::terms;
 use crate::base::error::Result;
 use crate::state::term_cache::TermCache;
@@ -101,22 +101,25 @@ impl LexicalSearch<'_> {
 
     /// The best `plan.pool` live memories for `terms` by BM25, after the plan's filters.
     pub(super) fn candidates(&mut self, plan: &Plan, terms: &[String], now: i64) -> Result<Vec<(i64, f64)>> {
-        if plan.prefix.is_empty()
-            && plan.conds.is_empty()
-            && plan.value_conds.is_empty()
-            && !any_expired(self.conn, now)?
-        {
+        if plan.prefix.is_empty() && plan.conds.is_empty() && plan.value_conds.is_empty() {
             // Nothing to filter: FTS5 alone, no join per match, each term's list from the cache
-            // while the index is unchanged (state/term_cache.rs).
+            // while the index is unchanged (state/term_cache.rs), less the memories a search leaves out.
+            let hidden = hidden(self.conn, plan, now)?;
             let fts = FtsTable { conn: self.conn, name: "memories_fts" };
             let (cache, version) = (&mut self.cache.scores, self.version);
             return terms::sum_term_scores(terms, plan.pool, |t| {
-                if let Some(list) = cache.get(version, t) {
+                let list = match cache.get(version, t) {
+                    Some(list) => list,
+                    None => {
+                        let list = fts.term_scores(t)?;
+                        cache.put(version, t, &list);
+                        list
+                    }
+                };
+                if hidden.is_empty() {
                     return Ok(list);
                 }
-                let list = fts.term_scores(t)?;
-                cache.put(version, t, &list);
-                Ok(list)
+                Ok(std::sync::Arc::new(list.iter().filter(|(id, _)| !hidden.contains(id)).copied().collect()))
             });
         }
         let mut ps = vec![SqlValue::Null];

@@ -15,6 +15,7 @@ mod terms;
 mod vector;
 
 use crate::base::error::Result;
+use crate::base::types::ValidAt;
 use crate::features::memories::crud::history_pruned;
 use crate::features::memories::row::{row_to_memory, MEM_COLS};
 use crate::store::Store;
@@ -41,15 +42,17 @@ impl Store {
 
     /// The first `offset + k` hits.
     fn search_ranked(&mut self, q: &SearchQuery) -> Result<Vec<SearchHit>> {
-        let plan = plan::plan(q, &self.cfg)?;
+        let mut plan = plan::plan(q, &self.cfg)?;
         if let Some(a) = q.as_of {
             let s = self.resolve_as_of(a)?;
             if s < self.history_floor {
                 return Err(history_pruned(s, self.history_floor));
             }
             let ts = self.as_of_time(a, s)?;
+            plan.valid_at = ValidAt::resolve(q.valid_at, ts);
             return as_of::search(&self.conn, self.cfg.metric, &plan, s, ts);
         }
+        plan.valid_at = ValidAt::resolve(q.valid_at, self.now_ms());
         self.index.advance();
         self.index.ensure_fresh(&self.conn, &self.cfg)?;
         if !plan.terms.is_empty() {

@@ -9,6 +9,8 @@ use crate::base::filter::{self, Condition};
 use crate::base::namespace;
 use crate::base::types::Memory;
 use crate::config::{Sequence, StoreConfig};
+use crate::features::memories::crud::valid_sql;
+use foldhash::HashSet;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::Connection;
 
@@ -29,6 +31,8 @@ pub(super) struct Plan {
     pub fusion: FusionParams,
     /// Neighbour scoring's weight (neighbours.rs); 0: off.
     pub neighbour_weight: f64,
+    /// Valid time hits must be valid at (ms since epoch; None: any). `search` resolves it (default: the read's time).
+    pub valid_at: Option<i64>,
 }
 
 impl Plan {
@@ -105,6 +109,7 @@ pub(super) fn plan(q: &SearchQuery, cfg: &StoreConfig) -> Result<Plan> {
         value_conds: q.value_filter.clone(),
         fusion,
         neighbour_weight,
+        valid_at: None,
     })
 }
 
@@ -115,16 +120,32 @@ pub(super) fn live_filter(plan: &Plan, now: i64, base: &mut Vec<SqlValue>) -> Re
     base.push(SqlValue::Text(plan.end.clone()));
     base.push(SqlValue::Integer(now));
     let mut sql = format!("m.ns >= ?{p} AND m.ns < ?{} AND (m.expires_at IS NULL OR m.expires_at > ?{})", p + 1, p + 2);
+    if let Some(t) = plan.valid_at {
+        base.push(SqlValue::Integer(t));
+        sql.push_str(&valid_sql("m.", base.len()));
+    }
     sql.push_str(&filter::compile(&plan.conds, "m.metadata", base)?);
     sql.push_str(&filter::compile(&plan.value_conds, "m.value", base)?);
     Ok(sql)
 }
 
-/// Whether some memory has expired but was not swept yet (uses the partial expiry index).
-pub(super) fn any_expired(conn: &Connection, now: i64) -> Result<bool> {
-    Ok(conn
-        .prepare_cached("SELECT EXISTS (SELECT 1 FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1)")?
-        .query_row([now], |r| r.get(0))?)
+/// The live memories a search must leave out though no filter names them: expired but not swept yet, or not
+/// valid at the plan's valid time. Empty (the usual case: two seeks of partial indexes) when there are none.
+pub(super) fn hidden(conn: &Connection, plan: &Plan, now: i64) -> Result<HashSet<i64>> {
+    let mut ids: HashSet<i64> = HashSet::default();
+    let mut collect = |sql: &str, t: i64| -> Result<()> {
+        let mut st = conn.prepare_cached(sql)?;
+        for id in st.query_map([t], |r| r.get::<_, i64>(0))? {
+            ids.insert(id?);
+        }
+        Ok(())
+    };
+    collect("SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1", now)?;
+    if let Some(t) = plan.valid_at {
+        collect("SELECT id FROM memories WHERE valid_to IS NOT NULL AND valid_to <= ?1", t)?;
+        collect("SELECT id FROM memories WHERE valid_from IS NOT NULL AND valid_from > ?1", t)?;
+    }
+    Ok(ids)
 }
 
 /// The mode's ranking of the live lists, with the `extra` candidates (neighbours, in neither list) after them:
@@ -178,5 +199,7 @@ pub(super) fn hit(m: Memory, f: &Fused) -> SearchHit {
         vector_score: f.vector.map(|v| v.1),
         lexical_rank: f.lexical.map(|v| v.0),
         lexical_score: f.lexical.map(|v| v.1),
+        valid_from: m.valid_from,
+        valid_to: m.valid_to,
     }
 }

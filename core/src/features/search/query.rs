@@ -45,6 +45,9 @@ pub struct SearchQuery {
     pub offset: usize,
     #[serde(default)]
     pub as_of: Option<AsOf>,
+    /// Valid time (default: now): only memories valid then are hits.
+    #[serde(default)]
+    pub valid_at: Option<crate::base::types::ValidAt>,
     #[serde(default)]
     pub fusion: Option<FusionParams>,
 }
@@ -73,4 +76,9 @@ pub struct SearchHit {
     pub vector_score: Option<f64>,
     pub lexical_rank: Option<u32>,
     pub lexical_score: Option<f64>,
+    /// The memory's valid time (absent when open).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_from: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_to: Option<i64>,
 }

@@ -3,7 +3,7 @@
 //! live lists fused with the exact similarities of candidates the graph did not rank.
 
 use super::fusion::{best_first, best_first_in_order, Fused};
-use super::plan::{any_expired, combine, live_filter, Plan};
+use super::plan::{combine, hidden, live_filter, Plan};
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::config::{ScalarKind, StoreConfig};
 use crate::vectors::index::{exact_score, VectorIndex};
@@ -90,19 +90,13 @@ impl VectorSearch<'_> {
             let res = idx.filtered_search(q, self.graph_depth(depth, plan.k), |key| set.contains(&key))?;
             return self.rescored(q, res, depth, plan.k);
         }
-        // Unfiltered: HNSW top-pool, minus memories that expired but were not swept yet.
-        if !any_expired(self.conn, now)? {
+        // Unfiltered: HNSW top-pool, minus memories expired but not swept yet or not valid at the plan's time.
+        let hidden = hidden(self.conn, plan, now)?;
+        if hidden.is_empty() {
             let res = idx.search(q, self.graph_depth(depth, plan.k))?;
             return self.rescored(q, res, depth, plan.k);
         }
-        let expired: HashSet<u64> = {
-            let mut st = self
-                .conn
-                .prepare_cached("SELECT id FROM memories WHERE expires_at IS NOT NULL AND expires_at <= ?1")?;
-            let rows = st.query_map([now], |r| r.get::<_, i64>(0))?;
-            rows.map(|r| r.map(|i| i as u64)).collect::<rusqlite::Result<_>>()?
-        };
-        let res = idx.filtered_search(q, self.graph_depth(depth, plan.k), |key| !expired.contains(&key))?;
+        let res = idx.filtered_search(q, self.graph_depth(depth, plan.k), |key| !hidden.contains(&(key as i64)))?;
         self.rescored(q, res, depth, plan.k)
     }
 

@@ -6,7 +6,7 @@ export const ERROR_CODES = ['INVALID_ARGUMENT', 'NOT_FOUND', 'CONFLICT', 'DIMENS
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Every kind of change-feed event (core/src/state/feed.rs). */
-export const EVENT_KINDS = ['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify'] as const;
+export const EVENT_KINDS = ['put', 'delete', 'expire', 'evict', 'checkpoint', 'notify', 'supersede'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** Vector metrics. */
@@ -60,11 +60,25 @@ export const ENGINE_LIMITS = {
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** `remember`'s settings when a store names none. */
+export const COHERENCE_DEFAULTS: CoherenceSettings = {"duplicateSimilarity":0.93,"duplicateOverlap":0.75,"supersedeSimilarity":0.87,"supersedeOverlap":0.5,"slotUpdates":false,"judgeSimilarity":0.85,"candidates":8};
+
 /**
  * A point in the store's past: a commit sequence number, or a wall-clock time (ms since epoch),
  * which maps to the last seq committed at or before it.
  */
 export type AsOf = { "seq": number } | { "time": number };
+
+/**
+ * `"any"`: no valid-time condition.
+ */
+export type AnyTime = "any";
+
+/**
+ * Which memories a read answers with by valid time: those valid at a time (ms since epoch), or all of them.
+ * A read without one answers with what is valid now.
+ */
+export type ValidAt = number | AnyTime;
 
 /**
  * `metadata[field] <op> value` (or `value[field]` for a value filter). For `In` / `Nin`, `value` is an array.
@@ -83,7 +97,16 @@ ttlMs?: number,
  * Compare-and-set: the write applies only if the live version equals this
  * (0 = the key must not exist), else CONFLICT.
  */
-ifVersion?: number, };
+ifVersion?: number, 
+/**
+ * Valid time (ms since epoch): when the fact became true, and stopped being true.
+ */
+validFrom?: number, validTo?: number, 
+/**
+ * A memory's coherence fields as `remember` keeps them (`seen`, `last_seen`, `replaces`, `replaced_by`):
+ * what replication carries; a caller's put leaves it out.
+ */
+coherence?: { [key in string]: JsonValue }, };
 
 /**
  * One memory as stored: identified by (namespace, key). Its fields are snake_case: it is also a line of
@@ -109,7 +132,31 @@ seq: number,
 /**
  * Accounted bytes (what caps count).
  */
-size: number, };
+size: number, 
+/**
+ * Valid time (ms since epoch): when the fact became true in the world; None: always was.
+ */
+valid_from?: number | null, 
+/**
+ * When the fact stopped being true (a supersede sets it); None: still is.
+ */
+valid_to?: number | null, 
+/**
+ * How many times `remember` was told this fact (None: once, or a plain put).
+ */
+seen?: number | null, 
+/**
+ * When `remember` was last told it (ms since epoch).
+ */
+last_seen?: number | null, 
+/**
+ * The key (same namespace) of the memory this one superseded.
+ */
+replaces?: string | null, 
+/**
+ * The key (same namespace) of the memory that superseded this one.
+ */
+replaced_by?: string | null, };
 
 /**
  * What a successful write tells the caller.
@@ -143,7 +190,11 @@ limit?: number,
 /**
  * The `next_cursor` of the previous page.
  */
-cursor?: string, asOf?: AsOf, includeEmbeddings: boolean, };
+cursor?: string, asOf?: AsOf, 
+/**
+ * Valid time (default: now).
+ */
+validAt?: ValidAt, includeEmbeddings: boolean, };
 
 export type ListPage = { items: Array<Memory>, nextCursor: string | null, };
 
@@ -240,7 +291,11 @@ valueFilter: Array<Condition>,
 /**
  * Hits to skip first (the ranking's `offset..offset + k`; `offset + k` at most 1000).
  */
-offset: number, asOf?: AsOf, fusion?: FusionParams, };
+offset: number, asOf?: AsOf, 
+/**
+ * Valid time (default: now): only memories valid then are hits.
+ */
+validAt?: ValidAt, fusion?: FusionParams, };
 
 export type SearchHit = { namespace: Array<string>, key: string, value: JsonValue, text: string | null, metadata: { [key in string]: JsonValue }, version: number, seq: number, 
 /**
@@ -257,7 +312,11 @@ score: number,
  * feedback, the lexical score includes the expansion words' share, so a memory can have a lexical rank
  * without holding any word of the question.
  */
-vectorRank: number | null, vectorScore: number | null, lexicalRank: number | null, lexicalScore: number | null, };
+vectorRank: number | null, vectorScore: number | null, lexicalRank: number | null, lexicalScore: number | null, 
+/**
+ * The memory's valid time (absent when open).
+ */
+validFrom?: number | null, validTo?: number | null, };
 
 /**
  * One change. Memory events carry namespace/key/version; checkpoint events carry the thread
@@ -360,6 +419,195 @@ checkpointsPerThread: number,
 checkpointsMaxBytes: number, };
 
 /**
+ * The rules' settings (store option `coherence`, or per call). Defaults chosen by cross-validation on the
+ * labelled set in bench/coherence (see docs/benchmarks/coherence.md).
+ */
+export type CoherenceSettings = { 
+/**
+ * Cosine similarity at or above which two facts whose guards agree are the same fact.
+ */
+duplicateSimilarity: number, 
+/**
+ * Content-word overlap (Jaccard) at or above which two facts whose guards agree are the same fact.
+ */
+duplicateOverlap: number, 
+/**
+ * Cosine similarity at or above which a fact with a change cue ("now", "moved", "no longer") about the same
+ * entity supersedes the memory it is closest to.
+ */
+supersedeSimilarity: number, 
+/**
+ * Content-word overlap at or above which the same holds without vectors.
+ */
+supersedeOverlap: number, 
+/**
+ * A fact that differs from its closest memory in one slot only (a number, a date, a name), with no cue,
+ * supersedes it when true; when false (the default: "two meetings" and "the meeting moved" look alike) it is
+ * new, and uncertain.
+ */
+slotUpdates: boolean, 
+/**
+ * Cosine similarity at or above which a fact the rules call new is uncertain (what a judge is asked).
+ */
+judgeSimilarity: number, 
+/**
+ * Memories of the namespace compared with the fact (the closest by vector and by words).
+ */
+candidates: number, };
+
+/**
+ * What the rules decide of a fact against one memory.
+ */
+export type Decision = "new" | "duplicate" | "supersede";
+
+/**
+ * The memory a decision folds into or replaces.
+ */
+export type Target = { key: string, version: number, text: string | null, 
+/**
+ * Its similarity to the fact (cosine; word overlap without vectors).
+ */
+similarity: number | null, };
+
+/**
+ * A decision to apply: `target` (and its version) for a duplicate or a supersede.
+ */
+export type Decided = { decision: Decision, target?: Target, 
+/**
+ * The rule or judge that made it.
+ */
+reason?: string, };
+
+/**
+ * A fact to remember into a namespace.
+ */
+export type RememberInput = { namespace: Array<string>, 
+/**
+ * The fact, in words: what is compared, and the memory's text.
+ */
+text: string, 
+/**
+ * The key of the memory: one names an attribute (the same key's other content supersedes it). Default: a
+ * generated `m-…` key.
+ */
+key?: string, 
+/**
+ * Default: the text.
+ */
+value?: JsonValue, metadata?: { [key in string]: JsonValue }, embedding?: Array<number>, pinned: boolean, 
+/**
+ * When the fact became true (ms since epoch). Default: open for a new fact, now for a supersede.
+ */
+validFrom?: number, settings?: CoherenceSettings, 
+/**
+ * A decision made outside the rules (a judge's): applied as it is, if its target is still at `version`.
+ */
+decided?: Decided, };
+
+/**
+ * What `remember` did.
+ */
+export type Remembered = { decision: Decision, namespace: Array<string>, 
+/**
+ * The memory that holds the fact now: the folded one for a duplicate, else the one written.
+ */
+key: string, version: number, seq: number, 
+/**
+ * The memory folded into (duplicate) or replaced (supersede), as it was.
+ */
+target: Target | null, reason: string, 
+/**
+ * Whether a judge made the decision.
+ */
+judged: boolean, };
+
+/**
+ * What `assess` finds: the rules' decision, and the memories they could not tell apart from the fact.
+ */
+export type Assessment = { decision: Decision, target: Target | null, reason: string, 
+/**
+ * Close memories the rules kept apart or could not place, most similar first (a judge's questions).
+ */
+uncertain: Array<Target>, };
+
+/**
+ * A consolidation run over a namespace (and the namespaces under it, each on its own).
+ */
+export type ConsolidateQuery = { namespace: Array<string>, 
+/**
+ * The `next_cursor` of the previous run.
+ */
+cursor?: string, 
+/**
+ * Memories examined at most (1..=1000, default 100).
+ */
+limit?: number, settings?: CoherenceSettings, };
+
+/**
+ * What a consolidation run did.
+ */
+export type ConsolidateReport = { 
+/**
+ * The duplicates and supersedes applied (a memory found new is not listed).
+ */
+decisions: Array<Remembered>, examined: number, 
+/**
+ * Pass back to go on; None when the namespace is done.
+ */
+nextCursor: string | null, };
+
+/**
+ * What `context` assembles.
+ */
+export type ContextQuery = { 
+/**
+ * What the prompt is about (lexical side of the relevance search).
+ */
+query?: string, 
+/**
+ * The query's vector (vector side).
+ */
+vector?: Array<number>, 
+/**
+ * Namespace prefixes to draw from (none: the whole store).
+ */
+namespaces: Array<Array<string>>, 
+/**
+ * Tokens at most (default 1000, at most 100,000).
+ */
+budget?: number, 
+/**
+ * Valid time (default now).
+ */
+validAt?: ValidAt, 
+/**
+ * Latest changes listed at most (default 5; 0: none).
+ */
+recent?: number, };
+
+/**
+ * One memory in the block.
+ */
+export type ContextItem = { 
+/**
+ * `pinned`, `relevant` or `recent`.
+ */
+section: string, namespace: Array<string>, key: string, text: string, validFrom: number | null, validTo: number | null, updatedAt: number, score: number | null, 
+/**
+ * For a recent supersede: the text it replaced.
+ */
+replaced: string | null, };
+
+/**
+ * The block and what it holds.
+ */
+export type ContextBlock = { text: string, 
+/**
+ * Estimated tokens of `text` (bytes / 4, rounded up).
+ */
+tokens: number, items: Array<ContextItem>, };
+
+/**
  * The settings a host passes as JSON to open a store (the npm package's `openStore` options): the
  * serialisable part of `StoreConfig`, absent fields taking its defaults. The host applies them.
  */
@@ -402,4 +650,8 @@ maxCheckpointBytes?: number,
  * conversation's turns), and searches score each memory with its neighbours by default
  * (`fusion.neighbourWeight`). Absent or `"none"`: memories are unordered facts.
  */
-sequence?: "namespace" | "none", };
+sequence?: "namespace" | "none", 
+/**
+ * `remember`'s settings (absent fields: the defaults).
+ */
+coherence?: CoherenceSettings, };

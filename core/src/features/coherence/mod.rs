@@ -1,0 +1,427 @@
+//! Coherence: `remember` decides, against its namespace's current memories, whether a fact is a duplicate (folded:
+//! the memory's seen count and last-seen time move on), supersedes a memory (the old one closed in valid time and
+//! linked to the new one, which links back; nothing deleted) or is new — with the rules of rules.rs, no model.
+//! `assess` is the same decision without the write, with the uncertain candidates a caller's judge may settle
+//! (then `remember` with `decided`). consolidate.rs applies the rules to what is stored; context.rs builds a
+//! prompt's block of memories.
+
+pub(crate) mod consolidate;
+pub(crate) mod context;
+pub(crate) mod rules;
+pub(crate) mod text;
+
+use crate::base::error::{Error, ErrorCode, Result};
+use crate::base::namespace;
+use crate::base::types::{Memory, MemoryPut, ValidAt};
+use crate::features::memories::row::Coherence;
+use crate::features::search::query::{SearchMode, SearchQuery};
+use crate::state::feed::EventKind;
+use crate::store::{Store, Tx};
+use rules::{compare, Verdict};
+pub use rules::{CoherenceSettings, Decision};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A fact to remember into a namespace.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct RememberInput {
+    pub namespace: Vec<String>,
+    /// The fact, in words: what is compared, and the memory's text.
+    pub text: String,
+    /// The key of the memory: one names an attribute (the same key's other content supersedes it). Default: a
+    /// generated `m-…` key.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// Default: the text.
+    #[serde(default)]
+    pub value: Option<Value>,
+    #[serde(default)]
+    pub metadata: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub embedding: Option<Vec<f32>>,
+    #[serde(default)]
+    pub pinned: bool,
+    /// When the fact became true (ms since epoch). Default: open for a new fact, now for a supersede.
+    #[serde(default)]
+    pub valid_from: Option<i64>,
+    #[serde(default)]
+    pub settings: Option<CoherenceSettings>,
+    /// A decision made outside the rules (a judge's): applied as it is, if its target is still at `version`.
+    #[serde(default)]
+    pub decided: Option<Decided>,
+}
+
+/// A decision to apply: `target` (and its version) for a duplicate or a supersede.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
+pub struct Decided {
+    pub decision: Decision,
+    #[serde(default)]
+    pub target: Option<Target>,
+    /// The rule or judge that made it.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// The memory a decision folds into or replaces.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Target {
+    pub key: String,
+    pub version: u64,
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Its similarity to the fact (cosine; word overlap without vectors).
+    #[serde(default)]
+    pub similarity: Option<f64>,
+}
+
+/// What `remember` did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Remembered {
+    pub decision: Decision,
+    pub namespace: Vec<String>,
+    /// The memory that holds the fact now: the folded one for a duplicate, else the one written.
+    pub key: String,
+    pub version: u64,
+    pub seq: u64,
+    /// The memory folded into (duplicate) or replaced (supersede), as it was.
+    pub target: Option<Target>,
+    pub reason: String,
+    /// Whether a judge made the decision.
+    pub judged: bool,
+}
+
+/// What `assess` finds: the rules' decision, and the memories they could not tell apart from the fact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct Assessment {
+    pub decision: Decision,
+    pub target: Option<Target>,
+    pub reason: String,
+    /// Close memories the rules kept apart or could not place, most similar first (a judge's questions).
+    pub uncertain: Vec<Target>,
+}
+
+/// A decision to apply: what, to which memory, why, and whether a judge made it.
+type Chosen = (Decision, Option<Target>, String, bool);
+
+/// A candidate memory as the rules compare it.
+struct Candidate {
+    key: String,
+    version: u64,
+    text: String,
+    facts: text::Facts,
+    cos: Option<f64>,
+}
+
+impl Store {
+    /// The rules' decision for `input` against its namespace's current memories, without writing.
+    pub fn assess(&mut self, input: &RememberInput) -> Result<Assessment> {
+        self.assess_among(input, None)
+    }
+
+    /// `assess` against the memories `among` allows (consolidate.rs: those learned before the fact).
+    pub(crate) fn assess_among(&mut self, input: &RememberInput, among: Option<&Among>) -> Result<Assessment> {
+        let settings = self.coherence_settings(input)?;
+        let fact = text::analyse(&input.text);
+        let candidates = self.remember_candidates(input, &settings, among)?;
+        let score = |c: &Candidate| c.cos.unwrap_or_else(|| text::overlap(&fact.content, &c.facts.content));
+        let closest = candidates.iter().enumerate().max_by(|a, b| score(a.1).total_cmp(&score(b.1))).map(|(i, _)| i);
+        let mut best: Option<(Verdict, usize)> = None;
+        let mut uncertain: Vec<(f64, Target)> = Vec::new();
+        for (i, c) in candidates.iter().enumerate() {
+            let v = compare(&fact, &c.facts, c.cos, Some(i) == closest, &settings);
+            if v.uncertain && v.decision == Decision::New {
+                uncertain.push((v.similarity, target_of(c, v.similarity)));
+            }
+            let rank =
+                |v: &Verdict| (v.decision == Decision::Duplicate, v.decision == Decision::Supersede, v.similarity);
+            if v.decision != Decision::New && best.as_ref().is_none_or(|(b, _)| rank(&v) > rank(b)) {
+                best = Some((v, i));
+            }
+        }
+        uncertain.sort_by(|a, b| b.0.total_cmp(&a.0));
+        Ok(match best {
+            Some((v, i)) => Assessment {
+                decision: v.decision,
+                target: Some(target_of(&candidates[i], v.similarity)),
+                reason: v.reason.to_string(),
+                uncertain: Vec::new(),
+            },
+            None => Assessment {
+                decision: Decision::New,
+                target: None,
+                reason: if candidates.is_empty() { "nothing alike" } else { "distinct" }.to_string(),
+                uncertain: uncertain.into_iter().map(|(_, t)| t).collect(),
+            },
+        })
+    }
+
+    /// Remembers a fact: folds it into the memory it duplicates, supersedes the memory it updates, or writes it
+    /// as a new memory (see the module doc); `input.decided` applies a decision made outside the rules.
+    pub fn remember(&mut self, input: RememberInput) -> Result<Remembered> {
+        if input.text.trim().is_empty() {
+            return Err(Error::invalid("remember needs the fact's `text`"));
+        }
+        let ns = namespace::encode(&input.namespace)?;
+        let (decision, target, reason, judged) = match &input.decided {
+            Some(d) => {
+                if d.decision != Decision::New && d.target.is_none() {
+                    return Err(Error::invalid("a decided duplicate or supersede names its `target`"));
+                }
+                (d.decision, d.target.clone(), d.reason.clone().unwrap_or_else(|| "judge".to_string()), true)
+            }
+            None => match self.by_key(&input)? {
+                Some(found) => found,
+                None => {
+                    let a = self.assess(&input)?;
+                    (a.decision, a.target, a.reason, false)
+                }
+            },
+        };
+        let out = self.write_tx(|s, tx| {
+            let now = tx.now;
+            match (decision, &target) {
+                (Decision::Duplicate, Some(t)) => {
+                    let old = s.current(&input.namespace, t)?;
+                    let mut c = Coherence::of(&old);
+                    c.seen = Some(c.seen.unwrap_or(1) + 1);
+                    c.last_seen = Some(now);
+                    let pinned = old.pinned || input.pinned;
+                    let ack = s.rewrite(tx, old, c, |p| p.pinned = pinned, EventKind::Put, None)?;
+                    Ok((t.key.clone(), ack.version, ack.seq))
+                }
+                (Decision::Supersede, Some(t)) if input.key.as_deref() == Some(t.key.as_str()) => {
+                    // The same key: the old content stays in its history.
+                    let old = s.current(&input.namespace, t)?;
+                    let put =
+                        s.put_of(&input, t.key.clone(), Some(input.valid_from.unwrap_or(now)), Coherence::default());
+                    let mut p = s.prepare_put(&put)?;
+                    p.if_version = Some(old.version);
+                    let ack = s.put_in_tx(tx, p)?;
+                    Ok((t.key.clone(), ack.version, ack.seq))
+                }
+                (Decision::Supersede, Some(t)) => {
+                    let old = s.current(&input.namespace, t)?;
+                    let key = s.new_key(&input, &ns, tx)?;
+                    let from = input.valid_from.unwrap_or(now).max(old.valid_from.unwrap_or(i64::MIN));
+                    let links = Coherence { replaces: Some(t.key.clone()), ..Coherence::default() };
+                    let mut p = s.prepare_put(&s.put_of(&input, key.clone(), Some(from), links))?;
+                    p.if_version = Some(0);
+                    let ack = s.put_in_tx(tx, p)?;
+                    let mut c = Coherence::of(&old);
+                    c.replaced_by = Some(key.clone());
+                    let payload = serde_json::json!({ "by": key });
+                    s.rewrite(tx, old, c, |p| p.valid_to = Some(from), EventKind::Supersede, Some(payload))?;
+                    Ok((key, ack.version, ack.seq))
+                }
+                _ => {
+                    let key = match &input.key {
+                        Some(k) => k.clone(),
+                        None => s.new_key(&input, &ns, tx)?,
+                    };
+                    let mut p =
+                        s.prepare_put(&s.put_of(&input, key.clone(), input.valid_from, Coherence::default()))?;
+                    if input.key.is_none() {
+                        p.if_version = Some(0);
+                    }
+                    let ack = s.put_in_tx(tx, p)?;
+                    Ok((key, ack.version, ack.seq))
+                }
+            }
+        });
+        let (key, version, seq) = out?;
+        self.maybe_maintain();
+        Ok(Remembered {
+            decision: if target.is_none() { Decision::New } else { decision },
+            namespace: input.namespace,
+            key,
+            version,
+            seq,
+            target,
+            reason,
+            judged,
+        })
+    }
+
+    /// With an explicit key that holds a current memory: the same words fold into it, others supersede it.
+    fn by_key(&mut self, input: &RememberInput) -> Result<Option<Chosen>> {
+        let Some(key) = &input.key else { return Ok(None) };
+        let Some(m) = self.get_valid(&input.namespace, key, None, false, None)? else { return Ok(None) };
+        let same = m.text.as_deref().is_some_and(|t| text::analyse(t).norm == text::analyse(&input.text).norm);
+        let target = Target { key: key.clone(), version: m.version, text: m.text, similarity: None };
+        Ok(Some(if same {
+            (Decision::Duplicate, Some(target), "same key, same words".to_string(), false)
+        } else {
+            (Decision::Supersede, Some(target), "same key".to_string(), false)
+        }))
+    }
+
+    fn coherence_settings(&self, input: &RememberInput) -> Result<CoherenceSettings> {
+        let s = input.settings.unwrap_or(self.cfg.coherence);
+        s.check()?;
+        Ok(s)
+    }
+
+    /// The namespace's current memories closest to the fact: by vector and by words, in that namespace only.
+    fn remember_candidates(
+        &mut self,
+        input: &RememberInput,
+        settings: &CoherenceSettings,
+        among: Option<&Among>,
+    ) -> Result<Vec<Candidate>> {
+        let k = settings.candidates + usize::from(among.is_some());
+        let mut keys: Vec<String> = Vec::new();
+        let mut searches = Vec::new();
+        if let Some(v) = &input.embedding {
+            if self.cfg.dims > 0 {
+                searches.push(SearchQuery {
+                    mode: Some(SearchMode::Vector),
+                    vector: Some(v.clone()),
+                    ..query(input, k)
+                });
+            }
+        }
+        searches.push(SearchQuery {
+            mode: Some(SearchMode::Lexical),
+            text: Some(input.text.clone()),
+            ..query(input, k)
+        });
+        for q in searches {
+            for h in self.search(&q)? {
+                if h.namespace == input.namespace && !keys.contains(&h.key) {
+                    keys.push(h.key);
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            let Some(m) = self.get_valid(&input.namespace, &key, None, true, None)? else { continue };
+            if among
+                .is_some_and(|a| a.key == key || m.created_at > a.before || (m.created_at == a.before && key > a.key))
+            {
+                continue;
+            }
+            let text = m.text.clone().unwrap_or_default();
+            let cos = match (&input.embedding, &m.embedding) {
+                (Some(a), Some(b)) => Some(cosine(a, b)),
+                _ => None,
+            };
+            out.push(Candidate { key, version: m.version, facts: text::analyse(&text), text, cos });
+        }
+        Ok(out)
+    }
+
+    /// The memory a decision targets, current and at the version the decision saw (else CONFLICT: decide again).
+    fn current(&mut self, ns: &[String], t: &Target) -> Result<Memory> {
+        match self.get_valid(ns, &t.key, None, true, Some(ValidAt::Any(crate::base::types::AnyTime::Any)))? {
+            Some(m) if m.version == t.version && m.valid_to.is_none() => Ok(m),
+            _ => Err(Error::new(
+                ErrorCode::Conflict,
+                format!("memory {:?} changed since the decision (version {})", t.key, t.version),
+            )),
+        }
+    }
+
+    /// Writes `old` again with coherence fields `c` and `edit` applied, as a new version (event `kind`).
+    fn rewrite(
+        &mut self,
+        tx: &mut Tx,
+        old: Memory,
+        c: Coherence,
+        edit: impl FnOnce(&mut crate::features::memories::crud::Prepared),
+        kind: EventKind,
+        payload: Option<Value>,
+    ) -> Result<crate::base::types::WriteAck> {
+        let version = old.version;
+        let put = MemoryPut {
+            namespace: old.namespace,
+            key: old.key,
+            value: old.value,
+            text: old.text,
+            embedding: old.embedding,
+            metadata: Some(old.metadata),
+            pinned: old.pinned,
+            ttl_ms: old.expires_at.map(|t| (t - tx.now).max(1) as u64),
+            if_version: Some(version),
+            valid_from: old.valid_from,
+            valid_to: old.valid_to,
+            coherence: None,
+        };
+        let mut p = self.prepare_put(&put)?;
+        p.coherence = c.to_column();
+        p.event = kind;
+        p.event_payload = payload;
+        edit(&mut p);
+        self.put_in_tx(tx, p)
+    }
+
+    /// The put of a remembered fact at `key`.
+    fn put_of(&self, input: &RememberInput, key: String, valid_from: Option<i64>, links: Coherence) -> MemoryPut {
+        MemoryPut {
+            namespace: input.namespace.clone(),
+            key,
+            value: input.value.clone().unwrap_or_else(|| Value::String(input.text.clone())),
+            text: Some(input.text.clone()),
+            embedding: input.embedding.clone(),
+            metadata: input.metadata.clone(),
+            pinned: input.pinned,
+            ttl_ms: None,
+            if_version: None,
+            valid_from,
+            valid_to: None,
+            coherence: match links.to_column() {
+                Some(c) => serde_json::from_str(&c).ok(),
+                None => None,
+            },
+        }
+    }
+
+    /// A new memory's key: `m-` and 16 hex digits of a hash of the namespace, the fact, the time and the seq.
+    fn new_key(&self, input: &RememberInput, ns: &str, tx: &Tx) -> Result<String> {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in ns.bytes().chain(input.text.bytes()).chain(tx.now.to_le_bytes()).chain((tx.seq + 1).to_le_bytes()) {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        Ok(format!("m-{h:016x}"))
+    }
+}
+
+/// A search of the fact's namespace (and below: the caller keeps the namespace's own) for `k` hits.
+fn query(input: &RememberInput, k: usize) -> SearchQuery {
+    SearchQuery { namespace: input.namespace.clone(), k: Some(k), ..SearchQuery::default() }
+}
+
+/// Which memories a fact is compared with when it is itself stored (consolidate.rs): not itself, and only those
+/// learned before it (`created_at`, then key).
+pub(crate) struct Among {
+    pub key: String,
+    pub before: i64,
+}
+
+fn target_of(c: &Candidate, similarity: f64) -> Target {
+    Target { key: c.key.clone(), version: c.version, text: Some(c.text.clone()), similarity: Some(similarity) }
+}
+
+/// Cosine similarity, whatever the store's metric.
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let (mut dot, mut na, mut nb) = (0f64, 0f64, 0f64);
+    for (x, y) in a.iter().zip(b) {
+        dot += (*x as f64) * (*y as f64);
+        na += (*x as f64) * (*x as f64);
+        nb += (*y as f64) * (*y as f64);
+    }
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        dot / (na.sqrt() * nb.sqrt())
+    }
+}
