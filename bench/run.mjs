@@ -8,7 +8,7 @@
  * itself never fails for a slow or failing benchmark (exit 0), only for bad arguments.
  *
  *   node bench/run.mjs [--suite latency,reactive,...] [--quick] [--data DIR] [--out DIR]
- *   suites: latency reactive temporal caps scaling cold_start recall embed size langgraph robustness replica (default: all)
+ *   suites: latency reactive temporal caps scaling cold_start recall embed size langgraph robustness replica coherence (default: all)
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

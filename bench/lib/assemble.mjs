@@ -9,8 +9,10 @@
  * embed.chromium.{query_ms_p50,query_ms_p99,load_ms},
  * size.{wasm_bytes,wasm_gzip_bytes}, peers.{name}.{op}.{p50,p99,ratio_p50,ratio_p99} and peers.{name}.recall (peers.mjs),
  * robustness.{fuzz_requests,fuzz_5xx,kills,acked,lost}, robustness.replica.{kills,acked,lost,diverged},
- * replica.{first_sync,get,search,write_ack,propagation,catch_up}.
+ * replica.{first_sync,get,search,write_ack,propagation,catch_up},
+ * coherence.{at_defaults,cv,curve,judge,baseline,latency} (bench/coherence/assemble.mjs).
  */
+import { coherence } from '../coherence/assemble.mjs';
 import { peers } from './peers.mjs';
 import { usToMs } from './stats.mjs';
 
@@ -229,6 +231,7 @@ export function assemble(out, suites) {
         : null,
     ),
     replica: on('replica', out.replica),
+    coherence: on('coherence', coherence(out.coherence, out.coherence_latency)),
     robustness: on(
       'robustness',
       robustness(out.robustness_fuzz, out.robustness_crash_file, out.robustness_crash_wrangler, out.robustness_replica),

@@ -22,6 +22,7 @@ export const SUITES = [
   'python',
   'robustness',
   'replica',
+  'coherence',
 ];
 
 const MINIFLARE_ENV = { CLOUDFLARE_CF_FETCH_ENABLED: 'false', WRANGLER_SEND_METRICS: 'false' };
@@ -261,6 +262,23 @@ export function jobs({ data, root }) {
         '--iters': ['100', '300'],
         '--offline': ['300', '1000'],
         '--reps': ['1', '3'],
+      }),
+    },
+    // remember against the labelled set (bench/coherence/cases.jsonl) with the full e5 weights: the defaults, the
+    // settings swept and cross-validated; then remember vs put and search with / without validAt at 10k memories.
+    {
+      id: 'coherence',
+      suites: ['coherence'],
+      cmd: nodeScript('bench/coherence/run.mjs', { '--json': true, '--model': e5Model, '--grid': ['quick', 'full'] }),
+    },
+    {
+      id: 'coherence_latency',
+      suites: ['coherence'],
+      cmd: nodeScript('bench/coherence/latency.mjs', {
+        '--data': data,
+        '--json': true,
+        '--n': '10000',
+        '--iters': ['300', '2000'],
       }),
     },
     // Robustness (bench/robustness/): HTTP fuzzing from the OpenAPI document, and SIGKILLs of a Node process

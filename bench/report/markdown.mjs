@@ -4,6 +4,7 @@
  * cold start, recall, size, the peers (peers.mjs), robustness (fuzzing, crash durability) — with the charts linked,
  * the machine and versions, and any job that failed.
  */
+import { coherenceMarkdown } from '../coherence/report.mjs';
 import { fmtMs, mib, table } from './format.mjs';
 import { peersMarkdown } from './peers.mjs';
 
@@ -285,6 +286,7 @@ export function markdown(r) {
     );
   }
   if (r.replica) out.push(replicaMarkdown(r.replica));
+  if (r.coherence) out.push(coherenceMarkdown(r.coherence));
   if (r.robustness) out.push(robustnessMarkdown(r.robustness));
   out.push(
     `Job durations: ${Object.entries(r.durations_s)
