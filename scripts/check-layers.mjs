@@ -22,15 +22,16 @@ const MAY_IMPORT = {
   api: [],
   protocol: ['api'],
   embed: ['api'],
-  store: ['api', 'embed'],
+  coherence: ['api'],
+  store: ['api', 'embed', 'coherence'],
   pages: ['api'],
-  local: ['api', 'embed', 'store', 'pages', 'protocol'],
-  remote: ['api', 'embed', 'store', 'protocol'],
+  local: ['api', 'embed', 'coherence', 'store', 'pages', 'protocol'],
+  remote: ['api', 'embed', 'coherence', 'store', 'protocol'],
   rpc: ['api', 'store'],
   // A replica is a local store that syncs with its agent: the local host and the remote client's transport.
   replica: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol', 'rpc'],
   testing: ['api', 'local'],
-  entries: ['api', 'embed', 'store', 'pages', 'local', 'remote', 'protocol', 'replica'],
+  entries: ['api', 'embed', 'coherence', 'store', 'pages', 'local', 'remote', 'protocol', 'replica'],
   // The adapters sit on top of MemoryStore. langgraph hands checkpoint payloads to an in-process store as JSON
   // text (local/json-text.ts) and asks a remote store for its agent's embedder; nothing else of either host.
   mcp: ['api', 'store', 'rpc'],

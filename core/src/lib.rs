@@ -28,7 +28,7 @@ pub mod wasm_rt;
 pub use base::error::{Error, ErrorCode, Result};
 pub use base::filter::{Condition, FilterOp};
 pub use base::page_bytes::MAX_PAGE_BYTES;
-pub use base::types::{AnyTime, AsOf, ExportCounts, ListPage, ListQuery, Memory, MemoryPut, ValidAt, WriteAck};
+pub use base::types::{AsOf, ExportCounts, ListPage, ListQuery, Memory, MemoryPut, ValidAt, WriteAck};
 pub use config::{
     Caps, CoherenceSettings, Durability, Metric, Retention, ScalarKind, Sequence, Storage, StoreConfig, StoreOptions,
 };

@@ -5,7 +5,7 @@
 
 use crate::base::error::ErrorCode;
 use crate::base::filter::{Condition, FilterOp};
-use crate::base::types::{AnyTime, AsOf, ListPage, ListQuery, Memory, MemoryPut, ValidAt, WriteAck};
+use crate::base::types::{AsOf, ListPage, ListQuery, Memory, MemoryPut, WriteAck};
 use crate::config::CoherenceSettings;
 use crate::config::{Metric, Retention, ScalarKind, StoreOptions};
 use crate::features::coherence::consolidate::{ConsolidateQuery, ConsolidateReport};
@@ -137,8 +137,9 @@ fn generate() -> String {
         serde_json::to_string(&CoherenceSettings::default()).unwrap()
     ));
     decl::<AsOf>(&mut out, &cfg);
-    decl::<AnyTime>(&mut out, &cfg);
-    decl::<ValidAt>(&mut out, &cfg);
+    out.push_str(
+        "/** Valid time for a read: a time (ms since the epoch), or \"any\" for every memory however valid. */\nexport type ValidAt = number | \"any\";\n\n",
+    );
     decl::<Condition>(&mut out, &cfg);
     decl::<MemoryPut>(&mut out, &cfg);
     decl::<Memory>(&mut out, &cfg);

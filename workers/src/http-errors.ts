@@ -27,6 +27,7 @@ export const STATUS: Record<ApiErrorCode, ContentfulStatusCode> = {
   DIMENSION_MISMATCH: 422,
   INTERNAL: 500,
   EMBEDDING_FAILED: 502,
+  MODEL_FAILED: 502,
   QUOTA_EXCEEDED: 507,
 };
 

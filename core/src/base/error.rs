@@ -24,6 +24,9 @@ wire_enum! {
         Forbidden = "FORBIDDEN",
         /// Used by hosts that embed text (an embedder failed or answered badly); never raised by the engine.
         EmbeddingFailed = "EMBEDDING_FAILED",
+        /// Used by hosts that call a caller's model for `remember` (an extractor or a judge failed or answered
+        /// badly; nothing written); never raised by the engine.
+        ModelFailed = "MODEL_FAILED",
         Internal = "INTERNAL",
     }
 }

@@ -64,22 +64,49 @@ impl Memory {
     }
 }
 
-/// Which memories a read answers with by valid time: those valid at a time (ms since epoch), or all of them.
-/// A read without one answers with what is valid now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-#[cfg_attr(test, derive(ts_rs::TS))]
+/// Which memories a read answers with by valid time: those valid at a time (ms since epoch), or all of them
+/// (`"any"` on the wire). A read without one answers with what is valid at its own time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValidAt {
     At(i64),
-    Any(AnyTime),
+    Any,
 }
 
-/// `"any"`: no valid-time condition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[cfg_attr(test, derive(ts_rs::TS))]
-pub enum AnyTime {
-    Any,
+// By hand, not `#[serde(untagged)]`: the untagged derive buffers the input through serde's `Content`, which
+// costs the wasm module kilobytes.
+impl Serialize for ValidAt {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            ValidAt::At(t) => s.serialize_i64(*t),
+            ValidAt::Any => s.serialize_str("any"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ValidAt {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = ValidAt;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a time in ms since the epoch (an integer) or \"any\"")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<ValidAt, E> {
+                Ok(ValidAt::At(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<ValidAt, E> {
+                i64::try_from(v).map(ValidAt::At).map_err(|_| E::custom("validAt is out of range"))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<ValidAt, E> {
+                if v == "any" {
+                    Ok(ValidAt::Any)
+                } else {
+                    Err(E::custom("validAt must be a time or \"any\""))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl ValidAt {
@@ -88,7 +115,7 @@ impl ValidAt {
         match v {
             None => Some(now),
             Some(ValidAt::At(t)) => Some(t),
-            Some(ValidAt::Any(_)) => None,
+            Some(ValidAt::Any) => None,
         }
     }
 }
@@ -197,6 +224,7 @@ pub struct ListQuery {
     pub as_of: Option<AsOf>,
     /// Valid time (default: now).
     #[serde(default)]
+    #[cfg_attr(test, ts(type = "ValidAt", optional))]
     pub valid_at: Option<ValidAt>,
     #[serde(default)]
     pub include_embeddings: bool,

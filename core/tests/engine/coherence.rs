@@ -8,12 +8,12 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
 use edgemem_core::{
-    AnyTime, AsOf, ConsolidateQuery, ContextQuery, Decided, Decision, EventFilter, EventKind, ListQuery, MemoryPut,
+    AsOf, ConsolidateQuery, ContextQuery, Decided, Decision, EventFilter, EventKind, ListQuery, MemoryPut,
     RememberInput, SearchMode, SearchQuery, ValidAt,
 };
 use serde_json::json;
 
-const ANY: Option<ValidAt> = Some(ValidAt::Any(AnyTime::Any));
+const ANY: Option<ValidAt> = Some(ValidAt::Any);
 
 fn fact(text: &str) -> RememberInput {
     RememberInput { namespace: ns(&["u"]), text: text.into(), ..RememberInput::default() }

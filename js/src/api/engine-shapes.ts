@@ -32,7 +32,8 @@ type SameKeys<Public, Engine extends PropertyKey> = [
 type Check<T extends true> = T;
 
 export type EngineShapeChecks = [
-  Check<SameKeys<MemoryInput, keyof engine.MemoryPut>>,
+  // `coherence` is replication's own field of a put (what `remember` keeps), not a caller's.
+  Check<SameKeys<MemoryInput, Exclude<keyof engine.MemoryPut, 'coherence'>>>,
   Check<SameKeys<Memory, Camel<keyof engine.Memory>>>,
   Check<SameKeys<WriteAck, keyof engine.WriteAck>>,
   Check<SameKeys<ListOptions, keyof engine.ListQuery>>,

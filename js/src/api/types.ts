@@ -56,7 +56,17 @@ export interface MemoryInput {
   ttlMs?: number;
   /** Compare-and-set: the write fails with CONFLICT unless the current version is this (0: must not exist). */
   ifVersion?: number;
+  /** Valid time (ms since the epoch): when the fact became true in the world (absent: always was). */
+  validFrom?: number;
+  /** When it stopped being true (absent: still is). Reads answer with what is valid now unless they say `validAt`. */
+  validTo?: number;
 }
+
+/**
+ * Valid time for a read: the memories valid at this time (ms since the epoch), or `'any'` for every memory however
+ * valid. A read without it answers with what is valid at the read's time (now, or its `asOf` time).
+ */
+export type ValidAt = number | 'any';
 
 export interface Memory {
   namespace: Namespace;
@@ -73,6 +83,15 @@ export interface Memory {
   version: number;
   seq: number;
   size: number;
+  /** Valid time (ms since the epoch): absent when open. */
+  validFrom?: number;
+  validTo?: number;
+  /** How many times `remember` was told this fact (absent: once, or a plain put), and when last. */
+  seen?: number;
+  lastSeen?: number;
+  /** The key (same namespace) of the memory this one superseded, and of the one that superseded it. */
+  replaces?: string;
+  replacedBy?: string;
 }
 
 export interface WriteAck {
@@ -84,6 +103,7 @@ export interface WriteAck {
 
 export interface GetOptions {
   asOf?: AsOf;
+  validAt?: ValidAt;
   /** Also return the embedding (default false: it is the bulk of a memory and rarely needed on reads). */
   includeEmbedding?: boolean;
 }
@@ -99,6 +119,7 @@ export interface ListOptions {
   /** `nextCursor` of the previous page. */
   cursor?: string;
   asOf?: AsOf;
+  validAt?: ValidAt;
   includeEmbeddings?: boolean;
   /** Metadata conditions. */
   filter?: Condition[];
@@ -153,7 +174,113 @@ export interface SearchQuery {
   /** Hits to skip first: the ranking's `offset .. offset + k` (`offset + k` at most 1000). */
   offset?: number;
   asOf?: AsOf;
+  validAt?: ValidAt;
   fusion?: FusionOptions;
+}
+
+/** `remember`'s rules' settings (absent ones: the engine's, `COHERENCE_DEFAULTS`). */
+export type CoherenceSettings = Partial<engine.CoherenceSettings>;
+
+/** A chat message an extractor turns into facts. */
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+/** A fact to remember into a namespace: `text`, or `messages` for the store's `extractor` to turn into facts. */
+export interface RememberInput {
+  namespace: Namespace;
+  /** The fact, in words. */
+  text?: string;
+  /** Conversation messages (with an `extractor`): each fact extracted is remembered in turn. */
+  messages?: ChatMessage[];
+  /** The key: one names an attribute (the same key's other content supersedes it). Default: a generated `m-…`. */
+  key?: string;
+  /** Default: the text. */
+  value?: JsonValue;
+  metadata?: JsonObject;
+  /** The fact's vector (default: the store's embedder's, if any). */
+  embedding?: Float32Array | number[];
+  pinned?: boolean;
+  /** When the fact became true (ms since the epoch). Default: open for a new fact, now for a supersede. */
+  validFrom?: number;
+  settings?: CoherenceSettings;
+  /**
+   * A decision made outside the rules (your own judge's, after `assess`), applied as it is: CONFLICT when its
+   * target changed since. Not with `messages`.
+   */
+  decided?: Decided;
+}
+
+/** A decision to apply: for a duplicate or a supersede, the `target` as `assess` named it. */
+export type Decided = engine.Decided;
+
+/** One fact as a store's transport hands it to the engine: its text, its vector, perhaps a decision. */
+export type RememberFact = Omit<RememberInput, 'messages' | 'text'> & { text: string };
+
+/** What `assess` finds: the rules' decision, and the memories they could not tell apart from the fact. */
+export type Assessment = engine.Assessment;
+
+/** What `remember` decided: `new`, `duplicate` (folded into `target`) or `supersede` (replaced `target`). */
+export type Decision = engine.Decision;
+
+/** The memory a decision folded into or replaced, as it was. */
+export type DecisionTarget = engine.Target;
+
+/** What `remember` did with one fact. */
+export interface Remembered {
+  decision: Decision;
+  namespace: Namespace;
+  /** The memory that holds the fact now: the one folded into (duplicate), else the one written. */
+  key: string;
+  version: number;
+  seq: number;
+  target: DecisionTarget | null;
+  /** The rule (or judge) that decided: e.g. `same fact`, `change cue`, `guard: numbers`, `judge`. */
+  reason: string;
+  /** Whether the store's judge made the decision. */
+  judged: boolean;
+}
+
+/** A consolidation run over a namespace (and those under it): resumable with `cursor`. */
+export interface ConsolidateOptions {
+  namespace: Namespace;
+  cursor?: string;
+  /** Memories examined at most (1..=1000, default 100). */
+  limit?: number;
+  settings?: CoherenceSettings;
+}
+
+export interface ConsolidateReport {
+  /** The duplicates and supersedes applied. */
+  decisions: Remembered[];
+  examined: number;
+  /** Pass back as `cursor` to go on; null when the namespace is done. */
+  nextCursor: string | null;
+}
+
+/** What `context` assembles: a prompt-ready block within a token budget. */
+export interface ContextOptions {
+  /** What the prompt is about. */
+  query?: string;
+  /** The query's vector (default: the store's embedder's, if any). */
+  vector?: Float32Array | number[];
+  /** Namespace prefixes to draw from (default: the whole store). */
+  namespaces?: Namespace[];
+  /** Tokens at most (estimated as bytes / 4; default 1000). */
+  budget?: number;
+  validAt?: ValidAt;
+  /** Latest supersedes listed at most (default 5; 0: none). */
+  recent?: number;
+}
+
+export type ContextItem = engine.ContextItem;
+
+export interface ContextBlock {
+  /** Markdown: `## Pinned`, `## Relevant facts`, `## Recent changes`, a line per memory. */
+  text: string;
+  tokens: number;
+  items: ContextItem[];
 }
 
 /** Checkpoint payloads: JSON, or opaque bytes (e.g. a serializer's output). */
@@ -401,6 +528,19 @@ export interface MemoryStore {
   /** One page of `history`, cut by count and by size (about 4 MiB), with where to go on. */
   historyPage(namespace: Namespace, key: string, options?: HistoryOptions): Promise<HistoryPage>;
   search(query: SearchQuery): Promise<SearchHit[]>;
+
+  /**
+   * Remembers a fact (or the facts an extractor finds in `messages`): folds it into the memory it duplicates,
+   * supersedes the memory it updates (closed in valid time, linked, kept in history), or writes it as new. One
+   * result per fact.
+   */
+  remember(input: RememberInput): Promise<Remembered[]>;
+  /** What `remember` would decide for one fact by the rules alone, writing nothing (with the uncertain memories). */
+  assess(input: RememberInput): Promise<Assessment>;
+  /** Applies `remember`'s rules to memories already stored, a page at a time; never deletes. */
+  consolidate(options: ConsolidateOptions): Promise<ConsolidateReport>;
+  /** A prompt-ready block: pinned memories, the current facts relevant to `query`, the latest changes. */
+  context(options?: ContextOptions): Promise<ContextBlock>;
 
   putCheckpoint(checkpoint: CheckpointInput): Promise<number>;
   getCheckpoint(threadId: string, options?: GetCheckpointOptions): Promise<Checkpoint | null>;

@@ -20,6 +20,7 @@ export const EXIT_CODES: Readonly<Record<ErrorCode, number>> = {
   FORBIDDEN: 11,
   INTERNAL: 12,
   EMBEDDING_FAILED: 13,
+  MODEL_FAILED: 14,
 };
 
 /** Anything that failed without an engine code (an I/O error writing the output, a bug). */

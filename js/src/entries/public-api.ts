@@ -22,6 +22,17 @@ export {
 } from '../api/ndjson.js';
 export { allChanges, allHistory, someCheckpoints } from '../api/paging.js';
 export type * from '../api/types.js';
+export {
+  type ChatEndpoint,
+  EXTRACT_PROMPT,
+  type Extractor,
+  type ExtractorOption,
+  JUDGE_PROMPT,
+  type Judge,
+  type JudgeOption,
+  type JudgeQuestion,
+  type ModelOptions,
+} from '../coherence/index.js';
 export type { Embedder, EmbedderOption, EmbedFunction, EmbedKind } from '../embed/embedder.js';
 export { type OpenAIEmbeddingsOptions, openaiEmbeddings } from '../embed/openai-embeddings.js';
 export type { ReembedOptions, ReembedProgress, TextMemoryStore } from '../embed/text-embedding.js';

@@ -30,6 +30,13 @@ export function asOfArg(a: AsOf | undefined): Raw {
   throw invalid('asOf must be { seq } or { time } with an integer');
 }
 
+/** A read's `validAt`: a time (an integer, ms since the epoch) or `'any'`. */
+export function validAtArg(v: unknown): Raw {
+  if (v === undefined || v === 'any') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
+  throw invalid("validAt must be a time (an integer, ms since the epoch) or 'any'");
+}
+
 export function optSafe(n: number | undefined, what: string): number | undefined {
   return n === undefined ? undefined : checkSafe(n, what);
 }
@@ -77,6 +84,12 @@ export function toMemory(m: Raw): Memory {
     seq: safeOut(m.seq, 'seq'),
     size: m.size,
   };
+  if (m.valid_from != null) out.validFrom = m.valid_from;
+  if (m.valid_to != null) out.validTo = m.valid_to;
+  if (m.seen != null) out.seen = m.seen;
+  if (m.last_seen != null) out.lastSeen = m.last_seen;
+  if (m.replaces != null) out.replaces = m.replaces;
+  if (m.replaced_by != null) out.replacedBy = m.replaced_by;
   if (Array.isArray(m.embedding)) out.embedding = Float32Array.from(m.embedding as number[]);
   return out;
 }

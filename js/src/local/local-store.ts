@@ -16,6 +16,7 @@ import { checkFusion } from '../api/fusion.js';
 import type * as engine from '../api/generated/engine.js';
 import { lineChunks, ndjsonLines, placedChunks } from '../api/ndjson.js';
 import type {
+  Assessment,
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
@@ -24,6 +25,10 @@ import type {
   CheckpointPage,
   ChunkedTransfer,
   ChunkPlace,
+  ConsolidateOptions,
+  ConsolidateReport,
+  ContextBlock,
+  ContextOptions,
   DeleteOptions,
   EventFilter,
   ExportStreamOptions,
@@ -42,6 +47,8 @@ import type {
   Namespace,
   NdjsonSource,
   PutWritesInput,
+  Remembered,
+  RememberFact,
   SearchHit,
   SearchQuery,
   SearchWrites,
@@ -361,6 +368,7 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
         namespace,
         key,
         asOf: conv.asOfArg(o.asOf),
+        validAt: conv.validAtArg(o.validAt),
         includeEmbedding: o.includeEmbedding === true,
       });
     });
@@ -391,6 +399,7 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
         limit: o.limit === undefined ? undefined : checkPositive(o.limit, 'limit'),
         cursor: o.cursor ?? undefined,
         asOf: conv.asOfArg(o.asOf),
+        validAt: conv.validAtArg(o.validAt),
         includeEmbeddings: o.includeEmbeddings === true,
         filter: o.filter ?? [],
         valueFilter: o.valueFilter ?? [],
@@ -455,6 +464,7 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
         valueFilter: query.valueFilter ?? [],
         offset: conv.optSafe(query.offset, 'offset'),
         asOf: conv.asOfArg(query.asOf),
+        validAt: conv.validAtArg(query.validAt),
         fusion: checkFusion(query.fusion),
       };
       if (vector && vector.length === 0) {
@@ -464,6 +474,56 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
       return [JSON.stringify(q), vector] as const;
     });
     return this.#call((w) => w.search(json, vector));
+  }
+
+  /** A fact's JSON for the engine and its vector. */
+  #factArgs(fact: RememberFact, what: string) {
+    return argument(what, () => {
+      if (typeof fact !== 'object' || fact === null) throw invalid(`${what} takes { namespace, text }`);
+      const emb = conv.f32(fact.embedding, 'embedding');
+      const raw = { ...fact, embedding: emb && emb.length === 0 ? [] : undefined };
+      return [JSON.stringify(raw), emb && emb.length > 0 ? emb : undefined] as const;
+    });
+  }
+
+  protected async rememberEmbedded(fact: RememberFact): Promise<Remembered> {
+    const [json, emb] = this.#factArgs(fact, 'remember');
+    const r = JSON.parse(this.#call((w) => w.remember(json, emb))) as Remembered;
+    this.#wrote();
+    return r;
+  }
+
+  protected async assessEmbedded(fact: RememberFact): Promise<Assessment> {
+    const [json, emb] = this.#factArgs(fact, 'assess');
+    return JSON.parse(this.#call((w) => w.assess(json, emb))) as Assessment;
+  }
+
+  async consolidate(options: ConsolidateOptions): Promise<ConsolidateReport> {
+    const json = argument('consolidate', () => {
+      const o = opts(options, 'consolidate options');
+      return JSON.stringify({ ...o, limit: conv.optSafe(o.limit, 'limit') });
+    });
+    const r = JSON.parse(this.#call((w) => w.consolidate(json))) as ConsolidateReport;
+    if (r.decisions.length > 0) this.#wrote();
+    return r;
+  }
+
+  protected async contextEmbedded(options: ContextOptions): Promise<ContextBlock> {
+    const [json, vector] = argument('context', () => {
+      const o = opts(options, 'context options');
+      const vector = conv.f32(o.vector, 'vector');
+      return [
+        JSON.stringify({
+          ...o,
+          vector: undefined,
+          budget: conv.optSafe(o.budget, 'budget'),
+          recent: conv.optSafe(o.recent, 'recent'),
+          validAt: conv.validAtArg(o.validAt),
+        }),
+        vector,
+      ] as const;
+    });
+    return JSON.parse(this.#call((w) => w.context(json, vector))) as ContextBlock;
   }
 
   async putCheckpoint(c: CheckpointInput): Promise<number> {

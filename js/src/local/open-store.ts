@@ -2,6 +2,7 @@
 
 import { invalid, toEdgememError } from '../api/errors.js';
 import type { LocalMemoryStore, StoreSettings } from '../api/types.js';
+import { type ModelOptions, toRememberModels } from '../coherence/index.js';
 import { type EmbedderOption, toEmbedder } from '../embed/embedder.js';
 import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { MemoryPageStore, type PageStore } from '../pages/page-store.js';
@@ -16,7 +17,7 @@ import { initRuntime, isReady, type WasmSource } from './runtime.js';
  */
 export type StorageOption = 'memory' | { pages: PageStore; atomic?: boolean } | { file: string } | { opfs: string };
 
-export interface OpenOptions extends StoreSettings {
+export interface OpenOptions extends StoreSettings, ModelOptions {
   /** Default `'memory'`. */
   storage?: StorageOption;
   /** The compiled edgemem module or its bytes; default: loaded from the package (fetch, or fs in Node). */
@@ -42,14 +43,17 @@ export async function openWithEmbedder(
   fileStore: PagesForFile | undefined,
 ): Promise<LocalMemoryStore | (LocalMemoryStore & TextMemoryStore)> {
   if (typeof options !== 'object' || options === null) throw invalid('openStore takes an options object');
-  if (options.embedder === undefined) {
-    if (options.reembed !== undefined) throw invalid('reembed needs an embedder');
-    return openWith(options, load, fileStore);
+  const { extractor, judge, ...settings } = options;
+  const models = toRememberModels({ extractor, judge });
+  if (settings.embedder === undefined) {
+    if (settings.reembed !== undefined) throw invalid('reembed needs an embedder');
+    return (await openWith(settings, load, fileStore)).useModels(models);
   }
-  if (options.reembed !== undefined && typeof options.reembed !== 'boolean') throw invalid('reembed must be a boolean');
-  const embedder = await toEmbedder(options.embedder, options.dims);
-  const inner = await openWith({ ...options, dims: embedder.dims }, load, fileStore);
-  return inner.useEmbedder(embedder, options.reembed === true);
+  if (settings.reembed !== undefined && typeof settings.reembed !== 'boolean')
+    throw invalid('reembed must be a boolean');
+  const embedder = await toEmbedder(settings.embedder, settings.dims);
+  const inner = (await openWith({ ...settings, dims: embedder.dims }, load, fileStore)).useModels(models);
+  return inner.useEmbedder(embedder, settings.reembed === true);
 }
 
 export type PagesForFile = (path: string) => PageStore;

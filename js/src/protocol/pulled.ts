@@ -15,6 +15,10 @@ export interface PulledMemory {
   pinned?: boolean;
   expires_at?: number | null;
   embedding?: number[] | null;
+  valid_from?: number | null;
+  valid_to?: number | null;
+  /** What `remember` keeps of it: seen count, last seen, the keys it replaced / was replaced by. */
+  coherence?: JsonObject | null;
 }
 
 /** The memory `m` at (`namespace`, `key`) as a pulled item (null: there is none). */
@@ -30,5 +34,18 @@ export function pulledOf(namespace: Namespace, key: string, m: Memory | null): P
     pinned: m.pinned,
     expires_at: m.expiresAt,
     embedding: m.embedding ? Array.from(m.embedding) : null,
+    valid_from: m.validFrom ?? null,
+    valid_to: m.validTo ?? null,
+    coherence: coherenceOf(m),
   };
+}
+
+/** `m`'s coherence fields as the engine stores them (null: none). */
+function coherenceOf(m: Memory): JsonObject | null {
+  const c: JsonObject = {};
+  if (m.seen !== undefined) c.seen = m.seen;
+  if (m.lastSeen !== undefined) c.last_seen = m.lastSeen;
+  if (m.replaces !== undefined) c.replaces = m.replaces;
+  if (m.replacedBy !== undefined) c.replaced_by = m.replacedBy;
+  return Object.keys(c).length > 0 ? c : null;
 }

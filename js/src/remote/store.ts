@@ -13,12 +13,17 @@ import { argument, checkSafe, EdgememError, invalid, safeOut } from '../api/erro
 import { checkFusion } from '../api/fusion.js';
 import { lineChunks, ndjsonLines } from '../api/ndjson.js';
 import type {
+  Assessment,
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
   Checkpoint,
   CheckpointInput,
   CheckpointPage,
+  ConsolidateOptions,
+  ConsolidateReport,
+  ContextBlock,
+  ContextOptions,
   DeleteOptions,
   EventFilter,
   GetCheckpointOptions,
@@ -37,12 +42,15 @@ import type {
   Namespace,
   NdjsonSource,
   PutWritesInput,
+  Remembered,
+  RememberFact,
   SearchHit,
   SearchQuery,
   Stats,
   Subscription,
   WriteAck,
 } from '../api/types.js';
+import { type ModelOptions, toRememberModels } from '../coherence/index.js';
 import { type EmbedderOption, toEmbedder } from '../embed/embedder.js';
 import type { TextMemoryStore } from '../embed/text-embedding.js';
 import { StoreBase } from '../store/base.js';
@@ -51,7 +59,7 @@ import { type ReconnectOptions, RemoteSubscription, type WebSocketConstructor } 
 import { type FetchLike, HttpClient, type QueryValue, type TokenSource } from './http.js';
 import * as wire from './wire.js';
 
-export interface ConnectOptions {
+export interface ConnectOptions extends ModelOptions {
   /** Base URL of the edgemem Worker, e.g. `https://memory.example.com`. */
   url: string;
   /** The agent id (1–128 characters of `A-Z a-z 0-9 . _ : -`). */
@@ -91,7 +99,9 @@ export async function remoteWithEmbedder(
   loadWebSocket?: WebSocketLoader,
 ): Promise<MemoryStore | TextMemoryStore> {
   const store = new RemoteStore(options, loadWebSocket);
-  if (typeof options !== 'object' || options === null || options.embedder === undefined) return store;
+  if (typeof options !== 'object' || options === null) return store;
+  store.useModels(toRememberModels(options));
+  if (options.embedder === undefined) return store;
   return store.useEmbedder(await toEmbedder(options.embedder), false);
 }
 
@@ -170,6 +180,7 @@ export class RemoteStore extends StoreBase {
     const query = {
       ns: wire.nsQuery(namespace),
       ...wire.asOfQuery(options.asOf),
+      validAt: wire.validAtQuery(options.validAt),
       embedding: options.includeEmbedding ? 'true' : undefined,
     };
     try {
@@ -194,6 +205,7 @@ export class RemoteStore extends StoreBase {
       limit: options.limit,
       cursor: options.cursor,
       ...wire.asOfQuery(options.asOf),
+      validAt: wire.validAtQuery(options.validAt),
       embeddings: options.includeEmbeddings ? 'true' : undefined,
       filter: options.filter === undefined ? undefined : argument('list filter', () => JSON.stringify(options.filter)),
       valueFilter:
@@ -233,6 +245,31 @@ export class RemoteStore extends StoreBase {
     checkFusion(query.fusion);
     const body = { ...query, vector: wire.vectorOut(query.vector, 'vector') };
     return (await this.#call<{ hits: unknown[] }>('POST', '/search', { body })).hits.map(wire.toHit);
+  }
+
+  /** One fact: `POST /remember` (the extractor and the judge run on this side, before it). */
+  protected async rememberEmbedded(fact: RememberFact): Promise<Remembered> {
+    if (typeof fact !== 'object' || fact === null) throw invalid('remember takes { namespace, text }');
+    const body = { ...fact, embedding: wire.vectorOut(fact.embedding, 'embedding') };
+    return wire.toRemembered(await this.#call('POST', '/remember', { body }));
+  }
+
+  protected async assessEmbedded(fact: RememberFact): Promise<Assessment> {
+    if (typeof fact !== 'object' || fact === null) throw invalid('assess takes { namespace, text }');
+    const body = { ...fact, embedding: wire.vectorOut(fact.embedding, 'embedding') };
+    return this.#call<Assessment>('POST', '/remember/assess', { body });
+  }
+
+  async consolidate(options: ConsolidateOptions): Promise<ConsolidateReport> {
+    if (typeof options !== 'object' || options === null) throw invalid('consolidate takes { namespace }');
+    const r = await this.#call<ConsolidateReport>('POST', '/consolidate', { body: options });
+    return { ...r, decisions: r.decisions.map(wire.toRemembered) };
+  }
+
+  protected async contextEmbedded(options: ContextOptions): Promise<ContextBlock> {
+    if (typeof options !== 'object' || options === null) throw invalid('context takes an options object');
+    const body = { ...options, vector: wire.vectorOut(options.vector, 'vector') };
+    return this.#call<ContextBlock>('POST', '/context', { body });
   }
 
   async putCheckpoint(c: CheckpointInput): Promise<number> {

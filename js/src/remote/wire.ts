@@ -12,7 +12,9 @@ import type {
   CheckpointData,
   Memory,
   Namespace,
+  Remembered,
   SearchHit,
+  ValidAt,
   WriteAck,
 } from '../api/types.js';
 
@@ -79,6 +81,17 @@ export function toMemory(m: Raw): Memory {
   const out: Memory = { ...rest, version: safeOut(m.version, 'version'), seq: safeOut(m.seq, 'seq') };
   if (Array.isArray(embedding)) out.embedding = Float32Array.from(embedding as number[]);
   return out;
+}
+
+/** A read's `validAt` as a query parameter (a time or `any`). */
+export function validAtQuery(v: ValidAt | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'any' || (typeof v === 'number' && Number.isSafeInteger(v))) return String(v);
+  throw invalid("validAt must be a time (an integer, ms since the epoch) or 'any'");
+}
+
+export function toRemembered(r: Raw): Remembered {
+  return { ...r, version: safeOut(r.version, 'version'), seq: safeOut(r.seq, 'seq') };
 }
 
 export function toHit(h: Raw): SearchHit {

@@ -227,7 +227,7 @@ export async function openReplica(
       api,
       events,
       settings: { pullLimit, pushBatch, snapshotChunkBytes, minDelayMs: 200, maxDelayMs: 5000 },
-      remoteGet: (ns: Namespace, key: string) => remote.get(ns, key, { includeEmbedding: true }),
+      remoteGet: (ns: Namespace, key: string) => remote.get(ns, key, { includeEmbedding: true, validAt: 'any' }),
       writable: scopes.includes('write'),
     });
 

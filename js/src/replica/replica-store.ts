@@ -7,12 +7,17 @@
 
 import { EdgememError, invalid } from '../api/errors.js';
 import type {
+  Assessment,
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
   Checkpoint,
   CheckpointInput,
   CheckpointPage,
+  ConsolidateOptions,
+  ConsolidateReport,
+  ContextBlock,
+  ContextOptions,
   DeleteOptions,
   EventFilter,
   ExportDoc,
@@ -32,6 +37,8 @@ import type {
   MemoryStore,
   Namespace,
   PutWritesInput,
+  Remembered,
+  RememberInput,
   SearchHit,
   SearchQuery,
   Stats,
@@ -180,6 +187,19 @@ export class ReplicaStore implements ReplicaMemoryStore {
   search(query: SearchQuery): Promise<SearchHit[]> {
     if (this.#swap || this.#closed) return this.#local().then((s) => s.search(query));
     return this.#store.search(query);
+  }
+  /** Decided by the local engine against the replica's memories; what it writes is pushed as puts. */
+  remember(input: RememberInput): Promise<Remembered[]> {
+    return this.#write((s) => s.remember(input));
+  }
+  async assess(input: RememberInput): Promise<Assessment> {
+    return (await this.#local()).assess(input);
+  }
+  consolidate(options: ConsolidateOptions): Promise<ConsolidateReport> {
+    return this.#write((s) => s.consolidate(options));
+  }
+  async context(options?: ContextOptions): Promise<ContextBlock> {
+    return (await this.#local()).context(options);
   }
   putCheckpoint(checkpoint: CheckpointInput): Promise<number> {
     return this.#write((s) => s.putCheckpoint(checkpoint));

@@ -7,12 +7,17 @@
 import { argument, checkSafe, invalid } from '../api/errors.js';
 import { checkExportSeqs, documentFromLines, documentLines, ndjsonLines } from '../api/ndjson.js';
 import type {
+  Assessment,
   ChangeEvent,
   ChangesOptions,
   ChangesPage,
   Checkpoint,
   CheckpointInput,
   CheckpointPage,
+  ConsolidateOptions,
+  ConsolidateReport,
+  ContextBlock,
+  ContextOptions,
   DeleteOptions,
   EventFilter,
   ExportDoc,
@@ -33,6 +38,9 @@ import type {
   Namespace,
   NdjsonSource,
   PutWritesInput,
+  Remembered,
+  RememberFact,
+  RememberInput,
   SearchHit,
   SearchJson,
   SearchQuery,
@@ -40,6 +48,7 @@ import type {
   Subscription,
   WriteAck,
 } from '../api/types.js';
+import type { RememberModels } from '../coherence/index.js';
 import { type Embedder, recordOf } from '../embed/embedder.js';
 import { checkRecord, hasHostMeta } from '../embed/embedder-record.js';
 import {
@@ -51,10 +60,21 @@ import {
   withEmbeddings,
 } from '../embed/text-embedding.js';
 import { PAGED } from './paged.js';
+import { rememberFacts } from './remember-flow.js';
 
 export abstract class StoreBase implements MemoryStore, SearchJson {
   #embedder: Embedder | undefined;
+  #models: RememberModels = {};
   #reembedPending = false;
+
+  /**
+   * Gives the store the caller's models for `remember` (`openStore` / `connect` do, once).
+   * @internal
+   */
+  useModels(models: RememberModels): this {
+    this.#models = models;
+    return this;
+  }
 
   /** The embedder that makes this store's vectors from text, if it was opened with one. */
   get embedder(): Embedder | undefined {
@@ -108,6 +128,14 @@ export abstract class StoreBase implements MemoryStore, SearchJson {
     return JSON.stringify(await this.searchEmbedded(query));
   }
 
+  /** `remember` of one fact, its text embedded (if the store embeds). */
+  protected abstract rememberEmbedded(fact: RememberFact): Promise<Remembered>;
+  /** `assess` of one fact, its text embedded (if the store embeds). */
+  protected abstract assessEmbedded(fact: RememberFact): Promise<Assessment>;
+  /** `context` with its query embedded as `vector` (if the store embeds). */
+  protected abstract contextEmbedded(options: ContextOptions): Promise<ContextBlock>;
+  abstract consolidate(options: ConsolidateOptions): Promise<ConsolidateReport>;
+
   abstract get(namespace: Namespace, key: string, options?: GetOptions): Promise<Memory | null>;
   abstract delete(namespace: Namespace, key: string, options?: DeleteOptions): Promise<number>;
   abstract list(options?: ListOptions): Promise<ListPage>;
@@ -149,6 +177,37 @@ export abstract class StoreBase implements MemoryStore, SearchJson {
     const q = this.#embedder ? embeddedQuery(this.#embedder, query) : query;
     // Without a text to embed the transport's call is made before any await (a Durable Object's read runs it so).
     return this.searchEmbedded(q instanceof Promise ? await q : q);
+  }
+
+  remember(input: RememberInput): Promise<Remembered[]> {
+    const transport = {
+      assess: (f: RememberFact) => this.assessEmbedded(f),
+      rememberOne: (f: RememberFact) => this.rememberEmbedded(f),
+    };
+    return rememberFacts(transport, this.#embedder, this.#models, input);
+  }
+
+  async assess(input: RememberInput): Promise<Assessment> {
+    if (typeof input !== 'object' || input === null || typeof input.text !== 'string')
+      throw invalid('assess takes { namespace, text }');
+    const { messages: _, ...fact } = input;
+    if (this.#embedder && fact.embedding === undefined) {
+      const [m] = await withEmbeddings(this.#embedder, [
+        { namespace: fact.namespace, key: 'fact', value: null, text: input.text },
+      ]);
+      return this.assessEmbedded({ ...fact, text: input.text, embedding: m?.embedding });
+    }
+    return this.assessEmbedded({ ...fact, text: input.text });
+  }
+
+  async context(options?: ContextOptions): Promise<ContextBlock> {
+    const o = options ?? {};
+    if (typeof o !== 'object' || o === null) throw invalid('context takes an options object');
+    if (this.#embedder && o.vector === undefined && typeof o.query === 'string' && o.query !== '') {
+      const q = await embeddedQuery(this.#embedder, { text: o.query });
+      return this.contextEmbedded({ ...o, vector: q.vector });
+    }
+    return this.contextEmbedded(o);
   }
 
   /** See `SearchJson`. */

@@ -7,6 +7,7 @@
  */
 import { after, describe } from 'node:test';
 import { checkpointCases } from './checkpoints.js';
+import { coherenceCases } from './coherence.js';
 import { errorCases } from './errors.js';
 import { exportImportCases } from './export-import.js';
 import { feedCases } from './feed.js';
@@ -43,6 +44,7 @@ export function contractSuite(name, factory) {
     searchCases(fresh);
     historyCases(fresh);
     checkpointCases(fresh);
+    coherenceCases(fresh);
     feedCases(fresh);
     upkeepCases(fresh);
     exportImportCases(fresh);

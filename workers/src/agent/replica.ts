@@ -121,7 +121,7 @@ export class Replicas {
     }
     const namespace = e.namespace as string[];
     const key = e.key as string;
-    const m = await store.get(namespace, key, { includeEmbedding: true });
+    const m = await store.get(namespace, key, { includeEmbedding: true, validAt: 'any' });
     const item: PulledItem = { kind: 'memory', ...pulledOf(namespace, key, m) };
     if (!m) return item;
     const row = this.#sql()
@@ -215,5 +215,9 @@ function putInput(op: Wire): MemoryInput {
   if (op.pinned === true) input.pinned = true;
   if (typeof op.ttl_ms === 'number') input.ttlMs = op.ttl_ms;
   if (typeof op.if_version === 'number') input.ifVersion = op.if_version;
+  if (typeof op.valid_from === 'number') input.validFrom = op.valid_from;
+  if (typeof op.valid_to === 'number') input.validTo = op.valid_to;
+  // What `remember` keeps (seen count, links): replication's own field of the engine's put.
+  if (op.coherence && typeof op.coherence === 'object') Object.assign(input, { coherence: op.coherence });
   return input;
 }

@@ -13,7 +13,7 @@ use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
 /// A consolidation run over a namespace (and the namespaces under it, each on its own).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct ConsolidateQuery {
@@ -29,7 +29,7 @@ pub struct ConsolidateQuery {
 }
 
 /// What a consolidation run did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ConsolidateReport {

@@ -12,7 +12,7 @@ use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
 /// What `context` assembles.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct ContextQuery {
@@ -30,6 +30,7 @@ pub struct ContextQuery {
     pub budget: Option<usize>,
     /// Valid time (default now).
     #[serde(default)]
+    #[cfg_attr(test, ts(type = "ValidAt", optional))]
     pub valid_at: Option<ValidAt>,
     /// Latest changes listed at most (default 5; 0: none).
     #[serde(default)]
@@ -37,7 +38,7 @@ pub struct ContextQuery {
 }
 
 /// One memory in the block.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ContextItem {
@@ -55,7 +56,7 @@ pub struct ContextItem {
 }
 
 /// The block and what it holds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ContextBlock {
@@ -156,6 +157,7 @@ impl Store {
             block.heading("Recent changes");
             self.recent_changes(&prefixes, recent, &mut block)?;
         }
+        block.finish();
         let tokens = block.text.len().div_ceil(4) as u64;
         Ok(ContextBlock { text: block.text, tokens, items: block.items })
     }
@@ -181,9 +183,7 @@ impl Store {
                 break;
             }
             let (Some(ns), Some(key)) = (e.namespace.clone(), e.key.clone()) else { continue };
-            let Some(m) =
-                self.get_valid(&ns, &key, None, false, Some(ValidAt::Any(crate::base::types::AnyTime::Any)))?
-            else {
+            let Some(m) = self.get_valid(&ns, &key, None, false, Some(ValidAt::Any))? else {
                 continue;
             };
             let Some(text) = m.text.clone() else { continue };
@@ -230,9 +230,18 @@ impl Block {
         self.used + 24 > self.budget
     }
 
-    /// A section's heading, written with its first item.
+    /// A section's heading, written with its first item (a section without one leaves none).
     fn heading(&mut self, title: &str) {
-        self.text.push_str(&format!("\u{0}{title}"));
+        self.finish();
+        self.text.push('\u{0}');
+        self.text.push_str(title);
+    }
+
+    /// Drops a heading no item followed.
+    fn finish(&mut self) {
+        if let Some(i) = self.text.find('\u{0}') {
+            self.text.truncate(i);
+        }
     }
 
     /// Adds `item` as a line when it fits and is not already in the block (a memory is listed once).

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// A fact to remember into a namespace.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct RememberInput {
@@ -54,7 +54,7 @@ pub struct RememberInput {
 }
 
 /// A decision to apply: `target` (and its version) for a duplicate or a supersede.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct Decided {
@@ -81,7 +81,7 @@ pub struct Target {
 }
 
 /// What `remember` did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Remembered {
@@ -99,7 +99,7 @@ pub struct Remembered {
 }
 
 /// What `assess` finds: the rules' decision, and the memories they could not tell apart from the fact.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Assessment {
@@ -322,7 +322,7 @@ impl Store {
 
     /// The memory a decision targets, current and at the version the decision saw (else CONFLICT: decide again).
     fn current(&mut self, ns: &[String], t: &Target) -> Result<Memory> {
-        match self.get_valid(ns, &t.key, None, true, Some(ValidAt::Any(crate::base::types::AnyTime::Any)))? {
+        match self.get_valid(ns, &t.key, None, true, Some(ValidAt::Any))? {
             Some(m) if m.version == t.version && m.valid_to.is_none() => Ok(m),
             _ => Err(Error::new(
                 ErrorCode::Conflict,

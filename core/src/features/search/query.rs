@@ -47,6 +47,7 @@ pub struct SearchQuery {
     pub as_of: Option<AsOf>,
     /// Valid time (default: now): only memories valid then are hits.
     #[serde(default)]
+    #[cfg_attr(test, ts(type = "ValidAt", optional))]
     pub valid_at: Option<crate::base::types::ValidAt>,
     #[serde(default)]
     pub fusion: Option<FusionParams>,

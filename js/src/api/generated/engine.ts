@@ -2,7 +2,7 @@
 // `EDGEMEM_WRITE_TS=1 cargo test -p edgemem-core --lib ts_bindings` (the test fails while it is stale).
 
 /** Every error code (core/src/base/error.rs). */
-export const ERROR_CODES = ['INVALID_ARGUMENT', 'NOT_FOUND', 'CONFLICT', 'DIMENSION_MISMATCH', 'QUOTA_EXCEEDED', 'PAYLOAD_TOO_LARGE', 'RESUME_GAP', 'HISTORY_PRUNED', 'UNAUTHORIZED', 'FORBIDDEN', 'EMBEDDING_FAILED', 'INTERNAL'] as const;
+export const ERROR_CODES = ['INVALID_ARGUMENT', 'NOT_FOUND', 'CONFLICT', 'DIMENSION_MISMATCH', 'QUOTA_EXCEEDED', 'PAYLOAD_TOO_LARGE', 'RESUME_GAP', 'HISTORY_PRUNED', 'UNAUTHORIZED', 'FORBIDDEN', 'EMBEDDING_FAILED', 'MODEL_FAILED', 'INTERNAL'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Every kind of change-feed event (core/src/state/feed.rs). */
@@ -69,16 +69,8 @@ export const COHERENCE_DEFAULTS: CoherenceSettings = {"duplicateSimilarity":0.93
  */
 export type AsOf = { "seq": number } | { "time": number };
 
-/**
- * `"any"`: no valid-time condition.
- */
-export type AnyTime = "any";
-
-/**
- * Which memories a read answers with by valid time: those valid at a time (ms since epoch), or all of them.
- * A read without one answers with what is valid now.
- */
-export type ValidAt = number | AnyTime;
+/** Valid time for a read: a time (ms since the epoch), or "any" for every memory however valid. */
+export type ValidAt = number | "any";
 
 /**
  * `metadata[field] <op> value` (or `value[field]` for a value filter). For `In` / `Nin`, `value` is an array.
