@@ -1,18 +1,29 @@
 /**
- * edgemem's own MCP tools, beside the knowledge graph: `remember` (write a memory), `recall` (relevance search
- * with namespace and metadata filters, at a past point with `asOf`), `forget`, `history` (every version of a
- * memory) and `changes` (what changed after a seq). Descriptions are written for the model that calls them;
- * times are ISO 8601 strings, seqs are the store's change numbers (every write gets the next one).
+ * edgemem's own MCP tools, beside the knowledge graph: `remember` (a fact, consolidated on write: folded into the
+ * memory it duplicates, superseding the one it updates, or new), `recall` (relevance search with namespace and
+ * metadata filters, what is true at `validAt`, at a past point with `asOf`), `context` (a prompt-ready block within
+ * a token budget), `forget`, `history` (every version of a memory) and `changes` (what changed after a seq).
+ * Descriptions are written for the model that calls them; times are ISO 8601 strings, seqs are the store's change
+ * numbers (every write gets the next one).
  */
 
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod/v3';
 import { EdgememError } from '../api/errors.js';
 import { EVENT_KINDS, FILTER_OPS } from '../api/generated/engine.js';
-import type { AsOf, JsonObject, JsonValue, MemoryStore, Namespace } from '../api/types.js';
+import type {
+  AsOf,
+  ContextOptions,
+  JsonObject,
+  JsonValue,
+  MemoryStore,
+  Namespace,
+  Remembered,
+  ValidAt,
+} from '../api/types.js';
 import { registerTool } from './register.js';
 import { jsonResult } from './results.js';
-import { eventView, hitView, versionView } from './views.js';
+import { contextItemView, eventView, hitView, versionView } from './views.js';
 
 export interface MemoryToolsOptions {
   /** Where `remember` files a memory given no namespace (default `['memories']`). */
@@ -38,9 +49,17 @@ const asOfSchema = z
   })
   .describe('Search the memories as they were at a past point: give seq or time, not both');
 
+const validAtSchema = z
+  .string()
+  .min(1)
+  .describe(
+    'Only the facts true at this time, ISO 8601 (e.g. "2026-03-01"), or "any" to include facts no longer true ' +
+      '(superseded or ended); default: what is true now',
+  );
+
 const eventKinds = z.enum(EVENT_KINDS);
 
-/** Registers remember, recall, forget, history and changes on `server`, over `store`. */
+/** Registers remember, recall, context, forget, history and changes on `server`, over `store`. */
 export function registerMemoryTools(server: McpServer, store: MemoryStore, options: MemoryToolsOptions = {}): void {
   const defaultNamespace = options.defaultNamespace ?? ['memories'];
 
@@ -50,49 +69,54 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
     {
       title: 'Remember',
       description:
-        'Store a memory: one self-contained statement worth recalling later (a fact, a preference, a decision, a summary), ' +
-        'e.g. "Alice prefers oat milk in her coffee". It is searchable by recall right away. Giving a key you used before ' +
-        'replaces that memory (its earlier versions stay in history); without a key a new memory is created. Returns its namespace, ' +
-        'key, version and seq.',
+        'Remember a fact: one self-contained statement worth recalling later (a fact, a preference, a decision, a summary), ' +
+        'e.g. "Alice prefers oat milk in her coffee". The memory is kept coherent as it is written: a fact already known is ' +
+        'folded into the memory that holds it (decision "duplicate", nothing new is stored); a new value of something known ' +
+        '("Alice now takes soy milk") supersedes the old memory, which stays in history but is no longer recalled as true ' +
+        '(decision "supersede"); anything else is stored as a new memory (decision "new"). Facts that only look alike ' +
+        '(another number, date, name or a negation) are kept apart. Returns the decision, the memory that holds the fact ' +
+        '(namespace, key) and, for a duplicate or a supersede, the memory it folded into or replaced (target).',
       inputSchema: {
-        text: z.string().min(1).describe('The memory, written to be understood on its own without this conversation'),
+        text: z.string().min(1).describe('The fact, written to be understood on its own without this conversation'),
         namespace: namespaceSchema
           .optional()
           .describe(
-            `Where to file it, outermost first, e.g. ["user", "alice"] (default ${JSON.stringify(defaultNamespace)}); recall can be limited to a namespace and everything under it`,
+            `Where to file it, outermost first, e.g. ["user", "alice"] (default ${JSON.stringify(defaultNamespace)}); facts are compared with the memories of this namespace, and recall can be limited to a namespace and everything under it`,
           ),
         key: keySchema
           .optional()
           .describe(
-            'A stable name within the namespace, e.g. "coffee-preference", to update this memory later; omit for a new memory',
+            'A stable name of what the fact is about within the namespace, e.g. "coffee-preference": remembering other words under the same key supersedes it. Omit it to let the memory find what the fact duplicates or updates',
           ),
         metadata: z
           .record(json)
           .optional()
           .describe('JSON fields recall can filter on, e.g. {"topic": "food", "source": "chat"}'),
-        pinned: z.boolean().optional().describe('Never evict this memory when the store is full (default false)'),
-        ttl: z
-          .number()
-          .int()
-          .positive()
+        pinned: z
+          .boolean()
           .optional()
-          .describe('Forget this memory automatically after this many seconds'),
+          .describe('Always include this memory in context and never evict it when the store is full (default false)'),
+        validFrom: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'When the fact became true in the world, ISO 8601 (e.g. "2026-06-01"); default: from now for a fact that supersedes another',
+          ),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ text, namespace, key, metadata, pinned, ttl }) => {
-      const ns = namespace ?? defaultNamespace;
-      const k = key ?? crypto.randomUUID();
-      const ack = await store.put({
-        namespace: ns,
-        key: k,
-        value: text,
+    async ({ text, namespace, key, metadata, pinned, validFrom }) => {
+      const [r] = await store.remember({
+        namespace: namespace ?? defaultNamespace,
         text,
+        ...(key === undefined ? {} : { key }),
         ...(metadata === undefined ? {} : { metadata: metadata as JsonObject }),
         ...(pinned === undefined ? {} : { pinned }),
-        ...(ttl === undefined ? {} : { ttlMs: ttl * 1000 }),
+        ...(validFrom === undefined ? {} : { validFrom: isoTime(validFrom, 'validFrom') }),
       });
-      return jsonResult({ namespace: ns, key: k, version: ack.version, seq: ack.seq, evicted: ack.evicted });
+      if (r === undefined) throw new EdgememError('INTERNAL', 'remember answered no decision');
+      return jsonResult(rememberedView(r));
     },
   );
 
@@ -104,7 +128,8 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
       description:
         "Search stored memories for a query, most relevant first (the knowledge graph's entities included). Use it before " +
         'answering anything that may depend on what was learned earlier. Narrow it with a namespace (that namespace and everything ' +
-        'under it) and metadata filters; asOf searches the memories as they were at a past seq or time.',
+        'under it) and metadata filters. It finds what is true now; validAt asks what was true at another time (or "any" ' +
+        'for facts since superseded too), and asOf searches the memories as they were stored at a past seq or time.',
       inputSchema: {
         query: z.string().min(1).describe('What to look for, in natural language or keywords'),
         namespace: namespaceSchema
@@ -112,11 +137,12 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
           .describe('Only memories in this namespace or under it, e.g. ["user", "alice"]'),
         filter: z.array(recallFilter).optional().describe('Metadata conditions, all of which must hold'),
         k: z.number().int().min(1).max(100).optional().describe('How many memories at most (default 10)'),
+        validAt: validAtSchema.optional(),
         asOf: asOfSchema.optional(),
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
-    async ({ query, namespace, filter, k, asOf }) => {
+    async ({ query, namespace, filter, k, validAt, asOf }) => {
       const hits = await store.search({
         text: query,
         k: k ?? 10,
@@ -124,9 +150,64 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
         ...(filter === undefined
           ? {}
           : { filter: filter.map((c) => ({ field: c.field, op: c.op, value: (c.value ?? null) as JsonValue })) }),
+        ...(validAt === undefined ? {} : { validAt: validTime(validAt) }),
         ...(asOf === undefined ? {} : { asOf: pointInTime(asOf) }),
       });
       return jsonResult({ memories: hits.map(hitView) });
+    },
+  );
+
+  registerTool(
+    server,
+    'context',
+    {
+      title: 'Context for a prompt',
+      description:
+        'What memory knows that bears on a topic, as one prompt-ready Markdown block within a token budget: the pinned ' +
+        'memories, the facts relevant to the query that are true now (with since when), and the latest changes (what ' +
+        'superseded what). Call it at the start of a task or conversation to load what you know; use recall to look up ' +
+        'something specific.',
+      inputSchema: {
+        query: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('What the task or conversation is about; without it only pinned memories and recent changes'),
+        namespaces: z
+          .array(namespaceSchema)
+          .optional()
+          .describe('Draw only from these namespaces and those under them, e.g. [["user", "alice"]] (default: all)'),
+        budget: z
+          .number()
+          .int()
+          .min(1)
+          .max(100_000)
+          .optional()
+          .describe('The most tokens the block may take (estimated as characters / 4; default 1000)'),
+        recent: z
+          .number()
+          .int()
+          .min(0)
+          .max(100)
+          .optional()
+          .describe('How many of the latest changes to list (default 5; 0 for none)'),
+        validAt: validAtSchema.optional(),
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ query, namespaces, budget, recent, validAt }) => {
+      const options: ContextOptions = {};
+      if (query !== undefined) options.query = query;
+      if (namespaces !== undefined) options.namespaces = namespaces;
+      if (budget !== undefined) options.budget = budget;
+      if (recent !== undefined) options.recent = recent;
+      if (validAt !== undefined) options.validAt = validTime(validAt);
+      const block = await store.context(options);
+      const text = block.text === '' ? 'Nothing in memory for this context.' : block.text;
+      return {
+        content: [{ type: 'text', text }],
+        structuredContent: { text: block.text, tokens: block.tokens, items: block.items.map(contextItemView) },
+      };
     },
   );
 
@@ -136,8 +217,9 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
     {
       title: 'Forget',
       description:
-        'Delete a memory by its namespace and key (as remember or recall returned them). Use it when a memory is wrong or ' +
-        'no longer true; to correct one, remember with the same key instead. Its past versions stay readable with history.',
+        'Delete a memory by its namespace and key (as remember or recall returned them). Use it when a memory is wrong; ' +
+        'when a fact has changed, remember the new one instead (it supersedes the old, keeping it in history). Its past ' +
+        'versions stay readable with history.',
       inputSchema: {
         namespace: namespaceSchema.describe('The namespace of the memory'),
         key: keySchema.describe('The key of the memory'),
@@ -183,7 +265,8 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
     {
       title: 'Changes since a seq',
       description:
-        'What changed in the store after a seq, oldest first: memories written (put), deleted, expired or evicted, and other ' +
+        'What changed in the store after a seq, oldest first: memories written (put), superseded by a newer fact, deleted, ' +
+        'expired or evicted, and other ' +
         'events, each with its seq. Call it with since = the nextSince of your previous call to catch up on what other agents ' +
         'or sessions did meanwhile; since = 0 reads from the start of the retained feed.',
       inputSchema: {
@@ -216,12 +299,36 @@ export function registerMemoryTools(server: McpServer, store: MemoryStore, optio
   );
 }
 
+/** What `remember` decided, for the model: the memory that holds the fact, and what it folded into or replaced. */
+function rememberedView(r: Remembered) {
+  return {
+    decision: r.decision,
+    namespace: r.namespace,
+    key: r.key,
+    version: r.version,
+    seq: r.seq,
+    target: r.target,
+    reason: r.reason,
+    ...(r.judged ? { judged: true } : {}),
+  };
+}
+
+/** An ISO 8601 time (a tool argument named `what`) as ms since the epoch. */
+function isoTime(text: string, what: string): number {
+  const time = Date.parse(text);
+  if (Number.isNaN(time)) throw new EdgememError('INVALID_ARGUMENT', `${what} is not an ISO 8601 time: ${text}`);
+  return time;
+}
+
+/** `validAt` from the tool's ISO 8601 time or `"any"`. */
+function validTime(text: string): ValidAt {
+  return text === 'any' ? 'any' : isoTime(text, 'validAt');
+}
+
 /** `asOf` from the tool's `{ seq }` or `{ time }` (ISO 8601). */
 function pointInTime(asOf: { seq?: number | undefined; time?: string | undefined }): AsOf {
   if ((asOf.seq === undefined) === (asOf.time === undefined))
     throw new EdgememError('INVALID_ARGUMENT', 'asOf takes seq or time, one of them');
   if (asOf.seq !== undefined) return { seq: asOf.seq };
-  const time = Date.parse(asOf.time as string);
-  if (Number.isNaN(time)) throw new EdgememError('INVALID_ARGUMENT', `asOf.time is not an ISO 8601 time: ${asOf.time}`);
-  return { time };
+  return { time: isoTime(asOf.time as string, 'asOf.time') };
 }

@@ -24,7 +24,7 @@ export const GRAPH_URI = 'memory://knowledge-graph';
 
 /** How many of the latest changes `edgemem://changes` shows. */
 const RECENT = 100;
-const MEMORY_KINDS: EventKind[] = ['put', 'delete', 'expire', 'evict'];
+const MEMORY_KINDS: EventKind[] = ['put', 'delete', 'expire', 'evict', 'supersede'];
 
 /** Registers the resources and (unless `subscriptions` is false) the subscribe/unsubscribe handlers on `server` (before it connects). */
 export function registerResources(

@@ -22,7 +22,7 @@ export interface McpServerOptions {
   version?: string;
   /** Where the knowledge graph lives (default `['mcp-graph']`: entities and relations under it). */
   graphNamespace?: Namespace;
-  /** Where `remember` files a memory given no namespace (default `['memories']`). */
+  /** Where `remember` files a fact given no namespace (default `['memories']`). */
   defaultNamespace?: Namespace;
   /** How many entities `search_nodes` returns beyond those containing the query (default 10). */
   searchExtras?: number;
@@ -45,9 +45,11 @@ const VERSION = '0.1.0';
 const INSTRUCTIONS =
   'Long-term memory. Two ways to keep what you learn, and both persist across conversations: a knowledge graph ' +
   '(create_entities, create_relations, add_observations; read it with search_nodes, open_nodes, read_graph) for people, ' +
-  'things and how they relate; and free-text memories (remember, recall, forget, history, changes) for facts, ' +
-  'preferences and decisions. Before answering something that may depend on earlier conversations, search memory ' +
-  '(recall covers both); when you learn something durable, store it.';
+  'things and how they relate; and free-text memories (remember, recall, context, forget, history, changes) for facts, ' +
+  'preferences and decisions. remember keeps them coherent: a fact already known is folded into its memory, and a ' +
+  'changed fact supersedes the old one (kept in history), so recall and context answer with what is true now. ' +
+  'At the start of a task, context loads what memory knows about it; before answering something that may depend on ' +
+  'earlier conversations, search memory (recall covers both); when you learn something durable, remember it.';
 
 /** An MCP server over `store`, ready to `connect` to a transport. Close it to end its resource subscriptions. */
 export function createMcpServer(store: MemoryStore, options: McpServerOptions = {}): McpServer {

@@ -1,6 +1,7 @@
 // @ts-check
 // The MCP server (edgemem/mcp) through the SDK's own client: the tools it lists, edgemem's own tools (remember,
-// recall with filters and asOf, forget, history, changes), store errors as tool errors, the resources and their
+// recall with filters and asOf, forget, history, changes; remember's decisions, validAt and context are in
+// mcp-coherence.test.js), store errors as tool errors, the resources and their
 // subscriptions (a notification after a write, none after unsubscribing), and the stdio server over a file store.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,7 +30,7 @@ const GRAPH_TOOLS = [
   'search_nodes',
   'open_nodes',
 ];
-const OWN_TOOLS = ['remember', 'recall', 'forget', 'history', 'changes'];
+const OWN_TOOLS = ['remember', 'recall', 'context', 'forget', 'history', 'changes'];
 
 /** Resolves with the next `n` resource-updated notifications' URIs, or with what came after `ms`. */
 function updates(/** @type {Client} */ client, n = 1, ms = 1000) {
@@ -48,7 +49,7 @@ function updates(/** @type {Client} */ client, n = 1, ms = 1000) {
 }
 
 describe('the MCP server in-process', () => {
-  it('lists the nine graph tools and the five own tools, each described, and the resources', async () => {
+  it('lists the nine graph tools and the six own tools, each described, and the resources', async () => {
     const store = await openStore({});
     const client = await connectInProcess(store);
     const { tools } = await client.listTools();
@@ -81,7 +82,15 @@ describe('the MCP server in-process', () => {
       metadata: { topic: 'food' },
     });
     assert.equal(first.error, undefined);
-    assert.deepEqual(first.json, { namespace: ['user', 'alice'], key: 'coffee', version: 1, seq: 1, evicted: [] });
+    assert.deepEqual(first.json, {
+      decision: 'new',
+      namespace: ['user', 'alice'],
+      key: 'coffee',
+      version: 1,
+      seq: 1,
+      target: null,
+      reason: first.json.reason,
+    });
     assert.deepEqual(first.structured, first.json);
     const second = await call(client, 'remember', {
       text: 'Alice switched to soy milk in her coffee',
@@ -89,18 +98,20 @@ describe('the MCP server in-process', () => {
       key: 'coffee',
       metadata: { topic: 'food' },
     });
-    assert.equal(second.json.version, 2);
+    // The same key with other words: a new version of that memory, superseding the first.
+    assert.deepEqual(
+      [second.json.decision, second.json.key, second.json.version, second.json.target?.key],
+      ['supersede', 'coffee', 2, 'coffee'],
+    );
     const generated = await call(client, 'remember', {
       text: 'The deploy window is Friday afternoon',
       metadata: { topic: 'ops' },
       pinned: true,
-      ttl: 3600,
     });
     assert.deepEqual(generated.json.namespace, ['memories']);
-    assert.match(generated.json.key, /^[0-9a-f-]{36}$/);
+    assert.match(generated.json.key, /^m-[0-9a-f]{16}$/);
     const stored = await store.get(['memories'], generated.json.key);
     assert.equal(stored?.pinned, true);
-    assert.ok(stored?.expiresAt && stored.expiresAt > Date.now() + 3_500_000);
 
     const milk = await call(client, 'recall', { query: 'milk coffee' });
     assert.deepEqual(
