@@ -54,7 +54,7 @@ async function call(client, name, args) {
   return { isError: r.isError === true, text, json: r.isError ? undefined : JSON.parse(text) };
 }
 
-const READ_TOOLS = ['changes', 'history', 'open_nodes', 'read_graph', 'recall', 'search_nodes'];
+const READ_TOOLS = ['changes', 'context', 'history', 'open_nodes', 'read_graph', 'recall', 'search_nodes'];
 const WRITE_TOOLS = [
   'add_observations',
   'create_entities',
