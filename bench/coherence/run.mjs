@@ -85,7 +85,6 @@ if (judged) {
     ...brief(score(cases, withJudge.preds)),
     score: score(cases, withJudge.preds),
     judged_decisions: withJudge.preds.filter((p) => p.judged).length,
-    remember_ms_p50: median(withJudge.ms),
   };
 } else {
   judge = { measured: false, why: 'no model given (--judge FILE.mjs, or --judge-url URL --judge-model MODEL)' };
@@ -100,7 +99,7 @@ const out = {
   ),
   embedder: { id: embedder.id, weights: model },
   defaults,
-  at_defaults: { ...brief(atDefaults), score: atDefaults, remember_ms_p50: median(plain.ms) },
+  at_defaults: { ...brief(atDefaults), score: atDefaults },
   wrong_folds: mistakes(cases, plain.preds).filter((m) => m.label === 'new'),
   mistakes: mistakes(cases, plain.preds),
   sweep,
@@ -112,10 +111,4 @@ embedder.close?.();
 if (args.includes('--json')) console.log(JSON.stringify(out));
 else {
   console.log(JSON.stringify({ at_defaults: out.at_defaults, cv: sweep?.cv.held_out, judge, baseline }, null, 2));
-}
-
-/** The median of `xs`, or null. @param {number[]} xs */
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? Math.round(s[Math.floor((s.length - 1) / 2)] * 1000) / 1000 : null;
 }
