@@ -38,7 +38,7 @@ pub use features::checkpoints::{
 };
 pub use features::coherence::consolidate::{ConsolidateQuery, ConsolidateReport};
 pub use features::coherence::context::{ContextBlock, ContextItem, ContextQuery};
-pub use features::coherence::{Assessment, Decided, Decision, RememberInput, Remembered, Target};
+pub use features::coherence::{Assessment, Decision, RememberInput, Remembered, Target};
 pub use features::memories::crud::{HistoryPage, HISTORY_PAGE_MAX};
 pub use features::memories::namespaces::NamespaceQuery;
 pub use features::replica::{OutboxOp, PullApplied, PulledMemory, APPLIED_OPS_KEPT, MAX_OUTBOX_READ};

@@ -10,7 +10,7 @@ use crate::config::CoherenceSettings;
 use crate::config::{Metric, Retention, ScalarKind, StoreOptions};
 use crate::features::coherence::consolidate::{ConsolidateQuery, ConsolidateReport};
 use crate::features::coherence::context::{ContextBlock, ContextItem, ContextQuery};
-use crate::features::coherence::{Assessment, Decided, Decision, RememberInput, Remembered, Target};
+use crate::features::coherence::{Assessment, Decision, RememberInput, Remembered, Target};
 use crate::features::memories::crud::HistoryPage;
 use crate::features::memories::namespaces::NamespaceQuery;
 use crate::features::search::fusion::{FusionMethod, FusionParams};
@@ -160,7 +160,6 @@ fn generate() -> String {
     decl::<CoherenceSettings>(&mut out, &cfg);
     decl::<Decision>(&mut out, &cfg);
     decl::<Target>(&mut out, &cfg);
-    decl::<Decided>(&mut out, &cfg);
     decl::<RememberInput>(&mut out, &cfg);
     decl::<Remembered>(&mut out, &cfg);
     decl::<Assessment>(&mut out, &cfg);

@@ -8,8 +8,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use crate::common::*;
 use edgemem_core::{
-    AsOf, ConsolidateQuery, ContextQuery, Decided, Decision, EventFilter, EventKind, ListQuery, MemoryPut,
-    RememberInput, SearchMode, SearchQuery, ValidAt,
+    AsOf, ConsolidateQuery, ContextQuery, Decision, EventFilter, EventKind, ListQuery, MemoryPut, RememberInput,
+    SearchMode, SearchQuery, ValidAt,
 };
 use serde_json::json;
 
@@ -182,11 +182,10 @@ fn a_judge_decides_what_the_rules_cannot() {
     assert_eq!(a.decision, Decision::New);
     assert_eq!(a.uncertain.len(), 1, "{a:?}");
     // The judge says it is the same meeting, moved.
-    g.decided = Some(Decided {
-        decision: Decision::Supersede,
-        target: Some(a.uncertain[0].clone()),
-        reason: Some("judge: rescheduled".into()),
-    });
+    g.decided = Some(Decision::Supersede);
+    g.target = Some(a.uncertain[0].key.clone());
+    g.target_version = Some(a.uncertain[0].version);
+    g.reason = Some("judge: rescheduled".into());
     let r = s.remember(g.clone()).unwrap();
     assert!(r.judged);
     assert_eq!(r.decision, Decision::Supersede);

@@ -212,8 +212,13 @@ export interface RememberInput {
   decided?: Decided;
 }
 
-/** A decision to apply: for a duplicate or a supersede, the `target` as `assess` named it. */
-export type Decided = engine.Decided;
+/** A decision to apply: for a duplicate or a supersede, the `target` as `assess` named it (its key and version). */
+export interface Decided {
+  decision: Decision;
+  target?: Pick<DecisionTarget, 'key' | 'version'> | null;
+  /** Recorded as the result's `reason` (default `judge`). */
+  reason?: string;
+}
 
 /** One fact as a store's transport hands it to the engine: its text, its vector, perhaps a decision. */
 export type RememberFact = Omit<RememberInput, 'messages' | 'text'> & { text: string };

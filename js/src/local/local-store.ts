@@ -481,7 +481,16 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
     return argument(what, () => {
       if (typeof fact !== 'object' || fact === null) throw invalid(`${what} takes { namespace, text }`);
       const emb = conv.f32(fact.embedding, 'embedding');
-      const raw = { ...fact, embedding: emb && emb.length === 0 ? [] : undefined };
+      const { decided, ...rest } = fact;
+      const raw: Record<string, unknown> = { ...rest, embedding: emb && emb.length === 0 ? [] : undefined };
+      if (decided !== undefined) {
+        // The engine takes a decision as flat fields.
+        if (typeof decided !== 'object' || decided === null) throw invalid('decided must be { decision, target }');
+        raw.decided = decided.decision;
+        raw.target = decided.target?.key;
+        raw.targetVersion = decided.target?.version;
+        raw.reason = decided.reason;
+      }
       return [JSON.stringify(raw), emb && emb.length > 0 ? emb : undefined] as const;
     });
   }

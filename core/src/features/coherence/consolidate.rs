@@ -8,7 +8,6 @@ use super::{Among, RememberInput, Remembered, Target};
 use crate::base::error::Result;
 use crate::base::types::{ListQuery, Memory};
 use crate::features::memories::row::Coherence;
-use crate::state::feed::EventKind;
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
 
@@ -82,31 +81,19 @@ impl Store {
         let (version, seq) = self.write_tx(|s, tx| {
             let old = s.current(&m.namespace, &older)?;
             let mine = s.current(&m.namespace, &this)?;
-            let mut old_links = Coherence::of(&old);
-            let mut my_links = Coherence::of(&mine);
             if a.decision == Decision::Duplicate {
-                old_links.seen = Some(old_links.seen.unwrap_or(1) + my_links.seen.unwrap_or(1));
-                old_links.last_seen = Some(mine.updated_at.max(old_links.last_seen.unwrap_or(0)));
-                let ack = s.rewrite(tx, old, old_links, |_| {}, EventKind::Put, None)?;
-                my_links.replaced_by = Some(older.key.clone());
-                let payload = serde_json::json!({ "by": older.key });
-                let at = tx.now.max(mine.valid_from.unwrap_or(i64::MIN));
-                s.rewrite(tx, mine, my_links, |p| p.valid_to = Some(at), EventKind::Supersede, Some(payload))?;
+                // The older memory takes this one's sightings; this one is closed, pointing at it.
+                let ack = s.fold(tx, old, mine.seen.unwrap_or(1), mine.updated_at, false)?;
+                s.close_fact(tx, mine, tx.now, &older.key)?;
                 Ok((ack.version, ack.seq))
             } else {
+                // This one replaces the older one from when it began.
                 let from = mine.valid_from.unwrap_or(mine.created_at).max(old.valid_from.unwrap_or(i64::MIN));
-                my_links.replaces = Some(older.key.clone());
-                let ack = s.rewrite(
-                    tx,
-                    mine,
-                    my_links,
-                    |p| p.valid_from = p.valid_from.or(Some(from)),
-                    EventKind::Put,
-                    None,
-                )?;
-                old_links.replaced_by = Some(m.key.clone());
-                let payload = serde_json::json!({ "by": m.key });
-                s.rewrite(tx, old, old_links, |p| p.valid_to = Some(from), EventKind::Supersede, Some(payload))?;
+                let mut links = Coherence::of(&mine);
+                links.replaces = Some(older.key.clone());
+                let pinned = mine.pinned;
+                let ack = s.rewrite(tx, mine, links, Some(from), None, pinned, None)?;
+                s.close_fact(tx, old, from, &m.key)?;
                 Ok((ack.version, ack.seq))
             }
         })?;

@@ -6,7 +6,8 @@
 use crate::base::error::{Error, Result};
 use crate::base::namespace;
 use crate::base::types::{ListQuery, ValidAt};
-use crate::features::search::query::SearchQuery;
+use crate::features::search::fusion::best_first;
+use crate::features::search::query::{SearchHit, SearchQuery};
 use crate::state::feed::{EventFilter, EventKind};
 use crate::store::Store;
 use serde::{Deserialize, Serialize};
@@ -135,8 +136,10 @@ impl Store {
                 }
                 hits.extend(self.search(&s)?);
             }
-            hits.sort_by(|a, b| b.score.total_cmp(&a.score));
-            for h in hits {
+            let mut order: Vec<(i64, f64)> = hits.iter().enumerate().map(|(i, h)| (i as i64, h.score)).collect();
+            order.sort_by(best_first);
+            let mut hits: Vec<Option<SearchHit>> = hits.into_iter().map(Some).collect();
+            for h in order.iter().filter_map(|(i, _)| hits[*i as usize].take()) {
                 let Some(text) = h.text.clone() else { continue };
                 block.add(ContextItem {
                     section: "relevant".into(),
@@ -176,9 +179,11 @@ impl Store {
             let page = self.changes_page(floor, &filter, 1000)?;
             changes.extend(page.events);
         }
-        changes.sort_by_key(|e| std::cmp::Reverse(e.seq));
+        // Newest first (sorted as (index, seq) pairs with search's own order).
+        let mut order: Vec<(i64, f64)> = changes.iter().enumerate().map(|(i, e)| (i as i64, e.seq as f64)).collect();
+        order.sort_by(best_first);
         let mut shown = 0;
-        for e in changes {
+        for e in order.iter().map(|(i, _)| &changes[*i as usize]) {
             if shown == n || block.full() {
                 break;
             }

@@ -12,8 +12,9 @@ pub(crate) mod text;
 
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::base::namespace;
-use crate::base::types::{Memory, MemoryPut, ValidAt};
+use crate::base::types::{Memory, MemoryPut, ValidAt, WriteAck};
 use crate::features::memories::row::Coherence;
+use crate::features::search::fusion::best_first;
 use crate::features::search::query::{SearchMode, SearchQuery};
 use crate::state::feed::EventKind;
 use crate::store::{Store, Tx};
@@ -48,26 +49,22 @@ pub struct RememberInput {
     pub valid_from: Option<i64>,
     #[serde(default)]
     pub settings: Option<CoherenceSettings>,
-    /// A decision made outside the rules (a judge's): applied as it is, if its target is still at `version`.
+    /// A decision made outside the rules (a judge's), applied as it is: for a duplicate or a supersede, of the
+    /// memory at `target` if it is still at `target_version` (else CONFLICT). Flat fields, not a nested object:
+    /// each nested type's JSON reader costs the wasm module kilobytes.
     #[serde(default)]
-    pub decided: Option<Decided>,
-}
-
-/// A decision to apply: `target` (and its version) for a duplicate or a supersede.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
-pub struct Decided {
-    pub decision: Decision,
+    pub decided: Option<Decision>,
     #[serde(default)]
-    pub target: Option<Target>,
+    pub target: Option<String>,
+    #[serde(default)]
+    pub target_version: Option<u64>,
     /// The rule or judge that made it.
     #[serde(default)]
     pub reason: Option<String>,
 }
 
 /// The memory a decision folds into or replaces.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Target {
@@ -148,7 +145,11 @@ impl Store {
                 best = Some((v, i));
             }
         }
-        uncertain.sort_by(|a, b| b.0.total_cmp(&a.0));
+        // Sorted as (index, similarity) pairs with search's own order: no sort of another type in the module.
+        let mut order: Vec<(i64, f64)> = uncertain.iter().enumerate().map(|(i, u)| (i as i64, u.0)).collect();
+        order.sort_by(best_first);
+        let mut uncertain: Vec<Option<(f64, Target)>> = uncertain.into_iter().map(Some).collect();
+        let uncertain: Vec<(f64, Target)> = order.iter().filter_map(|(i, _)| uncertain[*i as usize].take()).collect();
         Ok(match best {
             Some((v, i)) => Assessment {
                 decision: v.decision,
@@ -172,12 +173,16 @@ impl Store {
             return Err(Error::invalid("remember needs the fact's `text`"));
         }
         let ns = namespace::encode(&input.namespace)?;
-        let (decision, target, reason, judged) = match &input.decided {
+        let (decision, target, reason, judged) = match input.decided {
             Some(d) => {
-                if d.decision != Decision::New && d.target.is_none() {
-                    return Err(Error::invalid("a decided duplicate or supersede names its `target`"));
-                }
-                (d.decision, d.target.clone(), d.reason.clone().unwrap_or_else(|| "judge".to_string()), true)
+                let target = match (&input.target, input.target_version) {
+                    (Some(key), Some(version)) => {
+                        Some(Target { key: key.clone(), version, text: None, similarity: None })
+                    }
+                    _ if d == Decision::New => None,
+                    _ => return Err(Error::invalid("a decided duplicate or supersede names its target and version")),
+                };
+                (d, target, input.reason.clone().unwrap_or_else(|| "judge".to_string()), true)
             }
             None => match self.by_key(&input)? {
                 Some(found) => found,
@@ -192,48 +197,37 @@ impl Store {
             match (decision, &target) {
                 (Decision::Duplicate, Some(t)) => {
                     let old = s.current(&input.namespace, t)?;
-                    let mut c = Coherence::of(&old);
-                    c.seen = Some(c.seen.unwrap_or(1) + 1);
-                    c.last_seen = Some(now);
-                    let pinned = old.pinned || input.pinned;
-                    let ack = s.rewrite(tx, old, c, |p| p.pinned = pinned, EventKind::Put, None)?;
-                    Ok((t.key.clone(), ack.version, ack.seq))
-                }
-                (Decision::Supersede, Some(t)) if input.key.as_deref() == Some(t.key.as_str()) => {
-                    // The same key: the old content stays in its history.
-                    let old = s.current(&input.namespace, t)?;
-                    let put =
-                        s.put_of(&input, t.key.clone(), Some(input.valid_from.unwrap_or(now)), Coherence::default());
-                    let mut p = s.prepare_put(&put)?;
-                    p.if_version = Some(old.version);
-                    let ack = s.put_in_tx(tx, p)?;
+                    let ack = s.fold(tx, old, 1, now, input.pinned)?;
                     Ok((t.key.clone(), ack.version, ack.seq))
                 }
                 (Decision::Supersede, Some(t)) => {
                     let old = s.current(&input.namespace, t)?;
-                    let key = s.new_key(&input, &ns, tx)?;
+                    let same_key = input.key.as_deref() == Some(t.key.as_str());
+                    // The same key: a new version (the old content stays in its history); else a new memory, and
+                    // the old one closed when the new one begins.
+                    let (key, links, base) = if same_key {
+                        (t.key.clone(), Coherence::default(), old.version)
+                    } else {
+                        (
+                            s.new_key(&input, &ns, tx),
+                            Coherence { replaces: Some(t.key.clone()), ..Coherence::default() },
+                            0,
+                        )
+                    };
                     let from = input.valid_from.unwrap_or(now).max(old.valid_from.unwrap_or(i64::MIN));
-                    let links = Coherence { replaces: Some(t.key.clone()), ..Coherence::default() };
-                    let mut p = s.prepare_put(&s.put_of(&input, key.clone(), Some(from), links))?;
-                    p.if_version = Some(0);
-                    let ack = s.put_in_tx(tx, p)?;
-                    let mut c = Coherence::of(&old);
-                    c.replaced_by = Some(key.clone());
-                    let payload = serde_json::json!({ "by": key });
-                    s.rewrite(tx, old, c, |p| p.valid_to = Some(from), EventKind::Supersede, Some(payload))?;
+                    let ack = s.write_fact(tx, &input, key.clone(), Some(from), links, Some(base))?;
+                    if !same_key {
+                        s.close_fact(tx, old, from, &key)?;
+                    }
                     Ok((key, ack.version, ack.seq))
                 }
                 _ => {
                     let key = match &input.key {
                         Some(k) => k.clone(),
-                        None => s.new_key(&input, &ns, tx)?,
+                        None => s.new_key(&input, &ns, tx),
                     };
-                    let mut p =
-                        s.prepare_put(&s.put_of(&input, key.clone(), input.valid_from, Coherence::default()))?;
-                    if input.key.is_none() {
-                        p.if_version = Some(0);
-                    }
-                    let ack = s.put_in_tx(tx, p)?;
+                    let base = input.key.is_none().then_some(0);
+                    let ack = s.write_fact(tx, &input, key.clone(), input.valid_from, Coherence::default(), base)?;
                     Ok((key, ack.version, ack.seq))
                 }
             }
@@ -331,16 +325,39 @@ impl Store {
         }
     }
 
-    /// Writes `old` again with coherence fields `c` and `edit` applied, as a new version (event `kind`).
-    fn rewrite(
+    /// Folds `seen` sightings (last at `at`) into `old`, pinning it too when `pin`: a new version, event put.
+    #[inline(never)]
+    pub(crate) fn fold(&mut self, tx: &mut Tx, old: Memory, seen: u64, at: i64, pin: bool) -> Result<WriteAck> {
+        let mut c = Coherence::of(&old);
+        c.seen = Some(c.seen.unwrap_or(1) + seen);
+        c.last_seen = Some(at.max(c.last_seen.unwrap_or(0)));
+        let pinned = old.pinned || pin;
+        self.rewrite(tx, old, c, None, None, pinned, None)
+    }
+
+    /// Closes `old` in valid time at `at`, replaced by the memory at key `by`: a new version, event supersede.
+    #[inline(never)]
+    pub(crate) fn close_fact(&mut self, tx: &mut Tx, old: Memory, at: i64, by: &str) -> Result<WriteAck> {
+        let mut c = Coherence::of(&old);
+        c.replaced_by = Some(by.to_string());
+        let at = at.max(old.valid_from.unwrap_or(i64::MIN));
+        let pinned = old.pinned;
+        self.rewrite(tx, old, c, None, Some(at), pinned, Some(by))
+    }
+
+    /// Writes `old` again with coherence fields `c`, valid from / to the times given (else as it was), as a new
+    /// version (event supersede, naming `by`, when `by` is given; else put).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn rewrite(
         &mut self,
         tx: &mut Tx,
         old: Memory,
         c: Coherence,
-        edit: impl FnOnce(&mut crate::features::memories::crud::Prepared),
-        kind: EventKind,
-        payload: Option<Value>,
-    ) -> Result<crate::base::types::WriteAck> {
+        valid_from: Option<i64>,
+        valid_to: Option<i64>,
+        pinned: bool,
+        by: Option<&str>,
+    ) -> Result<WriteAck> {
         let version = old.version;
         let put = MemoryPut {
             namespace: old.namespace,
@@ -349,24 +366,34 @@ impl Store {
             text: old.text,
             embedding: old.embedding,
             metadata: Some(old.metadata),
-            pinned: old.pinned,
+            pinned,
             ttl_ms: old.expires_at.map(|t| (t - tx.now).max(1) as u64),
             if_version: Some(version),
-            valid_from: old.valid_from,
-            valid_to: old.valid_to,
+            valid_from: valid_from.or(old.valid_from),
+            valid_to: valid_to.or(old.valid_to),
             coherence: None,
         };
         let mut p = self.prepare_put(&put)?;
         p.coherence = c.to_column();
-        p.event = kind;
-        p.event_payload = payload;
-        edit(&mut p);
+        if let Some(by) = by {
+            p.event = EventKind::Supersede;
+            p.event_payload = Some(serde_json::json!({ "by": by }));
+        }
         self.put_in_tx(tx, p)
     }
 
-    /// The put of a remembered fact at `key`.
-    fn put_of(&self, input: &RememberInput, key: String, valid_from: Option<i64>, links: Coherence) -> MemoryPut {
-        MemoryPut {
+    /// Writes a remembered fact at `key` (`base`: the version it must replace, 0: none; None: any).
+    #[inline(never)]
+    fn write_fact(
+        &mut self,
+        tx: &mut Tx,
+        input: &RememberInput,
+        key: String,
+        valid_from: Option<i64>,
+        links: Coherence,
+        base: Option<u64>,
+    ) -> Result<WriteAck> {
+        let put = MemoryPut {
             namespace: input.namespace.clone(),
             key,
             value: input.value.clone().unwrap_or_else(|| Value::String(input.text.clone())),
@@ -375,23 +402,23 @@ impl Store {
             metadata: input.metadata.clone(),
             pinned: input.pinned,
             ttl_ms: None,
-            if_version: None,
+            if_version: base,
             valid_from,
             valid_to: None,
-            coherence: match links.to_column() {
-                Some(c) => serde_json::from_str(&c).ok(),
-                None => None,
-            },
-        }
+            coherence: None,
+        };
+        let mut p = self.prepare_put(&put)?;
+        p.coherence = links.to_column();
+        self.put_in_tx(tx, p)
     }
 
     /// A new memory's key: `m-` and 16 hex digits of a hash of the namespace, the fact, the time and the seq.
-    fn new_key(&self, input: &RememberInput, ns: &str, tx: &Tx) -> Result<String> {
+    fn new_key(&self, input: &RememberInput, ns: &str, tx: &Tx) -> String {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for b in ns.bytes().chain(input.text.bytes()).chain(tx.now.to_le_bytes()).chain((tx.seq + 1).to_le_bytes()) {
             h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
         }
-        Ok(format!("m-{h:016x}"))
+        format!("m-{h:016x}")
     }
 }
 

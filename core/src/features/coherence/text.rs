@@ -7,184 +7,42 @@
 use foldhash::HashSet;
 
 /// Words that carry no content of their own (articles, pronouns, auxiliaries, prepositions).
-const STOP: &[&str] = &[
-    "a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do", "does",
-    "did", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "as", "it", "its", "this",
-    "that", "these", "those", "i", "me", "my", "mine", "we", "our", "you", "your", "he", "him", "his", "she", "her",
-    "they", "them", "their", "there", "here", "so", "very", "really", "also", "just", "will", "would", "should", "can",
-    "could", "may", "might", "into", "about", "than", "then", "which", "who", "whom", "what", "user", "o", "os", "as",
-    "um", "uma", "de", "do", "da", "dos", "das", "em", "no", "na", "nos", "nas", "e", "é", "que", "el", "la", "los",
-    "las", "un", "una", "del", "en", "y", "es", "le", "les", "des", "du", "et", "est", "der", "die", "das", "ein",
-    "eine", "und", "ist", "im", "mit", "von", "zu", "su", "sus", "se", "son", "sont", "ele", "ela", "il", "elle", "er",
-    "sie", "es", "ich", "je", "yo", "eu", "para", "por", "pour", "für", "au", "aux",
-];
+const STOP: &str =
+    "a an the is are was were be been being am has have had do does did of in on at to for from by with \
+     and or but as it its this that these those i me my mine we our you your he him his she her they them \
+     their there here so very really also just will would should can could may might into about than then \
+     which who whom what user o os as um uma de do da dos das em no na nos nas e é que el la los las un \
+     una del en y es le les des du et est der die das ein eine und ist im mit von zu su sus se son sont \
+     ele ela il elle er sie es ich je yo eu para por pour für au aux";
 
 /// Negation, as a word or a contraction's tail ("no" is left out: it is also Portuguese for "in the").
-const NEGATION: &[&str] = &[
-    "not", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "dont", "doesnt", "didnt",
-    "isnt", "wasnt", "arent", "werent", "wont", "cant", "hasnt", "havent", "não", "nao", "nunca", "nem", "jamais",
-    "pas", "ne", "nicht", "kein", "keine", "keinen", "nie", "ningún", "ninguna", "nadie", "sin",
-];
+const NEGATION: &str =
+    "not never none nobody nothing neither nor without cannot dont doesnt didnt isnt wasnt arent werent \
+     wont cant hasnt havent não nao nunca nem jamais pas ne nicht kein keine keinen nie ningún ninguna \
+     nadie sin";
 
 /// Words that say a fact changed: a new fact holding one is read as an update of what it resembles.
-const CHANGE_CUES: &[&str] = &[
-    "now",
-    "moved",
-    "moves",
-    "moving",
-    "changed",
-    "changes",
-    "switched",
-    "switches",
-    "longer",
-    "anymore",
-    "instead",
-    "updated",
-    "upgraded",
-    "downgraded",
-    "migrated",
-    "replaced",
-    "became",
-    "become",
-    "becomes",
-    "currently",
-    "rescheduled",
-    "postponed",
-    "renamed",
-    "relocated",
-    "stopped",
-    "quit",
-    "left",
-    "joined",
-    "promoted",
-    "transferred",
-    "recently",
-    "agora",
-    "mudou",
-    "passou",
-    "ahora",
-    "cambió",
-    "maintenant",
-    "désormais",
-    "jetzt",
-    "nun",
-    "mittlerweile",
-    "inzwischen",
-    "umgezogen",
-    "depuis",
-];
+const CHANGE_CUES: &str =
+    "now moved moves moving changed changes switched switches longer anymore instead updated upgraded \
+     downgraded migrated replaced became become becomes currently rescheduled postponed renamed relocated \
+     stopped quit left joined promoted transferred recently agora mudou passou ahora cambió maintenant \
+     désormais jetzt nun mittlerweile inzwischen umgezogen depuis";
 
 /// Words that name a relation to another entity: a fact about "Ana's sister" is not a fact about Ana.
-const RELATIONS: &[&str] = &[
-    "sister",
-    "brother",
-    "mother",
-    "father",
-    "mom",
-    "dad",
-    "wife",
-    "husband",
-    "partner",
-    "son",
-    "daughter",
-    "friend",
-    "colleague",
-    "boss",
-    "manager",
-    "cousin",
-    "aunt",
-    "uncle",
-    "grandmother",
-    "grandfather",
-    "neighbor",
-    "neighbour",
-    "roommate",
-    "girlfriend",
-    "boyfriend",
-    "team",
-    "client",
-    "parents",
-    "kids",
-    "children",
-    "dog",
-    "cat",
-    "irmã",
-    "irmão",
-    "mãe",
-    "pai",
-    "hermana",
-    "hermano",
-    "madre",
-    "padre",
-    "sœur",
-    "frère",
-    "mère",
-    "père",
-    "schwester",
-    "bruder",
-    "mutter",
-    "vater",
-];
+const RELATIONS: &str =
+    "sister brother mother father mom dad wife husband partner son daughter friend colleague boss manager \
+     cousin aunt uncle grandmother grandfather neighbor neighbour roommate girlfriend boyfriend team \
+     client parents kids children dog cat irmã irmão mãe pai hermana hermano madre padre sœur frère mère \
+     père schwester bruder mutter vater";
 
 /// Number words, read as their digits.
-const NUMBER_WORDS: &[(&str, &str)] = &[
-    ("zero", "0"),
-    ("one", "1"),
-    ("two", "2"),
-    ("three", "3"),
-    ("four", "4"),
-    ("five", "5"),
-    ("six", "6"),
-    ("seven", "7"),
-    ("eight", "8"),
-    ("nine", "9"),
-    ("ten", "10"),
-    ("eleven", "11"),
-    ("twelve", "12"),
-    ("twice", "2"),
-    ("once", "1"),
-    ("dois", "2"),
-    ("três", "3"),
-    ("tres", "3"),
-    ("deux", "2"),
-    ("trois", "3"),
-    ("zwei", "2"),
-    ("drei", "3"),
-];
+const NUMBER_WORDS: &str = "zero=0 one=1 two=2 three=3 four=4 five=5 six=6 seven=7 eight=8 nine=9 ten=10 eleven=11 twelve=12 twice=2 once=1 dois=2 três=3 tres=3 deux=2 trois=3 zwei=2 drei=3";
 
 /// Weekdays and months: a date's words are slots like its digits.
-const DATE_WORDS: &[&str] = &[
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "tomorrow",
-    "yesterday",
-    "today",
-    "morning",
-    "afternoon",
-    "evening",
-    "night",
-    "weekend",
-    "weekday",
-    "weekly",
-    "daily",
-    "monthly",
-];
+const DATE_WORDS: &str =
+    "monday tuesday wednesday thursday friday saturday sunday january february march april june july \
+     august september october november december tomorrow yesterday today morning afternoon evening night \
+     weekend weekday weekly daily monthly";
 
 /// A fact's words as the rules read them.
 #[derive(Debug, Default)]
@@ -204,6 +62,12 @@ pub(crate) struct Facts {
     pub change_cue: bool,
 }
 
+/// Whether `list` (words separated by single spaces) holds `word`. The lists are strings rather than arrays of
+/// strings: an array's table of pointers and lengths cost the wasm module more than the words.
+fn has(list: &str, word: &str) -> bool {
+    list.split(' ').any(|w| w == word)
+}
+
 /// Reads `text`.
 pub(crate) fn analyse(text: &str) -> Facts {
     let mut f = Facts::default();
@@ -219,21 +83,21 @@ pub(crate) fn analyse(text: &str) -> Facts {
             f.norm.push(' ');
         }
         f.norm.push_str(&bare);
-        let is_stop = STOP.contains(&bare.as_str());
-        if lower.ends_with("n't") || lower.ends_with("n’t") || NEGATION.contains(&bare.as_str()) {
+        let is_stop = has(STOP, &bare);
+        if lower.ends_with("n't") || lower.ends_with("n’t") || has(NEGATION, &bare) {
             f.negated = true;
         }
-        if CHANGE_CUES.contains(&bare.as_str()) {
+        if has(CHANGE_CUES, &bare) {
             f.change_cue = true;
         }
-        if RELATIONS.contains(&bare.as_str()) {
+        if has(RELATIONS, &bare) {
             f.relations.insert(bare.clone());
         }
         if word.chars().any(|c| c.is_ascii_digit()) {
             f.numbers.insert(word.trim_start_matches('v').trim_end_matches('.').to_string());
-        } else if let Some((_, d)) = NUMBER_WORDS.iter().find(|(w, _)| *w == bare) {
+        } else if let Some(d) = NUMBER_WORDS.split(' ').find_map(|p| p.strip_prefix(bare.as_str())?.strip_prefix('=')) {
             f.numbers.insert(d.to_string());
-        } else if DATE_WORDS.contains(&bare.as_str()) {
+        } else if has(DATE_WORDS, &bare) {
             f.numbers.insert(bare.clone());
         } else if raw.chars().next().is_some_and(char::is_uppercase) && !is_stop {
             // A sentence's first word counts too ("Ana lives…"); rules.rs does not hold it against a fact that
@@ -241,7 +105,7 @@ pub(crate) fn analyse(text: &str) -> Facts {
             f.names.insert(bare.clone());
         }
         f.words.insert(bare.clone());
-        if !is_stop && !NEGATION.contains(&bare.as_str()) && !CHANGE_CUES.contains(&bare.as_str()) {
+        if !is_stop && !has(NEGATION, &bare) && !has(CHANGE_CUES, &bare) {
             f.content.insert(stem(&bare));
         }
     }

@@ -16,7 +16,6 @@ use crate::store::{Store, Tx};
 use crate::vectors::index::{encode_vec, validate};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Fixed per-memory overhead counted by caps (row, index entries, FTS postings).
 pub const ROW_OVERHEAD_BYTES: u64 = 64;
@@ -43,7 +42,7 @@ pub(crate) struct Prepared {
     pub(crate) coherence: Option<String>,
     /// The event the write makes (a put; a supersede closing a memory, features/coherence) and its payload.
     pub(crate) event: EventKind,
-    pub(crate) event_payload: Option<Value>,
+    pub(crate) event_payload: Option<serde_json::Value>,
 }
 
 /// What one put writes besides its `Prepared` memory.
@@ -98,9 +97,7 @@ impl Store {
             valid_to: p.valid_to,
             coherence: match &p.coherence {
                 None => None,
-                Some(c) => serde_json::from_value::<Coherence>(Value::Object(c.clone()))
-                    .map_err(|e| Error::invalid(format!("coherence: {e}")))?
-                    .to_column(),
+                Some(c) => Coherence::column_of(c)?,
             },
             event: EventKind::Put,
             event_payload: None,

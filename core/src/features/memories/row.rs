@@ -50,18 +50,18 @@ pub(crate) const COL_SEQ: usize = 15;
 pub(crate) const COL_SIZE: usize = 16;
 pub(crate) const EXTRA_COL: usize = 17;
 
-/// A memory's coherence fields (features/coherence), stored together as one JSON object (NULL when none).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+/// A memory's coherence fields (features/coherence), stored together as one JSON object (NULL when none), its
+/// fields in `Memory`'s order (json.rs copies the column into a memory's JSON as it is). Written and read by hand:
+/// serde's derives for it cost the wasm module more than this.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Coherence {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seen: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_seen: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaces: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replaced_by: Option<String>,
 }
+
+const COHERENCE_FIELDS: [&str; 4] = ["seen", "last_seen", "replaces", "replaced_by"];
 
 impl Coherence {
     pub(crate) fn of(m: &Memory) -> Self {
@@ -72,12 +72,54 @@ impl Coherence {
             replaced_by: m.replaced_by.clone(),
         }
     }
+
     /// The column's value: NULL when every field is unset.
     pub(crate) fn to_column(&self) -> Option<String> {
-        (*self != Coherence::default()).then(|| serde_json::to_string(self).unwrap_or_default())
+        let mut o = serde_json::Map::new();
+        if let Some(v) = self.seen {
+            o.insert("seen".into(), v.into());
+        }
+        if let Some(v) = self.last_seen {
+            o.insert("last_seen".into(), v.into());
+        }
+        if let Some(v) = &self.replaces {
+            o.insert("replaces".into(), v.clone().into());
+        }
+        if let Some(v) = &self.replaced_by {
+            o.insert("replaced_by".into(), v.clone().into());
+        }
+        Self::column_of(&o).ok().flatten()
     }
+
+    /// A coherence object (a put's, from replication; or `to_column`'s) as the column: its fields checked and written
+    /// in their order, NULL when empty.
+    pub(crate) fn column_of(c: &serde_json::Map<String, Value>) -> crate::Result<Option<String>> {
+        let mut out = String::new();
+        for (i, name) in COHERENCE_FIELDS.iter().enumerate() {
+            let Some(v) = c.get(*name) else { continue };
+            if !(if i < 2 { v.is_i64() } else { v.is_string() }) {
+                return Err(crate::Error::invalid(format!("coherence.{name} has the wrong type")));
+            }
+            out.push(if out.is_empty() { '{' } else { ',' });
+            out.push_str(&format!("\"{name}\":{v}"));
+        }
+        if c.keys().any(|k| !COHERENCE_FIELDS.contains(&k.as_str())) {
+            return Err(crate::Error::invalid("coherence holds seen, last_seen, replaces and replaced_by only"));
+        }
+        Ok((!out.is_empty()).then(|| out + "}"))
+    }
+
     pub(crate) fn from_column(s: Option<&str>) -> Self {
-        s.and_then(|s| serde_json::from_str(s).ok()).unwrap_or_default()
+        let Some(Value::Object(o)) = s.and_then(|s| serde_json::from_str::<Value>(s).ok()) else {
+            return Coherence::default();
+        };
+        let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        Coherence {
+            seen: o.get("seen").and_then(Value::as_u64),
+            last_seen: o.get("last_seen").and_then(Value::as_i64),
+            replaces: text("replaces"),
+            replaced_by: text("replaced_by"),
+        }
     }
 }
 

@@ -462,15 +462,6 @@ export type Target = { key: string, version: number, text: string | null,
 similarity: number | null, };
 
 /**
- * A decision to apply: `target` (and its version) for a duplicate or a supersede.
- */
-export type Decided = { decision: Decision, target?: Target, 
-/**
- * The rule or judge that made it.
- */
-reason?: string, };
-
-/**
  * A fact to remember into a namespace.
  */
 export type RememberInput = { namespace: Array<string>, 
@@ -492,9 +483,15 @@ value?: JsonValue, metadata?: { [key in string]: JsonValue }, embedding?: Array<
  */
 validFrom?: number, settings?: CoherenceSettings, 
 /**
- * A decision made outside the rules (a judge's): applied as it is, if its target is still at `version`.
+ * A decision made outside the rules (a judge's), applied as it is: for a duplicate or a supersede, of the
+ * memory at `target` if it is still at `target_version` (else CONFLICT). Flat fields, not a nested object:
+ * each nested type's JSON reader costs the wasm module kilobytes.
  */
-decided?: Decided, };
+decided?: Decision, target?: string, targetVersion?: number, 
+/**
+ * The rule or judge that made it.
+ */
+reason?: string, };
 
 /**
  * What `remember` did.
