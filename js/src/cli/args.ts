@@ -1,11 +1,11 @@
 /**
  * Parsers of the command line's values, for commander's `argParser`: namespaces written `a/b/c`, `--as-of` as a
- * seq or a time, JSON values and vectors, counts. A malformed value throws commander's `InvalidArgumentError`,
+ * seq or a time, `--valid-at` as a time or `any`, JSON values and vectors, counts. A malformed value throws commander's `InvalidArgumentError`,
  * which the parser reports as a usage error (INVALID_ARGUMENT, exit 2).
  */
 
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import type { AsOf, JsonValue, Namespace } from '../api/types.js';
+import type { AsOf, JsonValue, Namespace, ValidAt } from '../api/types.js';
 
 /**
  * `a/b/c` → `["a", "b", "c"]`; one leading or trailing `/` is ignored, and `/` alone (or an empty string) is the
@@ -39,6 +39,31 @@ export function parseAsOf(text: string): AsOf {
       'expected a seq (42), an ISO date (2026-11-25T08:00:00Z) or ms since the epoch (1764057600000ms)',
     );
   return { time };
+}
+
+/**
+ * A time: milliseconds since the epoch (`1764057600000`, or with an `ms` suffix as `--as-of` writes it) or an ISO
+ * date (`2026-11-25`, `2026-11-25T08:00:00Z`).
+ */
+export function parseTime(text: string): number {
+  const ms = /^(\d+)(?:ms)?$/.exec(text);
+  if (ms) return safeInteger(ms[1] ?? '', 'a time in ms');
+  const time = Date.parse(text);
+  if (Number.isNaN(time))
+    throw new InvalidArgumentError('expected an ISO date (2026-11-25T08:00:00Z) or ms since the epoch (1764057600000)');
+  return time;
+}
+
+/** `--valid-at`: a time (as `parseTime` reads it) or `any` (every memory, however valid). */
+export function parseValidAt(text: string): ValidAt {
+  if (text === 'any') return 'any';
+  try {
+    return parseTime(text);
+  } catch {
+    throw new InvalidArgumentError(
+      'expected a time (an ISO date 2026-11-25T08:00:00Z, or ms since the epoch) or "any"',
+    );
+  }
 }
 
 function safeInteger(text: string, what: string): number {
@@ -97,6 +122,14 @@ export function listOf<T extends string>(allowed: readonly T[]): (text: string) 
 /** `--as-of <seq|time>`, parsed by `parseAsOf`. */
 export function asOfOption(): Option {
   return new Option('--as-of <seq|time>', 'a seq (42), an ISO date or ms (1764057600000ms)').argParser(parseAsOf);
+}
+
+/** `--valid-at <ms|iso|any>`, parsed by `parseValidAt`. */
+export function validAtOption(): Option {
+  return new Option(
+    '--valid-at <ms|iso|any>',
+    'the facts true at this time (default: now), or "any" for all, ended and superseded ones too',
+  ).argParser(parseValidAt);
 }
 
 /** The `<ns> <key>` arguments naming one memory. */

@@ -34,6 +34,7 @@ export function exitCodesHelp(): string {
     '   0  success',
     `   ${EXIT_OTHER}  an error without an engine code`,
     ...rows,
+    '  130  interrupted (consolidate prints the --cursor to resume from)',
     '  (usage errors are INVALID_ARGUMENT, 2)',
   ].join('\n');
 }

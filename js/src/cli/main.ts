@@ -8,6 +8,7 @@
 
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { coherenceCommands } from './coherence.js';
 import { EXIT_CODES, exitCodesHelp, report } from './exit-codes.js';
 import { mcpCommand } from './mcp.js';
 import { memoryCommands } from './memories.js';
@@ -40,6 +41,7 @@ function program(): Command {
   statsCommand(cli);
   memoryCommands(cli);
   searchCommand(cli);
+  coherenceCommands(cli);
   transferCommands(cli);
   tailCommand(cli);
   tokenCommand(cli);
@@ -50,7 +52,8 @@ function program(): Command {
 async function main(): Promise<number> {
   try {
     await program().parseAsync(process.argv);
-    return 0;
+    // A command that ended short of done on its own terms (consolidate interrupted) set its code.
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT_CODES.INVALID_ARGUMENT;
     return report(e);

@@ -59,6 +59,22 @@ export function time(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '' : new Date(ms).toISOString();
 }
 
+/**
+ * A memory's valid time as a table cell: `FROM → TO` (either side empty when open), or '' for a memory valid at
+ * every time.
+ */
+export function validSpan(m: { validFrom?: number | null | undefined; validTo?: number | null | undefined }): string {
+  if (m.validFrom == null && m.validTo == null) return '';
+  return `${time(m.validFrom)} → ${time(m.validTo)}`.trim();
+}
+
+/** `columns`, with `valid` before `value` when some row has a valid time (a store without any shows none). */
+export function withValidColumn(columns: string[], rows: Row[]): string[] {
+  if (!rows.some((r) => r.valid !== '' && r.valid !== undefined)) return columns;
+  const at = columns.indexOf('value');
+  return at < 0 ? [...columns, 'valid'] : [...columns.slice(0, at), 'valid', ...columns.slice(at)];
+}
+
 /** A namespace as a table cell. */
 export function ns(namespace: Namespace | undefined): string {
   return namespace === undefined ? '' : formatNamespace(namespace);

@@ -8,7 +8,7 @@
 import { type Command, Option } from 'commander';
 import { type EdgememError, invalid } from '../api/errors.js';
 import type { MemoryStore } from '../api/types.js';
-import { connect, openStore } from '../entries/node.js';
+import { connect, type ModelOptions, openStore } from '../entries/node.js';
 import type { ReplicaMemoryStore } from '../replica/replica-store.js';
 import { parseCount } from './args.js';
 
@@ -45,12 +45,15 @@ export function targetOptions(cmd: Command): Command {
 export interface OpenHooks {
   /** A remote subscription that ended on its own (RESUME_GAP, UNAUTHORIZED, FORBIDDEN). */
   onError?: (error: EdgememError) => void;
+  /** The chat models `remember` consults (models.ts: `--chat-url`, `--judge`, `--messages`). */
+  models?: ModelOptions;
 }
 
 /** Opens the store the options name: `--store` wins over a Worker named only by the environment. */
 export async function openTarget(o: TargetOptions, hooks: OpenHooks = {}): Promise<MemoryStore> {
   if (o.store !== undefined && o.replica !== undefined) throw invalid('give --store or --replica, not both');
-  if (o.store !== undefined) return openStore({ storage: { file: o.store }, dims: o.dims ?? 0 });
+  const models = hooks.models ?? {};
+  if (o.store !== undefined) return openStore({ storage: { file: o.store }, dims: o.dims ?? 0, ...models });
   if (o.url === undefined)
     throw invalid(
       'no store: give --store PATH, or --url URL --agent ID --token T (or EDGEMEM_URL, EDGEMEM_AGENT, EDGEMEM_TOKEN)',
@@ -61,12 +64,19 @@ export async function openTarget(o: TargetOptions, hooks: OpenHooks = {}): Promi
     const replica = await openStore({
       storage: { file: o.replica },
       replicaOf: { url: o.url, agent: o.agent, token: o.token },
+      ...models,
     });
     // Caught up first when the agent can be reached; offline, the command works from what the file holds.
     await replica.sync().catch(() => undefined);
     return replica;
   }
-  return connect({ url: o.url, agent: o.agent, token: o.token, ...(hooks.onError ? { onError: hooks.onError } : {}) });
+  return connect({
+    url: o.url,
+    agent: o.agent,
+    token: o.token,
+    ...models,
+    ...(hooks.onError ? { onError: hooks.onError } : {}),
+  });
 }
 
 /** A replica's queued writes pushed before it closes, when the agent can be reached (else they wait in its file). */
