@@ -10,6 +10,8 @@
  * - A PUT replaces the whole document: a field left out goes back to the Worker's default — except the shape
  *   fields of an agent that holds data, which stay what its store has.
  * - The scalar kind defaults to i4 with the cosine metric, else f32 (store-settings.ts `defaultScalar`).
+ * - `coherence` (`remember`'s rules' settings) goes to the store; `consolidate` is the Worker's own: its alarm
+ *   consolidates the agent's memories a bounded page per run (agent/alarm.ts).
  */
 import type { StoreSettings } from 'edgemem';
 import type { EmbedderSettingT } from './agent-embedder.js';
@@ -31,7 +33,15 @@ export type AgentSettings = Pick<
   | 'maxMemoryBytes'
   | 'maxCheckpointBytes'
   | 'sequence'
-> & { embedder?: EmbedderSettingT };
+  | 'coherence'
+> & {
+  embedder?: EmbedderSettingT;
+  /** The maintenance alarm consolidates the agent's memories, a bounded page per run (agent/alarm.ts). */
+  consolidate?: boolean;
+};
+
+/** The settings of the Worker's own, not the store's: kept out of the store's options. */
+const WORKER_ONLY = new Set(['embedder', 'consolidate']);
 
 /** The settings as reported: every field resolved. */
 export type EffectiveSettings = Required<Pick<StoreSettings, 'dims' | 'metric' | 'scalar'>> & AgentSettings;
@@ -54,7 +64,7 @@ export function mergedSettings(env: Env, withEmbedder: AgentSettings | undefined
   const base = storeSettings(env);
   const own =
     withEmbedder &&
-    (Object.fromEntries(Object.entries(withEmbedder).filter(([k]) => k !== 'embedder')) as StoreSettings);
+    (Object.fromEntries(Object.entries(withEmbedder).filter(([k]) => !WORKER_ONLY.has(k))) as StoreSettings);
   const defined = <T extends object>(o: T | undefined) =>
     Object.fromEntries(Object.entries(o ?? {}).filter(([, v]) => v !== undefined));
   const merged: StoreSettings = own
@@ -64,14 +74,14 @@ export function mergedSettings(env: Env, withEmbedder: AgentSettings | undefined
   return { ...merged, scalar: merged.scalar ?? defaultScalar(merged.metric) };
 }
 
-/** Resolved values for the API's answers (engine defaults filled in). */
+/** Resolved values for the API's answers (engine defaults filled in); `own`: the agent's Worker-only settings. */
 export function effective(
   s: StoreSettings,
   stored?: { dims: number; metric: string; scalar: string },
-  embedder?: EmbedderSettingT,
+  own?: Pick<AgentSettings, 'embedder' | 'consolidate'>,
 ): EffectiveSettings {
   return {
-    ...(embedder ? { embedder } : {}),
+    ...(own?.embedder ? { embedder: own.embedder } : {}),
     dims: stored?.dims ?? s.dims ?? 0,
     metric: (stored?.metric as EffectiveSettings['metric'] | undefined) ?? s.metric ?? 'cosine',
     scalar: (stored?.scalar as EffectiveSettings['scalar'] | undefined) ?? s.scalar ?? defaultScalar(s.metric),
@@ -81,6 +91,8 @@ export function effective(
     maxMemoryBytes: s.maxMemoryBytes,
     maxCheckpointBytes: s.maxCheckpointBytes,
     ...(s.sequence ? { sequence: s.sequence } : {}),
+    ...(s.coherence ? { coherence: s.coherence } : {}),
+    ...(own?.consolidate !== undefined ? { consolidate: own.consolidate } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { requestChecks } from './request-checks.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerCheckpointRoutes } from './routes/checkpoints.js';
+import { registerCoherenceRoutes } from './routes/coherence.js';
 import type { AppEnv } from './routes/common.js';
 import { registerFeedRoutes } from './routes/feed.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -68,6 +69,7 @@ export function createApp(): OpenAPIHono<AppEnv> {
   registerAgentRoutes(app);
   registerMemoryRoutes(app);
   registerSearchRoutes(app);
+  registerCoherenceRoutes(app);
   registerNamespaceRoutes(app);
   registerCheckpointRoutes(app);
   registerFeedRoutes(app);

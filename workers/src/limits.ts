@@ -46,6 +46,8 @@ export const LIMITS = {
   tokenMaxTtlSeconds: 24 * 3600,
   /** One WebSocket message from a client, bytes. */
   wsMessageBytes: 16 << 10,
+  /** Memories the maintenance alarm's consolidation examines per run (agents with `consolidate: true`). */
+  consolidatePerAlarm: 200,
   /** Namespace prefixes / kinds / channels in one event filter. */
   filterItems: 32,
   /**

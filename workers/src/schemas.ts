@@ -91,6 +91,24 @@ export const AsOfQuery = z.object({
   asOfTime: uintQuery().optional(),
 });
 
+/** A time in valid time (ms since the epoch; before 1970 too): any safe integer. */
+export const ValidTime = () => z.number().int().min(-MAX_SAFE).max(MAX_SAFE);
+
+const VALID_AT =
+  "the memories valid at this time (ms since the epoch), or 'any' for every memory however valid (default: " +
+  'valid at the read: now, or its AS OF time)';
+
+/** `validAt` in a body: a time or `'any'`. */
+export const ValidAt = z.union([z.literal('any'), ValidTime()]).openapi({ description: VALID_AT });
+
+/** `validAt` on GET reads: a time or `any`. */
+export const ValidAtQuery = z.object({
+  validAt: z
+    .union([z.literal('any'), z.coerce.number().int().min(-MAX_SAFE).max(MAX_SAFE)])
+    .optional()
+    .openapi({ description: VALID_AT }),
+});
+
 export const Vector = z.array(z.number()).max(LIMITS.dims);
 
 export const MemoryFields = z.object({
@@ -101,6 +119,12 @@ export const MemoryFields = z.object({
   pinned: z.boolean().optional(),
   ttlMs: z.number().int().min(1).max(MAX_SAFE).optional(),
   ifVersion: uint().optional().openapi({ description: 'compare-and-set: 0 means "must not exist"' }),
+  validFrom: ValidTime()
+    .optional()
+    .openapi({ description: 'valid time: when the fact became true (ms since the epoch; absent: always was)' }),
+  validTo: ValidTime()
+    .optional()
+    .openapi({ description: 'when it stopped being true (absent: still is); reads answer with what is valid now' }),
 });
 
 export const MemoryPutBody = MemoryFields.openapi('MemoryPut');
@@ -137,6 +161,15 @@ export const Memory = z
     version: z.number(),
     seq: z.number(),
     size: z.number(),
+    validFrom: z.number().optional().openapi({ description: 'valid time: absent when open' }),
+    validTo: z.number().optional(),
+    seen: z.number().optional().openapi({ description: 'how many times `remember` was told this fact (absent: once)' }),
+    lastSeen: z.number().optional(),
+    replaces: z
+      .string()
+      .optional()
+      .openapi({ description: 'the key (same namespace) of the memory this one superseded' }),
+    replacedBy: z.string().optional().openapi({ description: 'the key of the memory that superseded this one' }),
   })
   .openapi('Memory');
 
@@ -164,6 +197,7 @@ export const SearchBody = z
       .optional()
       .openapi({ description: 'hits to skip first (offset + k at most 1000)' }),
     asOf: AsOf.optional(),
+    validAt: ValidAt.optional(),
     fusion: z
       .object({
         method: z.enum(FUSION_METHODS).optional(),
@@ -198,8 +232,177 @@ export const SearchHit = z
     vectorScore: z.number().nullable(),
     lexicalRank: z.number().nullable(),
     lexicalScore: z.number().nullable(),
+    validFrom: z.number().nullable().optional().openapi({ description: "the memory's valid time (absent when open)" }),
+    validTo: z.number().nullable().optional(),
   })
   .openapi('SearchHit');
+
+/*
+ * Coherence: `remember` (a fact folded into the memory it duplicates, superseding the one it updates, or new),
+ * `assess` (the same decision, nothing written), `consolidate` (the rules over what is stored) and `context`.
+ */
+
+/** A similarity threshold of the rules (the engine takes -1..=1: core/src/config.rs `CoherenceSettings::check`). */
+const similarity = () => z.number().min(-1).max(1).optional();
+
+/**
+ * `remember`'s rules' settings: a call's settings replace the agent's (its `coherence` setting) as a whole; a field
+ * absent from either takes the engine's default (`COHERENCE_DEFAULTS`).
+ */
+export const CoherenceSettings = z
+  .object({
+    duplicateSimilarity: similarity().openapi({ description: 'cosine at or above which two facts are the same' }),
+    duplicateOverlap: similarity().openapi({ description: 'content-word overlap (Jaccard) for the same' }),
+    supersedeSimilarity: similarity().openapi({
+      description: 'cosine at or above which a fact with a change cue supersedes its closest memory',
+    }),
+    supersedeOverlap: similarity().openapi({ description: 'content-word overlap for the same, without vectors' }),
+    slotUpdates: z.boolean().optional().openapi({
+      description: 'a fact differing from its closest memory in one slot only (a number, a name) supersedes it',
+    }),
+    judgeSimilarity: similarity().openapi({ description: 'cosine at or above which a new fact is uncertain' }),
+    candidates: z.number().int().min(1).max(64).optional().openapi({ description: 'memories compared with a fact' }),
+  })
+  .strict()
+  .openapi('CoherenceSettings', {
+    description: "`remember`'s rules' settings: a call's replace the agent's as a whole, absent fields the engine's",
+  });
+
+const Decision = z.enum(['new', 'duplicate', 'supersede']);
+
+/** The memory a decision folds into or replaces, as it was. */
+export const Target = z
+  .object({
+    key: Key,
+    version: uint(),
+    text: z.string().nullable().optional(),
+    similarity: z.number().nullable().optional().openapi({ description: 'cosine (word overlap without vectors)' }),
+  })
+  .openapi('DecisionTarget');
+
+/** One fact, as `POST /remember` and `POST /remember/assess` take it. */
+export const RememberBody = z
+  .object({
+    namespace: NamespaceBody,
+    text: z
+      .string({ error: "a fact's `text` (a string) is required: the Worker remembers facts, not messages" })
+      .min(1)
+      .max(LIMITS.memoryBytes)
+      .openapi({ description: "the fact, in words: what the rules compare, and the memory's text" }),
+    key: Key.optional().openapi({
+      description: "names an attribute: the same key's other words supersede it (default: a generated m-… key)",
+    }),
+    value: Json.optional().openapi({ description: 'default: the text' }),
+    metadata: JsonObject.optional(),
+    embedding: Vector.optional().openapi({
+      description: "the fact's vector (none: an agent with an embedder embeds the text as a passage)",
+    }),
+    pinned: z.boolean().optional(),
+    validFrom: ValidTime()
+      .optional()
+      .openapi({ description: 'when the fact became true (default: open for a new fact, now for a supersede)' }),
+    settings: CoherenceSettings.optional(),
+    decided: z
+      .object({ decision: Decision, target: Target.optional(), reason: z.string().max(LIMITS.idChars).optional() })
+      .optional()
+      .openapi({
+        description:
+          "a decision made outside the rules (your judge's, after assess), applied as it is: CONFLICT when its target changed since",
+      }),
+  })
+  .openapi('RememberFact');
+
+export const Remembered = z
+  .object({
+    decision: Decision,
+    namespace: z.array(z.string()),
+    key: z.string().openapi({ description: 'the memory that holds the fact now: the one folded into, or written' }),
+    version: z.number(),
+    seq: z.number(),
+    target: Target.nullable().openapi({ description: 'the memory folded into (duplicate) or replaced (supersede)' }),
+    reason: z.string().openapi({ description: 'the rule (or judge) that decided' }),
+    judged: z.boolean(),
+  })
+  .openapi('Remembered');
+
+export const Assessment = z
+  .object({
+    decision: Decision,
+    target: Target.nullable(),
+    reason: z.string(),
+    uncertain: z
+      .array(Target)
+      .openapi({ description: "close memories the rules could not place, most similar first (a judge's questions)" }),
+  })
+  .openapi('Assessment');
+
+export const ConsolidateBody = z
+  .object({
+    namespace: NamespaceBody.openapi({ description: 'the namespace (and those under it; [] for the whole agent)' }),
+    cursor: z.string().max(4096).optional().openapi({ description: "the previous run's nextCursor" }),
+    limit: z.number().int().min(1).max(LIMITS.pageItems).optional().openapi({
+      description: 'memories examined at most (default 100)',
+    }),
+    settings: CoherenceSettings.optional(),
+  })
+  .openapi('ConsolidateOptions');
+
+export const ConsolidateReport = z
+  .object({
+    decisions: z.array(Remembered).openapi({ description: 'the duplicates and supersedes applied' }),
+    examined: uint(),
+    nextCursor: z.string().nullable().openapi({ description: 'pass back as cursor to go on; null when done' }),
+  })
+  .openapi('ConsolidateReport');
+
+export const ContextBody = z
+  .object({
+    query: z.string().max(LIMITS.searchTextChars).optional().openapi({ description: 'what the prompt is about' }),
+    vector: Vector.optional().openapi({
+      description: "the query's vector (none: an agent with an embedder embeds the query)",
+    }),
+    namespaces: z
+      .array(NamespaceBody)
+      .max(LIMITS.filterItems)
+      .optional()
+      .openapi({ description: 'namespace prefixes to draw from (default: the whole agent)' }),
+    budget: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .openapi({ description: 'tokens at most, estimated as bytes / 4 (default 1000)' }),
+    validAt: ValidAt.optional(),
+    recent: z
+      .number()
+      .int()
+      .min(0)
+      .max(LIMITS.k)
+      .optional()
+      .openapi({ description: 'latest supersedes listed at most (default 5; 0: none)' }),
+  })
+  .openapi('ContextOptions');
+
+export const ContextBlock = z
+  .object({
+    text: z.string().openapi({ description: 'Markdown: ## Pinned, ## Relevant facts, ## Recent changes' }),
+    tokens: uint(),
+    items: z.array(
+      z.object({
+        section: z.string().openapi({ description: 'pinned, relevant or recent' }),
+        namespace: z.array(z.string()),
+        key: z.string(),
+        text: z.string(),
+        validFrom: z.number().nullable(),
+        validTo: z.number().nullable(),
+        updatedAt: z.number(),
+        score: z.number().nullable(),
+        replaced: z.string().nullable().openapi({ description: 'for a recent supersede: the text it replaced' }),
+      }),
+    ),
+  })
+  .openapi('ContextBlock');
 
 export const Id = z.string().min(1).max(LIMITS.idChars);
 
@@ -443,6 +646,17 @@ export const AgentSettings = z
       description: "namespace: a namespace's memories form a sequence and searches score neighbours; none: unordered",
     }),
     embedder: EmbedderSetting.optional(),
+    coherence: CoherenceSettings.optional().openapi({
+      description: "`remember`'s rules' settings for this agent (absent fields: the engine's defaults)",
+    }),
+    consolidate: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "the maintenance alarm consolidates the agent's memories (remember's rules over what is stored, never deleting), " +
+          `at most ${LIMITS.consolidatePerAlarm} memories per run, resuming where the last run stopped`,
+      }),
   })
   .strict()
   .refine((s) => s.embedder === undefined || s.dims === undefined || s.dims === s.embedder.dims, {
@@ -465,6 +679,8 @@ export const AgentInfo = z
       maxCheckpointBytes: z.number().optional(),
       sequence: Sequence.optional(),
       embedder: EmbedderSetting.optional(),
+      coherence: CoherenceSettings.optional(),
+      consolidate: z.boolean().optional(),
     }),
     seq: uint().openapi({ description: "the agent's latest seq (0: no data yet)" }),
   })

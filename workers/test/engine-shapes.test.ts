@@ -4,12 +4,16 @@
  * named here as the Worker's own business. Fields are checked by `tsc` (scripts/test-workers), values here.
  */
 import {
+  type ConsolidateOptions,
+  type ContextOptions,
+  type CoherenceSettings as EngineCoherence,
   EVENT_KINDS,
   FILTER_OPS,
   FUSION_METHODS,
   type FusionOptions,
   METRICS,
   type MemoryInput,
+  type RememberFact,
   SCALAR_KINDS,
   SEARCH_MODES,
   type SearchQuery,
@@ -18,7 +22,17 @@ import {
 } from 'edgemem';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { AgentSettings, type BatchBody, Condition, EventFilter, SearchBody } from '../src/schemas';
+import {
+  AgentSettings,
+  type BatchBody,
+  type CoherenceSettings,
+  Condition,
+  type ConsolidateBody,
+  type ContextBody,
+  EventFilter,
+  type RememberBody,
+  SearchBody,
+} from '../src/schemas';
 
 /** true when both sides have the same keys, else what differs (which fails `Check`, naming the fields). */
 type SameKeys<Http, Engine extends PropertyKey> = [Exclude<Engine, keyof Http> | Exclude<keyof Http, Engine>] extends [
@@ -38,7 +52,16 @@ type HttpShapeChecks = [
   Check<SameKeys<NonNullable<Search['fusion']>, keyof FusionOptions>>,
   Check<SameKeys<z.input<typeof BatchBody>['memories'][number], keyof MemoryInput>>,
   Check<SameKeys<z.input<typeof EventFilter>, keyof StoreEventFilter>>,
-  Check<SameKeys<Omit<z.input<typeof AgentSettings>, 'embedder'>, Exclude<keyof StoreSettings, WorkerOwnedSettings>>>,
+  Check<
+    SameKeys<
+      Omit<z.input<typeof AgentSettings>, 'embedder' | 'consolidate'>,
+      Exclude<keyof StoreSettings, WorkerOwnedSettings>
+    >
+  >,
+  Check<SameKeys<z.input<typeof RememberBody>, keyof RememberFact>>,
+  Check<SameKeys<z.input<typeof ConsolidateBody>, keyof ConsolidateOptions>>,
+  Check<SameKeys<z.input<typeof ContextBody>, keyof ContextOptions>>,
+  Check<SameKeys<z.input<typeof CoherenceSettings>, keyof EngineCoherence>>,
   Check<
     SameKeys<NonNullable<z.input<typeof AgentSettings>['retention']>, keyof NonNullable<StoreSettings['retention']>>
   >,

@@ -156,6 +156,8 @@ export class RemoteStore extends StoreBase {
       pinned: m.pinned,
       ttlMs: m.ttlMs,
       ifVersion: m.ifVersion,
+      validFrom: m.validFrom,
+      validTo: m.validTo,
     };
   }
 

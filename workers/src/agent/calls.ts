@@ -10,6 +10,7 @@ import {
   type CallMethod,
   callStore,
   READ_METHODS,
+  STORE_METHODS,
   type StoreArgs,
   type StoreResult,
   WRITE_METHODS,
@@ -29,10 +30,12 @@ const METHODS = new Set<string>(CALL_METHODS);
 const MUTATING = new Set<string>(WRITE_METHODS);
 /**
  * Methods whose engine calls only read pages: they run without `transactionSync` (do-page-store.ts `reading`).
- * So does `search` while the store says it would write nothing (`SearchWrites`): before BM25 reads the full-text
- * index a search applies the writes buffered for it, which writes pages; the alarm applies them when writes pause.
+ * So do the searching reads (`search`, `assess`, `context`) while the store says it would write nothing
+ * (`SearchWrites`): before BM25 reads the full-text index a search applies the writes buffered for it, which
+ * writes pages; the alarm applies them when writes pause.
  */
 const READ_ONLY = new Set<string>(READ_METHODS);
+const SEARCHING = new Set<string>(CALL_METHODS.filter((m) => STORE_METHODS[m].access === 'search'));
 
 /** A page of the change feed for polling (`events`): the events, the cursor to pass next time, whether more follow. */
 export interface EventsPage {
@@ -86,7 +89,7 @@ export class StoreCalls {
   async #run<T>(method: StoreMethod, run: (store: LocalMemoryStore) => Promise<T>): Promise<T> {
     const store = await this.#store.open();
     const pages = this.#store.pages;
-    if (pages && (READ_ONLY.has(method) || (method === 'search' && !store.searchWrites()))) {
+    if (pages && (READ_ONLY.has(method) || (SEARCHING.has(method) && !store.searchWrites()))) {
       // LocalStore makes a call's engine call before its first await: all of it runs inside `reading`.
       const read = pages.reading((): Promise<T> => run(store));
       if (!read.refused) return await read.value;

@@ -96,7 +96,7 @@ export class AgentStore {
     const own = readAgentSettings(this.#ctx.storage);
     const settings = mergedSettings(this.#env, own);
     return {
-      settings: effective(settings, { dims: stats.dims, metric: stats.metric, scalar: stats.scalar }, own?.embedder),
+      settings: effective(settings, { dims: stats.dims, metric: stats.metric, scalar: stats.scalar }, own),
       seq: stats.seq,
     };
   }

@@ -1,7 +1,7 @@
 /**
  * `PUT /v1/agents/{agent}` (admin): create or reconfigure an agent's store — dims, metric, scalar while it holds
- * no data; caps, retention and size limits at any time (agent-settings.ts). `GET /v1/agents/{agent}` (read):
- * its effective settings and latest seq.
+ * no data; caps, retention, size limits, `coherence` and `consolidate` at any time (agent-settings.ts).
+ * `GET /v1/agents/{agent}` (read): its effective settings and latest seq.
  */
 import { createRoute } from '@hono/zod-openapi';
 import { agentStub, unwrap } from '../agent-client.js';
@@ -37,6 +37,7 @@ export function registerAgentRoutes(app: App): void {
     const { agent } = c.req.valid('param');
     const own = defined(c.req.valid('json')) as AgentSettingsT;
     if (own.retention) own.retention = defined(own.retention);
+    if (own.coherence) own.coherence = defined(own.coherence);
     const state = unwrap(await agentStub(c.env, agent).configure(own));
     return c.json({ agent, ...state }, 200);
   });

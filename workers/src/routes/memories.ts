@@ -17,6 +17,7 @@ import {
   splitNamespace,
   uint,
   uintQuery,
+  ValidAtQuery,
   WriteAck,
 } from '../schemas.js';
 import { memoryOut, vectorIn } from '../wire.js';
@@ -37,9 +38,14 @@ import {
 } from './common.js';
 
 const NsQuery = z.object({ ns: NamespaceQuery });
-const GetQuery = NsQuery.extend(AsOfQuery.shape).extend({
-  embedding: z.enum(['true', 'false']).optional().openapi({ description: 'also return the embedding (default false)' }),
-});
+const GetQuery = NsQuery.extend(AsOfQuery.shape)
+  .extend(ValidAtQuery.shape)
+  .extend({
+    embedding: z
+      .enum(['true', 'false'])
+      .optional()
+      .openapi({ description: 'also return the embedding (default false)' }),
+  });
 
 const putMemory = createRoute({
   method: 'put',
@@ -59,7 +65,7 @@ const putMemory = createRoute({
 const getMemory = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/memories/{key}',
-  summary: 'Read a memory (optionally as of a seq or time)',
+  summary: 'Read a memory valid now (or at validAt; optionally as of a seq or time)',
   middleware: [requires('read')] as const,
   request: { params: KeyParams, query: GetQuery },
   responses: { 200: ok(Memory, 'the memory'), ...ERRORS, ...NOT_FOUND, ...GONE },
@@ -77,11 +83,11 @@ const deleteMemory = createRoute({
 const listMemories = createRoute({
   method: 'get',
   path: '/v1/agents/{agent}/memories',
-  summary: 'List memories under a namespace prefix, in pages',
+  summary: 'List the memories valid now (or at validAt) under a namespace prefix, in pages',
   middleware: [requires('read')] as const,
   request: {
     params: AgentParams,
-    query: AsOfQuery.extend({
+    query: AsOfQuery.extend(ValidAtQuery.shape).extend({
       prefix: NamespaceQuery.optional(),
       limit: z.coerce.number().int().min(1).max(LIMITS.pageItems).optional(),
       cursor: z.string().max(4096).optional(),
@@ -171,9 +177,12 @@ export async function getMemoryAnswer(
   q: z.output<typeof GetQuery>,
 ) {
   const asOf = asOfQuery(q);
+  const validAt = q.validAt;
   // No options unless some are given: the store then reads the live memory by its fast path (no JSON argument).
   const options =
-    asOf || q.embedding === 'true' ? defined({ asOf, includeEmbedding: q.embedding === 'true' }) : undefined;
+    asOf || validAt !== undefined || q.embedding === 'true'
+      ? defined({ asOf, validAt, includeEmbedding: q.embedding === 'true' })
+      : undefined;
   const m = await callAgent(env, agent, 'get', splitNamespace(q.ns), key, options);
   if (!m) throw new ApiError('NOT_FOUND', `no memory ${JSON.stringify(key)} in namespace ${JSON.stringify(q.ns)}`);
   return memoryOut(m);
@@ -207,6 +216,7 @@ export function registerMemoryRoutes(app: App): void {
         limit: q.limit,
         cursor: q.cursor,
         asOf: asOfQuery(q),
+        validAt: q.validAt,
         includeEmbeddings: q.embeddings === 'true',
         filter: parseFilter(q.filter),
         valueFilter: parseFilter(q.valueFilter, 'valueFilter'),

@@ -24,6 +24,7 @@ import {
   Scope,
   uint,
   uintQuery,
+  ValidTime,
   Vector,
 } from '../schemas.js';
 import { type App, ERRORS, GONE, jsonBody, limitBody, ok, WRITE_ERRORS } from './common.js';
@@ -41,6 +42,17 @@ const Overwrote = z
   .object({ from: uint(), to: uint(), by: z.string().optional() })
   .openapi({ description: 'versions this write replaced without its writer having seen them (it won over them)' });
 
+/** What `remember` keeps of a memory (the engine's snake_case), carried by pulls and pushes. */
+const CoherenceFields = z
+  .object({
+    seen: uint().optional(),
+    last_seen: ValidTime().optional(),
+    replaces: Key.optional(),
+    replaced_by: Key.optional(),
+  })
+  .strict()
+  .openapi({ description: 'what remember keeps: seen count, last seen, the keys it replaced / was replaced by' });
+
 const PulledItem = z
   .union([
     z.object({
@@ -55,6 +67,9 @@ const PulledItem = z
       pinned: z.boolean().optional(),
       expires_at: z.number().nullable().optional(),
       embedding: z.array(z.number()).nullable().optional(),
+      valid_from: z.number().nullable().optional().openapi({ description: 'valid time (null: open)' }),
+      valid_to: z.number().nullable().optional(),
+      coherence: CoherenceFields.nullable().optional(),
       overwrote: Overwrote.optional(),
     }),
     z.object({ kind: z.literal('checkpoint'), checkpoint: z.record(z.string(), z.unknown()) }),
@@ -80,6 +95,11 @@ const PushOp = z
       ttl_ms: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
       if_version: uint().nullable().optional(),
       embedding: Vector.nullable().optional(),
+      valid_from: ValidTime().nullable().optional(),
+      valid_to: ValidTime().nullable().optional(),
+      coherence: CoherenceFields.nullable().optional().openapi({
+        description: "a remember's links and seen count, as the replica's engine wrote them",
+      }),
       base: uint().openapi({ description: 'the version the replica wrote over (0: none)' }),
       version: uint().optional().openapi({ description: 'the version it made on the replica' }),
     }),

@@ -324,7 +324,8 @@ async function conforms(req, a, op, doc, call) {
   if (!sent || typeof sent !== 'object' || 'ttlMs' in sent || json.evicted?.length) return undefined;
   const ns = req.query.split('&').find((kv) => kv.startsWith('ns='));
   if (ns === undefined) return undefined;
-  const back = await call('GET', `${req.path}?${ns}`);
+  // Whatever its valid time (a PUT may give a validTo already past): the memory written, not the one valid now.
+  const back = await call('GET', `${req.path}?${ns}&validAt=any`);
   if (back.status !== 200)
     return `read back after the PUT (seq ${json.seq}) → ${back.status} ${describe(back.text, 200)}`;
   const norm = (/** @type {unknown} */ v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
