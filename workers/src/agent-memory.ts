@@ -6,7 +6,7 @@
  * - agent/open.ts — the store, opened on first use, and its settings (`settings`, `configure`);
  * - agent/calls.ts — the store calls (`call`, `searchJson`, `events`): reads outside a transaction, writes inside;
  * - agent/transfer.ts — the streamed export and import (`exportChunk`, `importChunk`, `importAbort`);
- * - agent/alarm.ts — the maintenance alarm (`alarm`), armed by writes;
+ * - agent/alarm.ts — the maintenance alarm (`alarm`), armed by writes (it consolidates too, when the agent says);
  * - agent/sockets.ts — the WebSocket feed (`fetch` for the upgrade, the hibernation API's handlers);
  * - agent/replica.ts — its replicas' pulls and pushes (`replicaPull`, `replicaPush`).
  */
@@ -53,7 +53,14 @@ export class AgentMemory extends DurableObject<Env> {
   /** Replaces the agent's own settings and reopens its store with them (AgentStore.configure); others wait. */
   configure(own: AgentSettings): Promise<Outcome<AgentState>> {
     // Errors are turned into values inside: blockConcurrencyWhile rethrows them as plain Errors.
-    return this.ctx.blockConcurrencyWhile(() => wireOutcome(() => this.#store.configure(own)));
+    return this.ctx.blockConcurrencyWhile(() =>
+      wireOutcome(async () => {
+        const state = await this.#store.configure(own);
+        // Consolidation turned on: the alarm starts on what the agent already holds, without waiting for a write.
+        if (own.consolidate && state.seq > 0) await this.#maintenance.arm();
+        return state;
+      }),
+    );
   }
 
   /** Runs one store method of the table's one-call methods (StoreCalls.call). */
