@@ -89,6 +89,7 @@ export default defineConfig({
             { text: 'Health, tokens and agents', link: '/reference/http/agents' },
             { text: 'Memories and namespaces', link: '/reference/http/memories' },
             { text: 'Search', link: '/reference/http/search' },
+            { text: 'Remember, consolidate, context', link: '/reference/http/coherence' },
             { text: 'Checkpoints', link: '/reference/http/checkpoints' },
             { text: 'Change feed and WebSocket', link: '/reference/http/feed' },
             { text: 'Replicas', link: '/reference/http/replica' },

@@ -46,6 +46,7 @@ const PAGES = [
   { slug: 'agents', title: 'Health, tokens and agents', resources: ['health', 'tokens', 'agents'] },
   { slug: 'memories', title: 'Memories and namespaces', resources: ['memories', 'namespaces'] },
   { slug: 'search', title: 'Search', resources: ['search'] },
+  { slug: 'coherence', title: 'Remember, consolidate and context', resources: ['remember', 'consolidate', 'context'] },
   { slug: 'checkpoints', title: 'Checkpoints', resources: ['checkpoints'] },
   { slug: 'feed', title: 'Change feed and WebSocket', resources: ['events', 'notify', 'ws'] },
   { slug: 'replica', title: 'Replicas', resources: ['replica'] },
