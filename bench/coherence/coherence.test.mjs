@@ -168,12 +168,15 @@ describe('running cases through a store', () => {
           ns.set(k, [...(ns.get(k) ?? []), { key: m.key, text: m.text }]);
         }
       },
-      async remember(/** @type {any} */ input) {
+      async assess(/** @type {any} */ input) {
         const mine = ns.get(input.namespace.join('/')) ?? [];
         const same = mine.find((m) => m.text.toLowerCase() === input.text.toLowerCase());
-        if (same) return [{ decision: 'duplicate', target: { key: same.key }, reason: 'same words' }];
-        if (input.settings?.sup) return [{ decision: 'supersede', target: { key: 'f0' }, reason: 'forced' }];
-        return [{ decision: 'new', reason: 'distinct' }];
+        if (same) return { decision: 'duplicate', target: { key: same.key }, reason: 'same words' };
+        if (input.settings?.sup) return { decision: 'supersede', target: { key: 'f0' }, reason: 'forced' };
+        return { decision: 'new', target: null, reason: 'distinct' };
+      },
+      async remember(/** @type {any} */ input) {
+        return [await this.assess(input)];
       },
       async close() {
         this.closed = true;
@@ -223,6 +226,11 @@ describe('running cases through a store', () => {
       ],
     );
     assert.equal(score(cases, d.preds).accuracy, 1);
+    const viaAssess = await evaluatePoints(cases, [{ name: 'forced', settings: { sup: true } }], {
+      open,
+      via: 'assess',
+    });
+    assert.deepEqual(viaAssess[0].preds, forced.preds);
   });
 
   it('a target outside the case facts is a wrong target', () => {

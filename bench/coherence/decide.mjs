@@ -22,30 +22,31 @@ export function toPrediction(r) {
 const factPuts = (c, namespace) => c.namespace_facts.map((text, i) => ({ namespace, key: `f${i}`, value: text, text }));
 
 /**
- * Decisions for every case at every point. Per case one fresh in-memory store (`open()`); each point in a
- * namespace of its own in it (`['coherence', 'p<j>']`), so one point's writes never meet another's — `remember`
- * compares a fact with its own namespace's memories only. With one point this is the plain protocol: a fresh
- * store per case, the facts put as f0..fN, then `remember`.
+ * Decisions for every case at every point. Per case one fresh in-memory store (`open()`) with the case's facts
+ * put as f0..fN; then, at each point, `remember` (`via: 'remember'`: each point in a namespace of its own,
+ * `['coherence', 'p<j>']`, since remember writes; with one point this is the plain protocol) or `assess` (the
+ * same decision without the write: all points against the one namespace, the facts put once).
  * @param {import('./authored/types.mjs').Case[]} cases
  * @param {{ name: string, settings: object | null }[]} points
- * @param {{ open: () => Promise<any>, onCase?: (done: number) => void }} opts
- * @returns {Promise<{ name: string, settings: object | null, preds: import('./metrics.mjs').Prediction[], ms: number[] }[]>}
+ * @param {{ open: () => Promise<any>, via?: 'remember' | 'assess', onCase?: (done: number) => void }} opts
+ * @returns {Promise<{ name: string, settings: object | null, preds: import('./metrics.mjs').Prediction[] }[]>}
  */
-export async function evaluatePoints(cases, points, { open, onCase }) {
-  const out = points.map((p) => ({
-    ...p,
-    preds: /** @type {import('./metrics.mjs').Prediction[]} */ ([]),
-    ms: /** @type {number[]} */ ([]),
-  }));
+export async function evaluatePoints(cases, points, { open, via = 'remember', onCase }) {
+  const out = points.map((p) => ({ ...p, preds: /** @type {import('./metrics.mjs').Prediction[]} */ ([]) }));
   for (const [n, c] of cases.entries()) {
     const store = await open();
     try {
+      const shared = ['coherence', c.subject];
+      if (via === 'assess') await store.putBatch(factPuts(c, shared));
       for (const [j, p] of points.entries()) {
-        const namespace = points.length === 1 ? ['coherence', c.subject] : ['coherence', `p${j}`];
-        await store.putBatch(factPuts(c, namespace));
-        const t = performance.now();
-        const res = await store.remember({ namespace, text: c.fact, ...(p.settings ? { settings: p.settings } : {}) });
-        out[j].ms.push(performance.now() - t);
+        const settings = p.settings ? { settings: p.settings } : {};
+        let res;
+        if (via === 'assess') res = await store.assess({ namespace: shared, text: c.fact, ...settings });
+        else {
+          const namespace = points.length === 1 ? shared : ['coherence', `p${j}`];
+          await store.putBatch(factPuts(c, namespace));
+          res = await store.remember({ namespace, text: c.fact, ...settings });
+        }
         out[j].preds.push(toPrediction(Array.isArray(res) ? res[0] : res));
       }
     } finally {

@@ -47,7 +47,8 @@ log(
   `defaults: accuracy ${atDefaults.accuracy}, wrong_fold ${atDefaults.wrong_fold} (${atDefaults.wrong_fold_count}/${atDefaults.new_cases})`,
 );
 
-// 2. The sweep (one store per case, a namespace per point) and the cross-validation of the settings.
+// 2. The sweep (per case one store, `assess` at every point: the same decision without the write) and the
+// cross-validation of the settings.
 let sweep = null;
 if (!args.includes('--no-sweep')) {
   const cross = (flag('--cross') ?? 'duplicateSimilarity,supersedeSimilarity,slotUpdates').split(',');
@@ -56,16 +57,17 @@ if (!args.includes('--no-sweep')) {
   const every = Math.max(1, Math.floor(cases.length / 10));
   const evaluated = await evaluatePoints(cases, points, {
     open,
+    via: 'assess',
     onCase: (n) => n % every === 0 && log(`sweep: ${n}/${cases.length} cases`),
   });
-  // The defaults point in the shared store must decide as the fresh stores did (namespaces kept apart).
+  // assess at the defaults must decide as remember did in the fresh stores.
   const mismatches = evaluated[0].preds.filter(
     (p, i) => p.decision !== plain.preds[i].decision || p.target !== plain.preds[i].target,
   ).length;
   sweep = {
     cross,
     points: evaluated.length,
-    shared_store_mismatches: mismatches,
+    assess_mismatches: mismatches,
     curve: evaluated.map((p) => ({ name: p.name, settings: p.settings, ...brief(score(cases, p.preds)) })),
     cv: crossValidate(cases, evaluated),
   };
