@@ -1,4 +1,4 @@
-/** The latency job's 10k-memory namespace: LoCoMo turn texts with their e5 vectors, padded with close variants. */
+/** The latency job's 10k-memory namespace: fact-sized LoCoMo turns and sentences with their e5 vectors. */
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,10 +35,11 @@ function jitter(v, r, sigma = 0.03) {
 }
 
 /**
- * Facts as an agent's memory would hold them, from the LoCoMo turns in `data` (`speaker: text`, e5 vectors):
- * the real turns first, then variants — a turn's text followed by another turn's, with the first's vector
- * jittered (σ 0.03, renormalised: close to real vectors, not uniformly random ones) — as many as asked; a
- * separate stream (`seed`) gives facts the store has not seen. Also the LoCoMo questions with their e5 vectors.
+ * Fact-sized memories from the LoCoMo turns in `data`, with e5 vectors: every turn (`speaker: text`, its own
+ * vector) and, for turns of several sentences, each sentence of 20+ characters (`speaker: sentence`, the turn's
+ * vector jittered: σ 0.03, renormalised), shuffled with a fixed seed — 11,171 texts, ~86 characters on average.
+ * `split(n, m)` gives the first `n` as the stored memories and `m` facts the store has not seen: the rest, then
+ * the same sentences said of the other speaker (another entity, a close vector). Also the questions and vectors.
  * @param {string} data
  */
 export function loadE5Corpus(data) {
@@ -46,21 +47,44 @@ export function loadE5Corpus(data) {
   const questions = readJsonl(join(data, 'questions.jsonl'));
   const turnVecs = readF32(join(data, 'turns.e5.f32'), turns.length);
   const questionVecs = readF32(join(data, 'questions.e5.f32'), questions.length);
-  const texts = turns.map((t) => `${t.speaker}: ${t.embed_text}`);
-  /**
-   * `count` facts; the real turns first when `real` is true.
-   * @param {number} count @param {number} seed @param {boolean} real
-   * @returns {{ text: string, embedding: Float32Array }[]}
-   */
-  const facts = (count, seed, real) => {
-    const r = rng(seed);
-    const out = real ? texts.slice(0, count).map((text, i) => ({ text, embedding: turnVecs[i] })) : [];
-    while (out.length < count) {
-      const b = r.below(texts.length);
-      const other = turns[r.below(turns.length)].embed_text;
-      out.push({ text: `${texts[b]} ${other}`, embedding: jitter(turnVecs[b], r) });
+  const r = rng(42);
+  /** @type {{ text: string, embedding: Float32Array, speaker: string, sentence: string }[]} */
+  const units = [];
+  for (const [i, t] of turns.entries()) {
+    units.push({
+      text: `${t.speaker}: ${t.embed_text}`,
+      embedding: turnVecs[i],
+      speaker: t.speaker,
+      sentence: t.embed_text,
+    });
+    const sentences = String(t.embed_text)
+      .split(/(?<=[.!?])\s+/)
+      .filter((x) => x.length >= 20);
+    if (sentences.length > 1) {
+      for (const x of sentences) {
+        units.push({ text: `${t.speaker}: ${x}`, embedding: jitter(turnVecs[i], r), speaker: t.speaker, sentence: x });
+      }
     }
-    return out;
+  }
+  for (let i = units.length - 1; i > 0; i--) {
+    const j = r.below(i + 1);
+    [units[i], units[j]] = [units[j], units[i]];
+  }
+  const speakers = [...new Set(turns.map((t) => t.speaker))];
+  /**
+   * @param {number} n stored memories @param {number} m unseen facts
+   * @returns {{ stored: { text: string, embedding: Float32Array }[], fresh: { text: string, embedding: Float32Array }[] }}
+   */
+  const split = (n, m) => {
+    if (n > units.length) throw new Error(`${n} memories asked, ${units.length} texts in the corpus`);
+    const fresh = units.slice(n, n + m);
+    const rf = rng(7);
+    while (fresh.length < m) {
+      const u = units[rf.below(units.length)];
+      const other = speakers.filter((s) => s !== u.speaker)[rf.below(speakers.length - 1)];
+      fresh.push({ ...u, text: `${other}: ${u.sentence}`, embedding: jitter(u.embedding, rf) });
+    }
+    return { stored: units.slice(0, n), fresh };
   };
-  return { facts, questions: questions.map((q) => q.question), questionVecs };
+  return { split, size: units.length, questions: questions.map((q) => q.question), questionVecs };
 }

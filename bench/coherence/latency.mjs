@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `coherence` suite's latency job: one in-memory store (the npm package) with `--n` memories in ONE
- * namespace (LoCoMo turns with their e5 vectors and close variants: corpus.mjs; a tenth of them closed in valid
+ * namespace (fact-sized LoCoMo turns and sentences with e5 vectors: corpus.mjs; a tenth of them closed in valid
  * time), then, alternating which goes first, `put` of a new fact against `remember` of a new fact (every fourth
  * `remember` restates a stored fact: the duplicate path), and hybrid `search` top-10 over LoCoMo questions with
  * `validAt` omitted, `validAt: Date.now()` and `validAt: 'any'`, in rotation. Embeddings are given, so no
@@ -27,9 +27,8 @@ const BLOCKS = 5;
 const namespace = ['agent', 'user-1'];
 const log = (/** @type {string} */ m) => console.error(`coherence latency: ${m}`);
 
-const { facts, questions, questionVecs } = loadE5Corpus(data);
-const stored = facts(n, 42, true);
-const fresh = facts(2 * (iters + warm), 7, false);
+const { split, questions, questionVecs } = loadE5Corpus(data);
+const { stored, fresh } = split(n, 2 * (iters + warm));
 const store = await openStore({ dims: DIMS });
 if (typeof (/** @type {any} */ (store).remember) !== 'function') {
   console.error('coherence latency: this build of edgemem has no store.remember');
