@@ -285,7 +285,12 @@ export const RememberBody = z
   .object({
     namespace: NamespaceBody,
     text: z
-      .string({ error: "a fact's `text` (a string) is required: the Worker remembers facts, not messages" })
+      .string({
+        error: (issue) =>
+          issue.code === 'invalid_type'
+            ? "a fact's `text` (a string) is required: the Worker remembers facts; extract them from messages on the client"
+            : undefined,
+      })
       .min(1)
       .max(LIMITS.memoryBytes)
       .openapi({ description: "the fact, in words: what the rules compare, and the memory's text" }),

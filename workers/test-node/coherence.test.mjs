@@ -180,8 +180,11 @@ describe('the routes: scopes and bad bodies', () => {
       expectError(await call('POST', base + path, { raw: '{"namespace": [' }), 400, 'INVALID_ARGUMENT');
       expectError(await call('POST', base + path, { raw: '[]' }), 400, 'INVALID_ARGUMENT');
     }
-    const noText = await call('POST', `${base}/remember`, { body: { namespace: ['u'] } });
-    assert.match(noText.body.error.message, /text/);
+    const messages = [{ role: 'user', content: 'hi' }];
+    const noText = await call('POST', `${base}/remember`, { body: { namespace: ['u'], messages } });
+    assert.match(noText.body.error.message, /text.*extract them from messages on the client/);
+    const tooLong = await call('POST', `${base}/remember`, { body: { ...ok, text: 'x'.repeat((256 << 10) + 1) } });
+    assert.match(tooLong.body.error.message, /^text: Too big/);
     assert.equal(await seqOf(agent), seq, 'nothing was written');
   });
 
