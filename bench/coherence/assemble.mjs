@@ -21,6 +21,7 @@ export function coherence(q, l) {
           duplicate: score.duplicate,
           supersede: score.supersede,
           wrong_target: score.wrong_target,
+          harmful: score.harmful,
           by_category: score.by_category,
           confusion: score.confusion,
         }

@@ -72,6 +72,7 @@ describe('scoring', () => {
     assert.equal(s.wrong_fold, 0.5);
     assert.equal(s.wrong_fold_count, 1);
     assert.equal(s.wrong_target, 1);
+    assert.equal(s.harmful, 2, 'the wrong target and the wrong fold');
     assert.equal(s.fold_recall, 0.6667);
     assert.deepEqual(s.by_category.exact, { n: 2, right: 1, accuracy: 0.5 });
     assert.deepEqual(s.confusion.new, { duplicate: 0, supersede: 1, new: 1 });

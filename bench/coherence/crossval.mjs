@@ -100,5 +100,6 @@ export function brief(s) {
     wrong_fold: s.wrong_fold,
     wrong_fold_count: s.wrong_fold_count,
     new_cases: s.new_cases,
+    harmful: s.harmful,
   };
 }

@@ -22,6 +22,8 @@ export const isRight = (c, p) => p.decision === c.label && (c.label === 'new' ||
  *   recall (of the cases so labelled, the share decided so with the right target), and the same ignoring targets;
  * - `wrong_fold`: of the cases labelled new, the share decided duplicate or supersede (the safety figure);
  * - `wrong_target`: duplicate / supersede cases decided as labelled but against another stored fact;
+ * - `harmful`: every case whose decision folds or closes a memory wrongly — a wrong fold, a wrong target, or the
+ *   wrong one of duplicate / supersede (an update folded away as a duplicate loses the new value);
  * - `accuracy`, per-category accuracy, and the confusion matrix (label → decision → count).
  * @param {import('./authored/types.mjs').Case[]} cases
  * @param {Prediction[]} preds
@@ -34,6 +36,7 @@ export function score(cases, preds) {
   const cats = {};
   let right = 0;
   let wrongTarget = 0;
+  let harmful = 0;
   for (const [i, c] of cases.entries()) {
     const p = preds[i];
     confusion[c.label] ??= { duplicate: 0, supersede: 0, new: 0 };
@@ -44,7 +47,10 @@ export function score(cases, preds) {
     if (isRight(c, p)) {
       right++;
       cat.right++;
-    } else if (c.label !== 'new' && p.decision === c.label) wrongTarget++;
+    } else {
+      if (c.label !== 'new' && p.decision === c.label) wrongTarget++;
+      if (p.decision !== 'new') harmful++;
+    }
   }
   /** @param {'duplicate' | 'supersede'} label */
   const pr = (label) => {
@@ -77,6 +83,8 @@ export function score(cases, preds) {
     wrong_fold_count: folded.length,
     new_cases: news.length,
     wrong_target: wrongTarget,
+    harmful,
+    harmful_rate: ratio(harmful, cases.length),
     by_category: Object.fromEntries(
       Object.entries(cats).map(([k, v]) => [k, { n: v.n, right: v.right, accuracy: ratio(v.right, v.n) }]),
     ),

@@ -28,6 +28,7 @@ export function coherenceMarkdown(c) {
             pm(cv?.wrong_fold),
             '≤ 2 %',
           ],
+          ['cases folding or closing the wrong memory (any label)', `${d.harmful} of ${d.n}`, '', ''],
           ['duplicate precision', pct(d.duplicate_precision), pm(cv?.duplicate_precision), ''],
           ['duplicate recall', pct(d.duplicate_recall), pm(cv?.duplicate_recall), 'as high as the rules reach'],
           ['supersede precision', pct(d.supersede_precision), pm(cv?.supersede_precision), ''],
