@@ -62,7 +62,7 @@ function getCommand(program: Command): void {
         const valid =
           o.validAt === 'any'
             ? ''
-            : ` valid ${o.validAt === undefined ? 'now' : 'then'} (--valid-at any: however valid)`;
+            : ` valid ${o.validAt === undefined ? 'now' : 'then'} (--valid-at any also finds one no longer valid)`;
         throw new EdgememError(
           'NOT_FOUND',
           `no memory ${formatNamespace(namespace)} ${JSON.stringify(key)}${when}${valid}`,
