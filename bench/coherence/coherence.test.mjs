@@ -103,6 +103,7 @@ describe('the sweep and cross-validation', () => {
     assert.deepEqual(valuesAround(false), [true]);
     assert.ok(valuesAround(0.9).every((v) => v >= 0 && v <= 1 && v !== 0.9));
     assert.deepEqual(valuesAround(8, true), [4, 16]);
+    assert.deepEqual(valuesAround(1, true, true), [0.88, 0.94, 0.98], 'an overlap of 1.0 is a threshold');
     const pts = gridPoints(d, { cross: ['a', 'on'], quick: true });
     assert.equal(pts[0].settings, null);
     const keys = pts.map((p) => JSON.stringify(p.settings));

@@ -33,10 +33,11 @@ const r4 = (x) => Math.round(x * 10000) / 10000;
  * (finer near it), other numbers ×0.5 to ×2 (integers stay integers).
  * @param {number | boolean} d the default (a boolean: the other value)
  * @param {boolean} quick fewer values
+ * @param {boolean} [threshold] a similarity or overlap in [0, 1] (default: when not an integer; 1.0 reads as 1)
  */
-export function valuesAround(d, quick = false) {
+export function valuesAround(d, quick = false, threshold = !Number.isInteger(d)) {
   if (typeof d === 'boolean') return [!d];
-  if (d >= 0 && d <= 1 && !Number.isInteger(d)) {
+  if (threshold && d >= 0 && d <= 1) {
     const steps = quick
       ? [-0.12, -0.06, -0.02, 0.02, 0.06]
       : [-0.16, -0.12, -0.08, -0.05, -0.03, -0.015, 0.015, 0.03, 0.05, 0.1];
@@ -57,7 +58,8 @@ export function valuesAround(d, quick = false) {
  * @returns {{ name: string, settings: Record<string, number | boolean> | null }[]}
  */
 export function gridPoints(defaults, { cross = [], quick = false, values = {} } = {}) {
-  const vals = (/** @type {string} */ k) => values[k] ?? valuesAround(defaults[k], quick);
+  const vals = (/** @type {string} */ k) =>
+    values[k] ?? valuesAround(defaults[k], quick, /Similarity|Overlap/.test(k) || !Number.isInteger(defaults[k]));
   /** @type {{ name: string, settings: Record<string, number | boolean> | null }[]} */
   const points = [{ name: 'defaults', settings: null }];
   const seen = new Set(['{}']);

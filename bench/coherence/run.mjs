@@ -52,7 +52,25 @@ log(
 let sweep = null;
 if (!args.includes('--no-sweep')) {
   const cross = (flag('--cross') ?? 'duplicateSimilarity,supersedeSimilarity,slotUpdates').split(',');
-  const points = gridPoints(defaults, { cross, quick });
+  const all = gridPoints(defaults, { cross, quick });
+  // Points the store refuses (a setting out of its range) are left out, and listed.
+  const probe = await open();
+  await probe.put({ namespace: ['probe'], key: 'f0', value: 'x', text: 'Ana lives in Porto.' });
+  const rejected = [];
+  const points = [];
+  for (const p of all) {
+    try {
+      await probe.assess({
+        namespace: ['probe'],
+        text: 'Ana moved to Lisbon.',
+        ...(p.settings ? { settings: p.settings } : {}),
+      });
+      points.push(p);
+    } catch (e) {
+      rejected.push({ name: p.name, error: String(/** @type {Error} */ (e).message) });
+    }
+  }
+  await probe.close();
   log(`sweep: ${points.length} points × ${cases.length} cases`);
   const every = Math.max(1, Math.floor(cases.length / 10));
   const evaluated = await evaluatePoints(cases, points, {
@@ -67,6 +85,7 @@ if (!args.includes('--no-sweep')) {
   sweep = {
     cross,
     points: evaluated.length,
+    rejected_points: rejected,
     assess_mismatches: mismatches,
     curve: evaluated.map((p) => ({ name: p.name, settings: p.settings, ...brief(score(cases, p.preds)) })),
     cv: crossValidate(cases, evaluated),
