@@ -201,9 +201,10 @@ pub enum Sequence {
 #[serde(rename_all = "camelCase", default)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(optional_fields))]
 pub struct CoherenceSettings {
-    /// Cosine similarity at or above which two facts whose guards agree are the same fact.
+    /// Cosine similarity at or above which two facts in different languages whose guards agree are the same fact.
     pub duplicate_similarity: f64,
-    /// Content-word overlap (Jaccard) at or above which two facts whose guards agree are the same fact.
+    /// Content-word overlap (Jaccard) at or above which two facts in one language whose guards agree are the same
+    /// fact (1: the same content words).
     pub duplicate_overlap: f64,
     /// Cosine similarity at or above which a fact with a change cue ("now", "moved", "no longer") about the same
     /// entity supersedes the memory it is closest to.
@@ -223,9 +224,9 @@ pub struct CoherenceSettings {
 impl Default for CoherenceSettings {
     fn default() -> Self {
         CoherenceSettings {
-            duplicate_similarity: 0.93,
-            duplicate_overlap: 0.75,
-            supersede_similarity: 0.87,
+            duplicate_similarity: 0.91,
+            duplicate_overlap: 1.0,
+            supersede_similarity: 0.75,
             supersede_overlap: 0.5,
             slot_updates: false,
             judge_similarity: 0.85,

@@ -497,14 +497,14 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
 
   protected async rememberEmbedded(fact: RememberFact): Promise<Remembered> {
     const [json, emb] = this.#factArgs(fact, 'remember');
-    const r = JSON.parse(this.#call((w) => w.remember(json, emb))) as Remembered;
+    const r = JSON.parse(this.#call((w) => w.remember(json, emb, false))) as Remembered;
     this.#wrote();
     return r;
   }
 
   protected async assessEmbedded(fact: RememberFact): Promise<Assessment> {
     const [json, emb] = this.#factArgs(fact, 'assess');
-    return JSON.parse(this.#call((w) => w.assess(json, emb))) as Assessment;
+    return JSON.parse(this.#call((w) => w.remember(json, emb, true))) as Assessment;
   }
 
   async consolidate(options: ConsolidateOptions): Promise<ConsolidateReport> {

@@ -233,24 +233,19 @@ impl WasmStore {
         self.out(&hits)
     }
 
-    /// `RememberInput` JSON (+ its embedding) -> `Remembered` JSON.
-    pub fn remember(&mut self, input_json: &str, embedding: Option<Vec<f32>>) -> Result<String, JsValue> {
+    /// `RememberInput` JSON (+ its embedding) -> `Remembered` JSON; with `assess`, the rules' decision without the
+    /// write -> `Assessment` JSON (one export for both: each costs the module its glue).
+    pub fn remember(&mut self, input_json: &str, embedding: Option<Vec<f32>>, assess: bool) -> Result<String, JsValue> {
         let mut input: RememberInput = parse(input_json, "remember input")?;
         if embedding.is_some() {
             input.embedding = embedding;
+        }
+        if assess {
+            let a = self.s()?.assess(&input).map_err(to_js)?;
+            return self.out(&a);
         }
         let r = self.s()?.remember(input).map_err(to_js)?;
         self.out(&r)
-    }
-
-    /// `RememberInput` JSON (+ its embedding) -> `Assessment` JSON (the rules' decision, nothing written).
-    pub fn assess(&mut self, input_json: &str, embedding: Option<Vec<f32>>) -> Result<String, JsValue> {
-        let mut input: RememberInput = parse(input_json, "remember input")?;
-        if embedding.is_some() {
-            input.embedding = embedding;
-        }
-        let a = self.s()?.assess(&input).map_err(to_js)?;
-        self.out(&a)
     }
 
     /// `ConsolidateQuery` JSON -> `ConsolidateReport` JSON.

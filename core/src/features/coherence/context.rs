@@ -193,9 +193,9 @@ impl Store {
             };
             let Some(text) = m.text.clone() else { continue };
             // A supersede is shown as what replaced it.
-            let (text, replaced, key) = match (e.kind, &m.replaced_by) {
+            let (n, replaced, key) = match (e.kind, &m.replaced_by) {
                 (EventKind::Supersede, Some(by)) if by != &key => match self.get_valid(&ns, by, None, false, None)? {
-                    Some(n) => (n.text.unwrap_or_default(), Some(text), by.clone()),
+                    Some(n) => (n, Some(text), by.clone()),
                     None => continue,
                 },
                 _ => continue,
@@ -208,10 +208,10 @@ impl Store {
                 section: "recent".into(),
                 namespace: ns,
                 key,
-                text,
-                valid_from: m.valid_from,
-                valid_to: m.valid_to,
-                updated_at: m.updated_at,
+                text: n.text.unwrap_or_default(),
+                valid_from: n.valid_from,
+                valid_to: n.valid_to,
+                updated_at: n.updated_at,
                 score: None,
                 replaced,
             });

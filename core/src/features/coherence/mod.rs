@@ -206,16 +206,17 @@ impl Store {
                     // The same key: a new version (the old content stays in its history); else a new memory, and
                     // the old one closed when the new one begins.
                     let (key, links, base) = if same_key {
-                        (t.key.clone(), Coherence::default(), old.version)
+                        (t.key.clone(), Coherence::default(), Some(old.version))
                     } else {
-                        (
-                            s.new_key(&input, &ns, tx),
-                            Coherence { replaces: Some(t.key.clone()), ..Coherence::default() },
-                            0,
-                        )
+                        // The fact's own key if it gave one (the caller names the attribute), else a new one.
+                        let (key, base) = match &input.key {
+                            Some(k) => (k.clone(), None),
+                            None => (s.new_key(&input, &ns, tx), Some(0)),
+                        };
+                        (key, Coherence { replaces: Some(t.key.clone()), ..Coherence::default() }, base)
                     };
                     let from = input.valid_from.unwrap_or(now).max(old.valid_from.unwrap_or(i64::MIN));
-                    let ack = s.write_fact(tx, &input, key.clone(), Some(from), links, Some(base))?;
+                    let ack = s.write_fact(tx, &input, key.clone(), Some(from), links, base)?;
                     if !same_key {
                         s.close_fact(tx, old, from, &key)?;
                     }

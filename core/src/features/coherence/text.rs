@@ -44,6 +44,16 @@ const DATE_WORDS: &str =
      august september october november december tomorrow yesterday today morning afternoon evening night \
      weekend weekday weekly daily monthly";
 
+/// Function words by language (en, pt, es, fr, de): a fact is in the language most of them are from. Two facts in
+/// different languages share few words however alike they are, so rules.rs compares them by their vectors.
+const LANGUAGES: [&str; 5] = [
+    "the is are was in of to a an and on at with has have his her for from by it that this",
+    "o a os as do da dos das no na nos nas em de é um uma com para pelo pela que mora tem foi",
+    "el la los las en de es un una con para y del al que por su vive tiene está",
+    "le la les des du est un une et en de au aux sur pour avec il elle dans son sa ses",
+    "der die das ist und ein eine mit von zu im am für auf den dem des hat sich nicht",
+];
+
 /// A fact's words as the rules read them.
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
@@ -60,23 +70,32 @@ pub(crate) struct Facts {
     pub words: HashSet<String>,
     pub negated: bool,
     pub change_cue: bool,
+    /// The language of most of its function words (an index of `LANGUAGES`), if any.
+    pub language: Option<usize>,
 }
 
 /// Whether `list` (words separated by single spaces) holds `word`. The lists are strings rather than arrays of
 /// strings: an array's table of pointers and lengths cost the wasm module more than the words.
 fn has(list: &str, word: &str) -> bool {
-    list.split(' ').any(|w| w == word)
+    list.split(' ').any(|w| w.chars().map(fold).eq(word.chars()))
 }
 
 /// Reads `text`.
 pub(crate) fn analyse(text: &str) -> Facts {
     let mut f = Facts::default();
+    let mut votes = [0u32; LANGUAGES.len()];
     for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '.' || c == '-')) {
         let raw = raw.trim_matches(|c: char| !c.is_alphanumeric());
         if raw.is_empty() {
             continue;
         }
-        let lower = raw.to_lowercase();
+        let mut lower: String = raw.to_lowercase().chars().map(fold).collect();
+        // A possessive is its owner's word: "Ana's" is about Ana.
+        for tail in ["'s", "’s"] {
+            if lower.len() > tail.len() + 1 && lower.ends_with(tail) {
+                lower.truncate(lower.len() - tail.len());
+            }
+        }
         let word: String = lower.chars().filter(|c| c.is_alphanumeric() || *c == '.' || *c == '-').collect();
         let bare: String = lower.chars().filter(|c| c.is_alphanumeric()).collect();
         if !f.norm.is_empty() {
@@ -95,7 +114,10 @@ pub(crate) fn analyse(text: &str) -> Facts {
         }
         if word.chars().any(|c| c.is_ascii_digit()) {
             f.numbers.insert(word.trim_start_matches('v').trim_end_matches('.').to_string());
-        } else if let Some(d) = NUMBER_WORDS.split(' ').find_map(|p| p.strip_prefix(bare.as_str())?.strip_prefix('=')) {
+        } else if let Some(d) = NUMBER_WORDS.split(' ').find_map(|p| {
+            let (w, d) = p.split_once('=')?;
+            w.chars().map(fold).eq(bare.chars()).then_some(d)
+        }) {
             f.numbers.insert(d.to_string());
         } else if has(DATE_WORDS, &bare) {
             f.numbers.insert(bare.clone());
@@ -104,18 +126,45 @@ pub(crate) fn analyse(text: &str) -> Facts {
             // has the same word in lower case ("Prefers…" and "the user prefers…").
             f.names.insert(bare.clone());
         }
+        for (i, list) in LANGUAGES.iter().enumerate() {
+            votes[i] += u32::from(has(list, &bare));
+        }
         f.words.insert(bare.clone());
         if !is_stop && !has(NEGATION, &bare) && !has(CHANGE_CUES, &bare) {
             f.content.insert(stem(&bare));
         }
     }
+    let best = votes.iter().copied().max().unwrap_or(0);
+    // A tie (the articles Portuguese and Spanish share) names no language.
+    f.language = (best > 0 && votes.iter().filter(|&&v| v == best).count() == 1)
+        .then(|| votes.iter().position(|&v| v == best))
+        .flatten();
     f
 }
 
-/// English inflections off (a light Porter): "lives" and "living" meet "live".
+/// A letter without its diacritic (Škoda and Skoda, São and Sao): the common Latin ones.
+fn fold(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+        'ç' | 'č' | 'ć' => 'c',
+        'è' | 'é' | 'ê' | 'ë' | 'ě' => 'e',
+        'ì' | 'í' | 'î' | 'ï' => 'i',
+        'ñ' | 'ň' => 'n',
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' | 'ů' => 'u',
+        'š' | 'ś' => 's',
+        'ž' | 'ź' | 'ż' => 'z',
+        'ř' => 'r',
+        'ý' | 'ÿ' => 'y',
+        _ => c,
+    }
+}
+
+/// English inflections off (a light Porter): "lives" and "living" meet "live", "JWTs" meets "JWT".
 fn stem(w: &str) -> String {
     for suffix in ["ing", "ed", "es", "s"] {
-        if w.len() > suffix.len() + 3 && w.ends_with(suffix) {
+        let keep = if suffix == "s" { 3 } else { 4 };
+        if w.len() >= suffix.len() + keep && w.ends_with(suffix) && !w.ends_with("ss") {
             return w[..w.len() - suffix.len()].to_string();
         }
     }

@@ -5,7 +5,7 @@
 use super::feedback;
 use super::fts_table::FtsTable;
 use super::fusion::Fused;
-use super::plan::{hidden, live_filter, Plan, FEEDBACK_POSTINGS_BUDGET};
+use super::plan::{live_filter, Plan, FEEDBACK_POSTINGS_BUDGET};
 use super::terms;
 use crate::base::error::Result;
 use crate::state::term_cache::TermCache;
@@ -104,7 +104,7 @@ impl LexicalSearch<'_> {
         if plan.prefix.is_empty() && plan.conds.is_empty() && plan.value_conds.is_empty() {
             // Nothing to filter: FTS5 alone, no join per match, each term's list from the cache
             // while the index is unchanged (state/term_cache.rs), less the memories a search leaves out.
-            let hidden = hidden(self.conn, plan, now)?;
+            let hidden = &plan.hidden;
             let fts = FtsTable { conn: self.conn, name: "memories_fts" };
             let (cache, version) = (&mut self.cache.scores, self.version);
             return terms::sum_term_scores(terms, plan.pool, |t| {

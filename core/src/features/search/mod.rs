@@ -52,14 +52,15 @@ impl Store {
             plan.valid_at = ValidAt::resolve(q.valid_at, ts);
             return as_of::search(&self.conn, self.cfg.metric, &plan, s, ts);
         }
-        plan.valid_at = ValidAt::resolve(q.valid_at, self.now_ms());
+        let now = self.now_ms();
+        plan.valid_at = ValidAt::resolve(q.valid_at, now);
+        plan.hidden = plan::hidden(&self.conn, &plan, now)?;
         self.index.advance();
         self.index.ensure_fresh(&self.conn, &self.cfg)?;
         if !plan.terms.is_empty() {
             // The FTS index must hold every write before BM25 reads it.
             self.lexical.flush(&self.conn)?;
         }
-        let now = self.now_ms();
         let vectors = VectorSearch { conn: &self.conn, cfg: &self.cfg, index: self.index.get() };
         let mut lexical = LexicalSearch {
             conn: &self.conn,

@@ -6,7 +6,7 @@
 //! (docs/decisions/neighbour-scoring.md).
 
 use super::fusion::Fused;
-use super::plan::{hidden, live_filter, Plan};
+use super::plan::{live_filter, Plan};
 use crate::base::error::Result;
 use foldhash::{HashMap, HashMapExt, HashSet};
 use rusqlite::types::Value as SqlValue;
@@ -41,8 +41,7 @@ impl Neighbours<'_> {
         // value conditions, and expiry, can leave it out (their columns lie past the value, often on overflow
         // pages, so they are read only when they can matter).
         let plan = self.plan;
-        let unfiltered =
-            plan.conds.is_empty() && plan.value_conds.is_empty() && hidden(self.conn, plan, self.now)?.is_empty();
+        let unfiltered = plan.conds.is_empty() && plan.value_conds.is_empty() && plan.hidden.is_empty();
         let mut out = Vec::new();
         for (range, order) in [
             (format!("m.id < ?1 AND m.id >= ?1 - {WINDOW}"), "DESC"),

@@ -33,6 +33,8 @@ pub(super) struct Plan {
     pub neighbour_weight: f64,
     /// Valid time hits must be valid at (ms since epoch; None: any). `search` resolves it (default: the read's time).
     pub valid_at: Option<i64>,
+    /// The live memories left out though no filter names them (`hidden`), found once per search.
+    pub hidden: HashSet<i64>,
 }
 
 impl Plan {
@@ -110,6 +112,7 @@ pub(super) fn plan(q: &SearchQuery, cfg: &StoreConfig) -> Result<Plan> {
         fusion,
         neighbour_weight,
         valid_at: None,
+        hidden: HashSet::default(),
     })
 }
 

@@ -3,7 +3,7 @@
 //! live lists fused with the exact similarities of candidates the graph did not rank.
 
 use super::fusion::{best_first, best_first_in_order, Fused};
-use super::plan::{combine, hidden, live_filter, Plan};
+use super::plan::{combine, live_filter, Plan};
 use crate::base::error::{Error, ErrorCode, Result};
 use crate::config::{ScalarKind, StoreConfig};
 use crate::vectors::index::{exact_score, VectorIndex};
@@ -91,7 +91,7 @@ impl VectorSearch<'_> {
             return self.rescored(q, res, depth, plan.k);
         }
         // Unfiltered: HNSW top-pool, minus memories expired but not swept yet or not valid at the plan's time.
-        let hidden = hidden(self.conn, plan, now)?;
+        let hidden = &plan.hidden;
         if hidden.is_empty() {
             let res = idx.search(q, self.graph_depth(depth, plan.k))?;
             return self.rescored(q, res, depth, plan.k);
