@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createAgent } from 'edgemem';
 import { CLI, cli, cliFails, cliJson, startCli } from '../../js/test/cli/cli-run.js';
+import { cliCoherenceSuite } from '../../js/test/cli/cli-coherence-suite.js';
 import { cliSuite } from '../../js/test/cli/cli-suite.js';
 import { testWorker } from './test-worker.mjs';
 
@@ -33,6 +34,7 @@ async function freshAgent(dims = 0, scopes = 'read,write,subscribe') {
 }
 
 cliSuite('remote agent (Worker under Miniflare)', (dims) => freshAgent(dims));
+cliCoherenceSuite('remote agent (Worker under Miniflare)', (dims) => freshAgent(dims));
 
 describe('edgemem CLI: remote only', () => {
   it('token mints a scoped token (table and --json); the auth codes are exit codes', async () => {

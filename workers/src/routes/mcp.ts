@@ -59,7 +59,7 @@ const mcp = createRoute({
   description:
     'Tools: the knowledge-graph tools of @modelcontextprotocol/server-memory (create_entities, create_relations, ' +
     'add_observations, delete_entities, delete_observations, delete_relations, read_graph, search_nodes, ' +
-    "open_nodes) and edgemem's own (remember, recall, forget, history, changes); a read-only token sees the " +
+    "open_nodes) and edgemem's own (remember, recall, context, forget, history, changes); a read-only token sees the " +
     'read tools only. Resource: edgemem://stats.',
   middleware: [requires('read'), limitBody(LIMITS.bodyBytes)] as const,
   request: { params: AgentParams, body: jsonBody(McpBody) },
