@@ -61,7 +61,7 @@ export const ENGINE_LIMITS = {
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** `remember`'s settings when a store names none. */
-export const COHERENCE_DEFAULTS: CoherenceSettings = {"duplicateSimilarity":0.93,"duplicateOverlap":0.75,"supersedeSimilarity":0.87,"supersedeOverlap":0.5,"slotUpdates":false,"judgeSimilarity":0.85,"candidates":8};
+export const COHERENCE_DEFAULTS: CoherenceSettings = {"duplicateSimilarity":0.91,"duplicateOverlap":1.0,"supersedeSimilarity":0.75,"supersedeOverlap":0.5,"slotUpdates":false,"judgeSimilarity":0.85,"candidates":8};
 
 /**
  * A point in the store's past: a commit sequence number, or a wall-clock time (ms since epoch),
@@ -416,11 +416,12 @@ checkpointsMaxBytes: number, };
  */
 export type CoherenceSettings = { 
 /**
- * Cosine similarity at or above which two facts whose guards agree are the same fact.
+ * Cosine similarity at or above which two facts in different languages whose guards agree are the same fact.
  */
 duplicateSimilarity: number, 
 /**
- * Content-word overlap (Jaccard) at or above which two facts whose guards agree are the same fact.
+ * Content-word overlap (Jaccard) at or above which two facts in one language whose guards agree are the same
+ * fact (1: the same content words).
  */
 duplicateOverlap: number, 
 /**
