@@ -137,9 +137,9 @@ class Store:
         include_embedding: bool = False,
     ) -> Memory | None:
         """The memory at (namespace, key) — now, or as it was ``as_of`` a seq or a time — or None."""
-        a = cv.as_of(as_of)
-        # Built in Rust from the engine's row (no JSON in between: ~15 % of a GET from Python).
-        return self._n.get_memory(cv.namespace(namespace), key, None if a is None else _dumps(a), include_embedding)
+        # Built in Rust from the engine's row (no JSON in between), the namespace read there too.
+        a = None if as_of is None else _dumps(cv.as_of(as_of))
+        return self._n.get_memory(namespace, key, a, include_embedding)
 
     def delete(self, namespace: str | Sequence[str], key: str, *, if_version: int | None = None) -> int:
         """Deletes a memory (its history stays); returns the delete's seq."""
@@ -510,10 +510,8 @@ class Checkpoint:
     @staticmethod
     def from_native(t: tuple) -> "Checkpoint":
         c = Checkpoint.__new__(Checkpoint)
-        (c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, c.data, meta, c.created_at, c.seq,
-         c.pending_writes, versions, c.blobs) = t
-        c.metadata = _loads(meta)
-        c.channel_versions = _loads(versions)
+        (c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, c.data, c.metadata, c.created_at, c.seq,
+         c.pending_writes, c.channel_versions, c.blobs) = t
         return c
 
     def __repr__(self) -> str:

@@ -6,6 +6,7 @@
 //! bytes are JSON text, stored verbatim) or `bytes`. Engine errors are raised as `edgemem.EdgememError` with the
 //! engine's code. Each store lives on its own thread (`worker.rs`); every call releases the GIL while it runs.
 
+mod objects;
 mod pages;
 mod redo;
 mod worker;
@@ -14,10 +15,11 @@ use edgemem_core::{
     AsOf, ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, Error, EventFilter,
     ListQuery, MemoryPut, NamespaceQuery, SearchQuery, Storage, Store, StoreConfig, StoreOptions,
 };
+use objects::FrozenClass;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::path::PathBuf;
@@ -68,9 +70,9 @@ fn data_out<'py>(py: Python<'py>, d: &CheckpointData) -> PyResult<Bound<'py, PyT
     }
 }
 
-/// A checkpoint as the tuple `edgemem._checkpoints` reads: (thread_id, checkpoint_ns, checkpoint_id, parent_id,
-/// data, metadata JSON, created_at, seq, [(task_id, idx, channel, value)], channel_versions JSON,
-/// [(channel, version, data)]).
+/// A checkpoint as the tuple `edgemem.store.Checkpoint.from_native` reads: (thread_id, checkpoint_ns,
+/// checkpoint_id, parent_id, data, metadata, created_at, seq, [(task_id, idx, channel, value)], channel_versions,
+/// [(channel, version, data)]); metadata and channel_versions as dicts (made here, not JSON parsed again there).
 fn checkpoint_out<'py>(py: Python<'py>, c: &Checkpoint) -> PyResult<Bound<'py, PyTuple>> {
     let writes = PyList::empty(py);
     for w in &c.pending_writes {
@@ -86,11 +88,11 @@ fn checkpoint_out<'py>(py: Python<'py>, c: &Checkpoint) -> PyResult<Bound<'py, P
         c.checkpoint_id.as_str().into_pyobject(py)?.into_any(),
         c.parent_id.as_deref().into_pyobject(py)?.into_any(),
         data_out(py, &c.data)?.into_any(),
-        to_json(&c.metadata).map_err(|e| py_err(py, e))?.into_pyobject(py)?.into_any(),
+        map_to_py(py, &c.metadata)?.into_any(),
         c.created_at.into_pyobject(py)?.into_any(),
         c.seq.into_pyobject(py)?.into_any(),
         writes.into_any(),
-        to_json(&c.channel_versions).map_err(|e| py_err(py, e))?.into_pyobject(py)?.into_any(),
+        map_to_py(py, &c.channel_versions)?.into_any(),
         blobs.into_any(),
     ];
     PyTuple::new(py, items)
@@ -159,8 +161,9 @@ fn close_feed(q: &(Mutex<FeedQueue>, Condvar)) {
     q.1.notify_all();
 }
 
-/// `edgemem.types.Memory`, looked up once.
-static MEMORY_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `edgemem.types.Memory` and `SearchHit`, looked up once.
+static MEMORY_CLASS: PyOnceLock<FrozenClass> = PyOnceLock::new();
+static HIT_CLASS: PyOnceLock<FrozenClass> = PyOnceLock::new();
 
 /// A JSON value as the Python object `json.loads` would make of it.
 fn value_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
@@ -181,67 +184,86 @@ fn value_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'p
             }
             list.into_any()
         }
-        Value::Object(o) => {
-            let d = pyo3::types::PyDict::new(py);
-            for (k, x) in o {
-                d.set_item(k, value_to_py(py, x)?)?;
-            }
-            d.into_any()
-        }
+        Value::Object(o) => map_to_py(py, o)?.into_any(),
     })
+}
+
+/// A JSON object as a dict.
+fn map_to_py<'py>(
+    py: Python<'py>,
+    o: &serde_json::Map<String, serde_json::Value>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let d = pyo3::types::PyDict::new(py);
+    for (k, x) in o {
+        d.set_item(k, value_to_py(py, x)?)?;
+    }
+    Ok(d)
 }
 
 /// An engine `Memory` as `edgemem.Memory` (the dataclass), built here: no JSON between.
 fn memory_to_py<'py>(py: Python<'py>, m: edgemem_core::Memory) -> PyResult<Bound<'py, PyAny>> {
-    let class = MEMORY_CLASS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import("edgemem.types")?.getattr("Memory")?.unbind())
-    })?;
-    let ns = PyTuple::new(py, &m.namespace)?;
-    let meta = value_to_py(py, &serde_json::Value::Object(m.metadata))?;
-    let args: Vec<Bound<'py, PyAny>> = vec![
-        ns.into_any(),
-        m.key.into_pyobject(py)?.into_any(),
-        value_to_py(py, &m.value)?,
-        m.text.into_pyobject(py)?.into_any(),
-        meta,
-        m.pinned.into_pyobject(py)?.to_owned().into_any(),
-        m.expires_at.into_pyobject(py)?.into_any(),
-        m.created_at.into_pyobject(py)?.into_any(),
-        m.updated_at.into_pyobject(py)?.into_any(),
-        m.version.into_pyobject(py)?.into_any(),
-        m.seq.into_pyobject(py)?.into_any(),
-        m.size.into_pyobject(py)?.into_any(),
-        m.embedding.into_pyobject(py)?.into_any(),
-    ];
-    class.bind(py).call1(PyTuple::new(py, args)?)
+    let class = MEMORY_CLASS.get_or_try_init(py, || FrozenClass::load(py, "Memory"))?;
+    class.make(
+        py,
+        &[
+            PyTuple::new(py, &m.namespace)?.into_any(),
+            m.key.into_pyobject(py)?.into_any(),
+            value_to_py(py, &m.value)?,
+            m.text.into_pyobject(py)?.into_any(),
+            map_to_py(py, &m.metadata)?.into_any(),
+            m.pinned.into_pyobject(py)?.to_owned().into_any(),
+            m.expires_at.into_pyobject(py)?.into_any(),
+            m.created_at.into_pyobject(py)?.into_any(),
+            m.updated_at.into_pyobject(py)?.into_any(),
+            m.version.into_pyobject(py)?.into_any(),
+            m.seq.into_pyobject(py)?.into_any(),
+            m.size.into_pyobject(py)?.into_any(),
+            m.embedding.into_pyobject(py)?.into_any(),
+        ],
+    )
 }
 
-/// `edgemem.types.SearchHit`, looked up once.
-static HIT_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
 /// An engine `SearchHit` as `edgemem.SearchHit` (the dataclass), built here: no JSON between.
-fn hit_to_py<'py>(
-    py: Python<'py>,
-    class: &Bound<'py, PyAny>,
-    h: edgemem_core::SearchHit,
-) -> PyResult<Bound<'py, PyAny>> {
-    let args: Vec<Bound<'py, PyAny>> = vec![
-        PyTuple::new(py, &h.namespace)?.into_any(),
-        h.key.into_pyobject(py)?.into_any(),
-        value_to_py(py, &h.value)?,
-        h.text.into_pyobject(py)?.into_any(),
-        value_to_py(py, &serde_json::Value::Object(h.metadata))?,
-        h.version.into_pyobject(py)?.into_any(),
-        h.seq.into_pyobject(py)?.into_any(),
-        h.created_at.into_pyobject(py)?.into_any(),
-        h.updated_at.into_pyobject(py)?.into_any(),
-        h.score.into_pyobject(py)?.into_any(),
-        h.vector_rank.into_pyobject(py)?.into_any(),
-        h.vector_score.into_pyobject(py)?.into_any(),
-        h.lexical_rank.into_pyobject(py)?.into_any(),
-        h.lexical_score.into_pyobject(py)?.into_any(),
-    ];
-    class.call1(PyTuple::new(py, args)?)
+fn hit_to_py<'py>(py: Python<'py>, class: &FrozenClass, h: edgemem_core::SearchHit) -> PyResult<Bound<'py, PyAny>> {
+    class.make(
+        py,
+        &[
+            PyTuple::new(py, &h.namespace)?.into_any(),
+            h.key.into_pyobject(py)?.into_any(),
+            value_to_py(py, &h.value)?,
+            h.text.into_pyobject(py)?.into_any(),
+            map_to_py(py, &h.metadata)?.into_any(),
+            h.version.into_pyobject(py)?.into_any(),
+            h.seq.into_pyobject(py)?.into_any(),
+            h.created_at.into_pyobject(py)?.into_any(),
+            h.updated_at.into_pyobject(py)?.into_any(),
+            h.score.into_pyobject(py)?.into_any(),
+            h.vector_rank.into_pyobject(py)?.into_any(),
+            h.vector_score.into_pyobject(py)?.into_any(),
+            h.lexical_rank.into_pyobject(py)?.into_any(),
+            h.lexical_score.into_pyobject(py)?.into_any(),
+        ],
+    )
+}
+
+/// A namespace argument: one string (one segment), or a sequence of strings — INVALID_ARGUMENT otherwise, as
+/// `edgemem._convert.namespace` says.
+fn namespace_arg(py: Python<'_>, ns: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(s) = ns.cast::<PyString>() {
+        return Ok(vec![s.to_str()?.to_owned()]);
+    }
+    let mut out = Vec::new();
+    for seg in ns.try_iter()? {
+        let seg = seg?;
+        match seg.cast::<PyString>() {
+            Ok(s) => out.push(s.to_str()?.to_owned()),
+            Err(_) => {
+                let t = seg.get_type().name()?;
+                return Err(py_err(py, Error::invalid(format!("namespace segments must be strings, not {t}"))));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// One open store (`edgemem.Store` wraps it). Thread-safe: calls from any thread run one at a time on the
@@ -289,7 +311,8 @@ impl NativeStore {
 
     /// `MemoryPut` JSON (+ its embedding) -> `WriteAck` JSON.
     #[pyo3(signature = (put_json, embedding=None))]
-    fn put(&self, py: Python<'_>, put_json: String, embedding: Option<Vec<f32>>) -> PyResult<String> {
+    fn put(&self, py: Python<'_>, put_json: String, embedding: Option<Bound<'_, PyAny>>) -> PyResult<String> {
+        let embedding = embedding.map(|v| objects::vector(&v)).transpose()?;
         self.call(py, move |s| {
             let mut put: MemoryPut = parse(&put_json, "memory")?;
             if embedding.is_some() {
@@ -323,16 +346,18 @@ impl NativeStore {
         })
     }
 
-    /// -> `edgemem.Memory` or None, built in Rust (the engine's parsed row; no JSON in between).
+    /// -> `edgemem.Memory` or None, built in Rust (the engine's parsed row; no JSON in between). `namespace`: a
+    /// string (one segment) or a sequence of strings.
     #[pyo3(signature = (namespace, key, as_of_json=None, include_embedding=false))]
     fn get_memory<'py>(
         &self,
         py: Python<'py>,
-        namespace: Vec<String>,
+        namespace: &Bound<'py, PyAny>,
         key: String,
         as_of_json: Option<String>,
         include_embedding: bool,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let namespace = namespace_arg(py, namespace)?;
         let m = self.call(py, move |s| {
             let as_of: Option<AsOf> = as_of_json.map(|j| parse(&j, "as_of")).transpose()?;
             s.get_at_with(&namespace, &key, as_of, include_embedding)
@@ -374,7 +399,8 @@ impl NativeStore {
 
     /// `SearchQuery` JSON (+ its vector) -> `SearchHit[]` JSON.
     #[pyo3(signature = (query_json, vector=None))]
-    fn search(&self, py: Python<'_>, query_json: String, vector: Option<Vec<f32>>) -> PyResult<String> {
+    fn search(&self, py: Python<'_>, query_json: String, vector: Option<Bound<'_, PyAny>>) -> PyResult<String> {
+        let vector = vector.map(|v| objects::vector(&v)).transpose()?;
         self.call(py, move |s| {
             let mut q: SearchQuery = parse(&query_json, "search query")?;
             if vector.is_some() {
@@ -390,8 +416,9 @@ impl NativeStore {
         &self,
         py: Python<'py>,
         query_json: String,
-        vector: Option<Vec<f32>>,
+        vector: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let vector = vector.map(|v| objects::vector(&v)).transpose()?;
         let hits = self.call(py, move |s| {
             let mut q: SearchQuery = parse(&query_json, "search query")?;
             if vector.is_some() {
@@ -399,11 +426,7 @@ impl NativeStore {
             }
             s.search(&q)
         })?;
-        let class = HIT_CLASS
-            .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-                Ok(py.import("edgemem.types")?.getattr("SearchHit")?.unbind())
-            })?
-            .bind(py);
+        let class = HIT_CLASS.get_or_try_init(py, || FrozenClass::load(py, "SearchHit"))?;
         hits.into_iter().map(|h| hit_to_py(py, class, h)).collect()
     }
 
@@ -609,8 +632,10 @@ impl NativeStore {
 
     /// For the bench (suite `python`): runs one call `iters` times in Rust on the store's thread, no Python and no
     /// hand-off, and returns each run's time in µs — the native cost of exactly what the binding's call does.
-    /// `op`: `get` (`[namespace, key]`), `put` (a `MemoryPut`, its key suffixed with the run's number), `search`
-    /// (a `SearchQuery`), `checkpoint` (a `CheckpointPut`, its id suffixed likewise).
+    /// `op`: `get` (`[namespace, key]`, the memory as JSON text), `get_memory` (the same, as the engine's
+    /// `Memory`: what `get_memory` calls), `get_checkpoint` (`[thread, ns, id or null]`), `put` (a `MemoryPut`,
+    /// its key suffixed with the run's number), `search` (a `SearchQuery`), `checkpoint` (a `CheckpointPut`, its
+    /// id suffixed likewise).
     fn _bench_native(&self, py: Python<'_>, op: String, args_json: String, iters: usize) -> PyResult<Vec<f64>> {
         self.call(py, move |s| {
             let mut out = Vec::with_capacity(iters);
@@ -620,6 +645,22 @@ impl NativeStore {
                     for _ in 0..iters {
                         let t = std::time::Instant::now();
                         std::hint::black_box(s.get_json(&ns, &key, None, false)?);
+                        out.push(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                }
+                "get_memory" => {
+                    let (ns, key): (Vec<String>, String) = parse(&args_json, "get arguments")?;
+                    for _ in 0..iters {
+                        let t = std::time::Instant::now();
+                        std::hint::black_box(s.get_at_with(&ns, &key, None, false)?);
+                        out.push(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                }
+                "get_checkpoint" => {
+                    let (thread, ns, id): (String, String, Option<String>) = parse(&args_json, "checkpoint")?;
+                    for _ in 0..iters {
+                        let t = std::time::Instant::now();
+                        std::hint::black_box(s.get_checkpoint(&thread, &ns, id.as_deref())?);
                         out.push(t.elapsed().as_secs_f64() * 1e6);
                     }
                 }
