@@ -11,8 +11,15 @@
 //! Writes are buffered per chunk (SQLite journals a page in three writes, each a read-modify-write of a chunk
 //! through the VFS) and go to the files, journal first, at SQLite's `sync` and before any cut or removal of a
 //! file — the journal's truncation is a transaction's commit point, so everything written before it is in the
-//! files (the OS's, a process crash keeps them) first. `sync` also flushes to the disk with `durable`
-//! (power-loss safety, the engine's `syncFull`).
+//! files (the OS's, a process crash keeps them) first. A run of adjacent chunks goes in one write. `sync` also
+//! flushes to the disk with `durable` (power-loss safety, the engine's `syncFull`).
+//!
+//! The journal is emptied the way SQLite's `journal_mode=PERSIST` empties it: its header is zeroed (a journal
+//! whose first byte is 0 is no hot journal, and its stale records fail the next header's checksum nonce), and
+//! the file keeps its blocks, so the next transaction's journal overwrites them instead of allocating them again
+//! (measured here: six 8 KiB writes after a truncation 21 µs, over kept blocks 3 µs). SQLite still sees the
+//! length it set (0); the file is cut to it when the store closes. A reader after a crash (either package) finds
+//! a journal that is not hot, as after a PERSIST commit.
 
 use edgemem_core::PageStore;
 use std::cell::RefCell;
@@ -40,6 +47,9 @@ struct Open {
 
 /// Buffered chunks flushed once they hold this many bytes, whatever SQLite does (a very large transaction).
 const MAX_DIRTY_BYTES: usize = 64 << 20;
+/// The bytes of a rollback journal's header SQLite's PERSIST mode zeroes to end a transaction (its magic, record
+/// count, checksum nonce, page count and sizes).
+const JOURNAL_HEADER: usize = 28;
 
 pub struct FilePages {
     path: PathBuf,
@@ -95,8 +105,14 @@ impl FilePages {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
                 Err(e) => return Err(io("cannot open", &p, e)),
             };
-            let size = file.metadata().map_err(|e| io("cannot stat", &p, e))?.len();
-            files.insert(name, Open { file, size, disk_len: size, dirty: BTreeMap::new(), unsynced: false });
+            let disk_len = file.metadata().map_err(|e| io("cannot stat", &p, e))?.len();
+            // A journal whose first byte is 0 was emptied (`empty_journal`): no hot journal, length 0 for SQLite.
+            let mut first = [0u8; 1];
+            let emptied = name == "journal"
+                && disk_len > 0
+                && file.read_exact_at(&mut first, 0).map_err(|e| io("cannot read", &p, e)).map(|()| first[0] == 0)?;
+            let size = if emptied { 0 } else { disk_len };
+            files.insert(name, Open { file, size, disk_len, dirty: BTreeMap::new(), unsynced: false });
         }
         let open = files.get_mut(name).expect("inserted above");
         f(open).map(Some)
@@ -145,29 +161,81 @@ impl FilePages {
         }
     }
 
-    /// Writes the buffered chunks to the files, the journal's first (its records before the pages they guard).
+    /// Writes the buffered chunks to the files, the journal's first (its records before the pages they guard); a
+    /// run of adjacent chunks in one write.
     pub fn write_dirty(&self) -> Result<(), String> {
         if self.dirty_bytes.get() == 0 {
             return Ok(());
         }
         let mut files = self.files.borrow_mut();
+        let mut run: Vec<u8> = Vec::new();
         for name in ["journal", "wal", "db"] {
             let Some(o) = files.get_mut(name) else { continue };
             let p = self.path_of(name);
-            for (ci, bytes) in std::mem::take(&mut o.dirty) {
+            let dirty = std::mem::take(&mut o.dirty);
+            let mut it = dirty.iter().peekable();
+            while let Some((&ci, bytes)) = it.next() {
                 let start = ci * CHUNK;
-                let n = (o.size.saturating_sub(start) as usize).min(bytes.len());
-                if n > 0 {
-                    o.file.write_all_at(&bytes[..n], start).map_err(|e| io("cannot write", &p, e))?;
-                    o.disk_len = o.disk_len.max(start + n as u64);
+                let mut n = (o.size.saturating_sub(start) as usize).min(bytes.len());
+                if n == 0 {
+                    continue;
                 }
+                // Whole chunks followed by the next one: written together.
+                let mut next = ci + 1;
+                run.clear();
+                while n == CHUNK as usize && it.peek().is_some_and(|(&c, _)| c == next) {
+                    if run.is_empty() {
+                        run.extend_from_slice(bytes);
+                    }
+                    let (_, more) = it.next().expect("peeked");
+                    let m = (o.size.saturating_sub(next * CHUNK) as usize).min(more.len());
+                    run.extend_from_slice(&more[..m]);
+                    n = m;
+                    next += 1;
+                }
+                let out = if run.is_empty() { &bytes[..n] } else { &run[..] };
+                o.file.write_all_at(out, start).map_err(|e| io("cannot write", &p, e))?;
+                o.disk_len = o.disk_len.max(start + out.len() as u64);
             }
-            if o.disk_len != o.size {
+            // The journal keeps blocks past its length (`empty_journal`); other files are cut or grown to it.
+            if o.disk_len != o.size && (name != "journal" || o.size > o.disk_len) {
                 o.file.set_len(o.size).map_err(|e| io("cannot resize", &p, e))?;
                 o.disk_len = o.size;
             }
         }
         self.dirty_bytes.set(0);
+        Ok(())
+    }
+
+    /// Ends a transaction as SQLite's PERSIST journal mode does (see the module's doc): the journal's header
+    /// zeroed in the file, its length 0 for SQLite, its blocks kept. Everything buffered goes first (this is the
+    /// commit point).
+    fn empty_journal(&self) -> Result<(), String> {
+        self.write_dirty()?;
+        let p = self.path_of("journal");
+        self.with("journal", false, |o| {
+            if o.disk_len > 0 {
+                let n = (o.disk_len as usize).min(JOURNAL_HEADER);
+                o.file.write_all_at(&[0u8; JOURNAL_HEADER][..n], 0).map_err(|e| io("cannot write", &p, e))?;
+            }
+            o.size = 0;
+            o.unsynced = true;
+            Ok(())
+        })?;
+        Ok(())
+    }
+
+    /// Cuts the journal's file to the length SQLite set (its kept blocks go), as a closed store leaves it.
+    fn trim_journal(&self) -> Result<(), String> {
+        self.write_dirty()?;
+        let p = self.path_of("journal");
+        self.with("journal", false, |o| {
+            if o.disk_len > o.size {
+                o.file.set_len(o.size).map_err(|e| io("cannot resize", &p, e))?;
+                o.disk_len = o.size;
+            }
+            Ok(())
+        })?;
         Ok(())
     }
 
@@ -244,6 +312,9 @@ impl PageStore for FilePages {
         let (name, part) = split(key)?;
         if part == "size" {
             let size = u64::from_le_bytes(value.try_into().map_err(|_| format!("{key}: expected 8 bytes"))?);
+            if name == "journal" && size == 0 {
+                return self.empty_journal();
+            }
             let shrinks = self.with(name, true, |o| Ok(size < o.size))?.unwrap_or(false);
             if shrinks {
                 // A cut may be a commit point (the journal's truncation): what was written before it goes first.
@@ -256,7 +327,7 @@ impl PageStore for FilePages {
                     o.file.set_len(size).map_err(|e| io("cannot resize", &p, e))?;
                     o.disk_len = size;
                     o.dirty.retain(|&ci, _| ci * CHUNK < size);
-                } else if size > o.size && o.dirty.is_empty() {
+                } else if size > o.size && o.dirty.is_empty() && size > o.disk_len {
                     // Growth with nothing buffered (the VFS writes a file's chunks before its new size, so this
                     // is a length alone): set it now, as the flush would.
                     o.file.set_len(size).map_err(|e| io("cannot resize", &p, e))?;
@@ -316,9 +387,10 @@ impl PageStore for FilePages {
 }
 
 impl Drop for FilePages {
-    /// What a closed store left buffered (SQLite syncs before it closes; this is the last resort).
+    /// What a closed store left buffered (SQLite syncs before it closes; this is the last resort), and the
+    /// journal's kept blocks cut off: a closed store leaves an empty journal, as the npm package's does.
     fn drop(&mut self) {
-        let _ = self.write_dirty();
+        let _ = self.trim_journal();
     }
 }
 

@@ -247,3 +247,36 @@ def test_python_batches_killed_mid_write_stay_all_or_nothing(tmp_path):
     integrity(p)
     out = node("const s = await openStore({ storage: { file: argv[0] } }); console.log((await s.stats()).memories); await s.close();", str(p))
     assert int(out) == sum(counts.values())
+
+
+def test_an_emptied_journal_keeps_its_blocks_and_is_no_hot_journal(tmp_path):
+    """Python ends a transaction as SQLite's PERSIST journal mode does (the journal's header zeroed, its blocks
+    kept for the next one): the files as a crash leaves them open in either package with every commit, and a
+    closed store leaves an empty journal."""
+    import shutil
+
+    p = tmp_path / "j.db"
+    journal = Path(f"{p}-journal")
+    s = open_store(p)
+    for i in range(20):
+        s.put(("j",), f"k{i}", {"i": i, "pad": "x" * 3000})
+    assert journal.stat().st_size > 0 and journal.read_bytes()[:28] == bytes(28)
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    for f in (p, journal):
+        shutil.copy(f, crashed / f.name)  # the files as a killed process leaves them
+    s.close()
+    assert not journal.exists() or journal.stat().st_size == 0
+    for copy in ("py.db", "node.db"):
+        shutil.copy(crashed / p.name, crashed / copy)
+        shutil.copy(crashed / journal.name, crashed / f"{copy}-journal")
+    with open_store(crashed / "py.db") as c:
+        assert c.stats()["memories"] == 20 and c.get(("j",), "k19").value["i"] == 19
+        c.put(("j",), "after", 1)
+    integrity(crashed / "py.db")
+    out = node(
+        "const s = await openStore({ storage: { file: argv[0] } }); console.log((await s.stats()).memories); await s.close();",
+        str(crashed / "node.db"),
+    )
+    assert int(out) == 20
+    integrity(crashed / "node.db")
