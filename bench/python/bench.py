@@ -3,7 +3,8 @@ package's costs, printed as one JSON document (milliseconds).
 
 - binding: PUT / GET / CHECKPOINT / hybrid SEARCH called from Python vs the same engine call (same arguments) run
   natively in Rust on the same store (`NativeStore._bench_native`: no Python, no thread hand-off), 10k memories of
-  LoCoMo vectors; GET over varied keys and SEARCH over varied questions from Python alone, beside.
+  LoCoMo vectors; GET over varied keys and SEARCH over varied questions from Python alone, beside; the floor of a
+  call from Python (a trivial call's round trip, a `Memory` made in Python) and GET against it.
 - langgraph_step: put + put_writes + get_tuple of a 20-channel checkpoint, EdgememSaver on a file store vs
   langgraph-checkpoint-sqlite's SqliteSaver at equal durability (both flushing each commit: edgemem sync_full,
   SQLite synchronous=FULL; and neither: edgemem's default, SQLite synchronous=NORMAL) and InMemorySaver.
@@ -80,11 +81,22 @@ def binding(data: Path, n: int, iters: int, rng: random.Random) -> dict:
         s.maintain()
         nat = s._n
         keys = [(("conv", str(j % 10)), f"m{j}") for j in range(n)]
-        # The same call both sides (one key, one query), so the ratio is the binding's cost alone.
+        # The same call both sides (one key, one query), so the ratio is the binding's cost alone. A GET from
+        # Python is the engine's row as a `Memory` (`get_memory`); natively that is the same call (the engine's
+        # JSON-text GET, `get_json_native`, skips building the Memory and is beside it for reference).
         py = timed(lambda i: s.get(("conv", "3"), "m13"), iters)
-        native = nat._bench_native("get", json.dumps([["conv", "3"], "m13"]), iters)
+        native = nat._bench_native("get_memory", json.dumps([["conv", "3"], "m13"]), iters)
+        out["get_json_native"] = (None, nat._bench_native("get", json.dumps([["conv", "3"], "m13"]), iters))
         out["get_varied_keys"] = (timed(lambda i: s.get(*keys[(i * 7919) % n]), iters), None)
         out["get"] = (py, native)
+        # The floor of any call from Python: a trivial one's round trip to the store's thread (`seq`), and a
+        # Memory made in Python from its 13 fields (what any GET from Python hands back).
+        out["call_floor"] = (timed(lambda i: nat.seq(), iters), None)
+        m = s.get(("conv", "3"), "m13")
+        from edgemem.types import Memory
+
+        fields = tuple(getattr(m, f) for f in Memory.__dataclass_fields__)
+        out["memory_init"] = (timed(lambda i: Memory(*fields), iters), None)
         py = timed(lambda i: s.put(("bench", "py"), f"p{i}", ts[i % n], embedding=vs[i % n]), iters)
         native = nat._bench_native("put", json.dumps({"namespace": ["bench", "native"], "key": "n", "value": ts[1], "embedding": vs[1]}), iters)
         out["put"] = (py, native)
@@ -103,9 +115,16 @@ def binding(data: Path, n: int, iters: int, rng: random.Random) -> dict:
         if native is None:
             res[op] = {"python": pct(py)}
             continue
+        if py is None:
+            res[op] = {"native": pct([x / 1000 for x in native])}
+            continue
         native_ms = [x / 1000 for x in native]
         a, b = pct(py), pct(native_ms)
         res[op] = {"python": a, "native": b, "ratio_p50": round(a["p50"] / b["p50"], 3) if b["p50"] else None}
+    # A GET against its floor: the engine's GET plus a trivial call's round trip from Python.
+    floor = res["get"]["native"]["p50"] + res["call_floor"]["python"]["p50"]
+    res["get"]["floor_p50"] = round(floor, 4)
+    res["get"]["ratio_to_floor_p50"] = round(res["get"]["python"]["p50"] / floor, 3)
     res["memories"] = n
     return res
 
