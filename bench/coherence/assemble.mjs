@@ -27,7 +27,14 @@ export function coherence(q, l) {
         }
       : null,
     wrong_folds: q?.wrong_folds ?? null,
-    cv: q?.sweep ? { ...q.sweep.cv, points: q.sweep.points, assess_mismatches: q.sweep.assess_mismatches } : null,
+    cv: q?.sweep
+      ? {
+          ...q.sweep.cv,
+          points: q.sweep.points,
+          rejected_points: q.sweep.rejected_points,
+          assess_mismatches: q.sweep.assess_mismatches,
+        }
+      : null,
     curve: q?.sweep?.curve ?? null,
     judge: q?.judge ?? null,
     baseline: q?.baseline ?? null,
