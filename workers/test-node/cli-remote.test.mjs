@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createAgent } from 'edgemem';
-import { CLI, cli, cliFails, cliJson, startCli } from '../../js/test/cli/cli-run.js';
 import { cliCoherenceSuite } from '../../js/test/cli/cli-coherence-suite.js';
+import { CLI, cli, cliFails, cliJson, startCli } from '../../js/test/cli/cli-run.js';
 import { cliSuite } from '../../js/test/cli/cli-suite.js';
 import { testWorker } from './test-worker.mjs';
 

@@ -130,8 +130,15 @@ impl Store {
         let settings = self.coherence_settings(input)?;
         let fact = text::analyse(&input.text);
         let candidates = self.remember_candidates(input, &settings, among)?;
-        let score = |c: &Candidate| c.cos.unwrap_or_else(|| text::overlap(&fact.content, &c.facts.content));
-        let closest = candidates.iter().enumerate().max_by(|a, b| score(a.1).total_cmp(&score(b.1))).map(|(i, _)| i);
+        let about = |c: &Candidate| rules::about(&fact, &c.facts, c.cos);
+        let closest = candidates
+            .iter()
+            .enumerate()
+            .max_by(|a, b| {
+                let (x, y) = (about(a.1), about(b.1));
+                x.0.cmp(&y.0).then(x.1.total_cmp(&y.1))
+            })
+            .map(|(i, _)| i);
         let mut best: Option<(Verdict, usize)> = None;
         let mut uncertain: Vec<(f64, Target)> = Vec::new();
         for (i, c) in candidates.iter().enumerate() {
@@ -275,26 +282,17 @@ impl Store {
     ) -> Result<Vec<Candidate>> {
         let k = settings.candidates + usize::from(among.is_some());
         let mut keys: Vec<String> = Vec::new();
-        let mut searches = Vec::new();
-        if let Some(v) = &input.embedding {
-            if self.cfg.dims > 0 {
-                searches.push(SearchQuery {
-                    mode: Some(SearchMode::Vector),
-                    vector: Some(v.clone()),
-                    ..query(input, k)
-                });
+        // By vector when the fact has one (a fact's duplicates, translations and updates are all close there; a
+        // lexical search as well would cost more than the write), else by words.
+        let q = match &input.embedding {
+            Some(v) if self.cfg.dims > 0 => {
+                SearchQuery { mode: Some(SearchMode::Vector), vector: Some(v.clone()), ..query(input, k) }
             }
-        }
-        searches.push(SearchQuery {
-            mode: Some(SearchMode::Lexical),
-            text: Some(input.text.clone()),
-            ..query(input, k)
-        });
-        for q in searches {
-            for h in self.search(&q)? {
-                if h.namespace == input.namespace && !keys.contains(&h.key) {
-                    keys.push(h.key);
-                }
+            _ => SearchQuery { mode: Some(SearchMode::Lexical), text: Some(input.text.clone()), ..query(input, k) },
+        };
+        for h in self.search(&q)? {
+            if h.namespace == input.namespace && !keys.contains(&h.key) {
+                keys.push(h.key);
             }
         }
         let mut out = Vec::with_capacity(keys.len());

@@ -61,6 +61,8 @@ pub(crate) struct Facts {
     pub norm: String,
     /// Content words, stemmed lightly.
     pub content: HashSet<String>,
+    /// The same words in the fact's order (with repeats).
+    pub order: Vec<String>,
     /// Numbers and date words.
     pub numbers: HashSet<String>,
     /// Capitalised words that are not sentence-initial function words.
@@ -119,8 +121,8 @@ pub(crate) fn analyse(text: &str) -> Facts {
             w.chars().map(fold).eq(bare.chars()).then_some(d)
         }) {
             f.numbers.insert(d.to_string());
-        } else if has(DATE_WORDS, &bare) {
-            f.numbers.insert(bare.clone());
+        } else if has(DATE_WORDS, &stem(&bare)) {
+            f.numbers.insert(stem(&bare));
         } else if raw.chars().next().is_some_and(char::is_uppercase) && !is_stop {
             // A sentence's first word counts too ("Ana lives…"); rules.rs does not hold it against a fact that
             // has the same word in lower case ("Prefers…" and "the user prefers…").
@@ -131,6 +133,7 @@ pub(crate) fn analyse(text: &str) -> Facts {
         }
         f.words.insert(bare.clone());
         if !is_stop && !has(NEGATION, &bare) && !has(CHANGE_CUES, &bare) {
+            f.order.push(stem(&bare));
             f.content.insert(stem(&bare));
         }
     }
@@ -169,6 +172,13 @@ fn stem(w: &str) -> String {
         }
     }
     w.to_string()
+}
+
+/// Whether `b` is `a` with two of its words exchanged: "tabs over spaces" and "spaces over tabs", the two sides of
+/// a relation swapped (a clause moved keeps each word's neighbours, and is not this).
+pub(crate) fn swapped(a: &[String], b: &[String]) -> bool {
+    let diff: Vec<usize> = (0..a.len()).filter(|&i| b.get(i) != a.get(i)).collect();
+    a.len() == b.len() && diff.len() == 2 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]
 }
 
 /// Shared over all words of the two content sets (Jaccard), 0 when both are empty.
