@@ -5,7 +5,8 @@
  * time), then, alternating which goes first, `put` of a new fact against `remember` of a new fact (every fourth
  * `remember` restates a stored fact: the duplicate path), and hybrid `search` top-10 over LoCoMo questions with
  * `validAt` omitted, `validAt: Date.now()` and `validAt: 'any'`, in rotation. Embeddings are given, so no
- * embedder runs. Reports p50 / p95 / p99 (µs), the p50 ratios, and their spread over five consecutive blocks.
+ * embedder runs. The floor of a decision is measured in the same blocks: a `put` plus the one search `remember`
+ * makes (vector, top 8, in the namespace) — `remember_vs_floor`. Reports p50 / p95 / p99 (µs), the p50 ratios, and their spread over five consecutive blocks.
  *
  *   node bench/coherence/latency.mjs [--data DIR] [--n 10000] [--iters 2000] [--json]
  */
@@ -58,6 +59,8 @@ async function time(f) {
 // put vs remember, alternating which goes first.
 const put = [];
 const remember = [];
+/** The vector search a decision makes (top 8 of the namespace), timed beside each pair. */
+const lookup = [];
 /** @type {Record<string, number>} */
 const decisions = {};
 for (let it = 0; it < iters + warm; it++) {
@@ -79,9 +82,11 @@ for (let it = 0; it < iters + warm; it++) {
     r = await doRemember();
     p = await doPut();
   }
+  const l = await time(() => store.search({ vector: b.embedding, k: 8, mode: 'vector', namespace }));
   if (it < warm) continue;
   put.push(p.ms);
   remember.push(r.ms);
+  lookup.push(l.ms);
   const d = (Array.isArray(r.out) ? r.out[0] : r.out)?.decision ?? 'unknown';
   decisions[d] = (decisions[d] ?? 0) + 1;
 }
@@ -140,6 +145,11 @@ const out = {
   remember: summarize(remember),
   remember_decisions: decisions,
   remember_vs_put: { ...ratio(remember, put), target: 2 },
+  lookup: summarize(lookup),
+  remember_vs_floor: ratio(
+    remember,
+    put.map((ms, i) => ms + lookup[i]),
+  ),
   search: {
     omitted: summarize(search.omitted),
     valid_at_now: summarize(search.valid_at_now),
