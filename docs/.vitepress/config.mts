@@ -141,6 +141,7 @@ export default defineConfig({
             { text: 'A redo log for the file stores', link: '/decisions/redo-log-for-file-stores' },
             { text: 'opt-level s, SQLite z', link: '/decisions/opt-level-s-sqlite-z' },
             { text: 'The built-in embedder as a package', link: '/decisions/built-in-embedder-as-second-package' },
+            { text: 'Coherence by rules', link: '/decisions/coherence-rules-without-a-model' },
           ],
         },
       ],
