@@ -47,3 +47,12 @@ def as_of(a: Any) -> dict[str, int] | None:
     if isinstance(a, Mapping) and len(a) == 1 and ("seq" in a or "time" in a):
         return {k: int(v) for k, v in a.items()}
     raise invalid('as_of is {"seq": n} or {"time": ms since the epoch}')
+
+
+def valid_at(v: Any) -> int | str | None:
+    """A ``valid_at`` argument: a time (ms since the epoch), ``"any"``, or None (valid at the read's time)."""
+    if v is None or v == "any":
+        return v
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    raise invalid('valid_at is a time (ms since the epoch) or "any"')

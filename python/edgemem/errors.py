@@ -18,6 +18,7 @@ ERROR_CODES: Final = (
     "UNAUTHORIZED",
     "FORBIDDEN",
     "EMBEDDING_FAILED",
+    "MODEL_FAILED",
     "INTERNAL",
 )
 

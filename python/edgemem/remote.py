@@ -10,20 +10,26 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
 from . import _convert as cv
+from .coherence import Models, camel, fact_doc, remember_facts
 from .embedders import Embedder, as_embedder
 from .errors import ERROR_CODES, EdgememError, invalid
-from .store import AsyncStore, Checkpoint, _put_doc, _text_of
+from .store import AsyncStore, Checkpoint, _context_doc, _put_doc, _put_doc_of, _text_of
 from .types import (
     AsOf,
+    Assessment,
     ChangesPage,
+    ConsolidateReport,
+    ContextBlock,
     Event,
     Filter,
     HistoryPage,
     ListPage,
     Memory,
     Namespace,
+    Remembered,
     SearchHit,
     SearchMode,
+    ValidAt,
     WriteAck,
 )
 
@@ -190,11 +196,13 @@ class RemoteStore:
     """An agent's store on the edgemem Worker, with :class:`~edgemem.Store`'s methods (sync, thread-safe).
     Made by :func:`connect`."""
 
-    def __init__(self, url: str, agent: str, token: TokenSource, *, embedder: Any = None, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, agent: str, token: TokenSource, *, embedder: Any = None, timeout: float = 30.0,
+                 extractor: Any = None, judge: Any = None) -> None:
         self._http = _Http(url, token, timeout)
         self.agent = agent
         self._path = f"/v1/agents/{_part(agent, 'agent')}"
         self.embedder: Embedder | None = as_embedder(embedder) if embedder is not None else None
+        self._models = Models.of(extractor, judge)
         self._closed = False
 
     def _call(self, method: str, path: str, **kw: Any) -> Any:
@@ -204,24 +212,25 @@ class RemoteStore:
 
     @staticmethod
     def _memory_body(d: dict[str, Any]) -> dict[str, Any]:
-        out = {k: d[k] for k in ("value", "text", "embedding", "metadata", "pinned", "ttlMs", "ifVersion") if k in d}
+        out = {k: d[k] for k in ("value", "text", "embedding", "metadata", "pinned", "ttlMs", "ifVersion", "validFrom", "validTo") if k in d}
         out.setdefault("value", None)
         return out
 
     def put(self, namespace: str | Sequence[str], key: str, value: Any, *, text: str | None = None, embedding: Sequence[float] | None = None,
-            metadata: Mapping[str, Any] | None = None, pinned: bool = False, ttl_ms: int | None = None, if_version: int | None = None) -> WriteAck:
+            metadata: Mapping[str, Any] | None = None, pinned: bool = False, ttl_ms: int | None = None, if_version: int | None = None,
+            valid_from: int | None = None, valid_to: int | None = None) -> WriteAck:
         if embedding is None and self.embedder is not None:
             t = _text_of(value, text)
             if t:
                 embedding = self.embedder.embed([t], "passage")[0]
-        d = _put_doc(namespace, key, value, text, metadata, pinned, ttl_ms, if_version, embedding)
+        d = _put_doc(namespace, key, value, text, metadata, pinned, ttl_ms, if_version, embedding, valid_from, valid_to)
         return WriteAck.from_json(self._call("PUT", f"/memories/{_part(key, 'key')}", query={"ns": _ns(namespace)}, body=self._memory_body(d)))
 
     def put_many(self, memories: Sequence[Mapping[str, Any]]) -> list[WriteAck]:
         docs = []
         for m in memories:
             m = dict(m)
-            d = _put_doc(m["namespace"], m["key"], m.get("value"), m.get("text"), m.get("metadata"), m.get("pinned", False), m.get("ttl_ms"), m.get("if_version"), m.get("embedding"))
+            d = _put_doc_of(m)
             if "embedding" not in d and self.embedder is not None:
                 t = _text_of(d["value"], d.get("text"))
                 if t:
@@ -231,8 +240,9 @@ class RemoteStore:
             return []
         return [WriteAck.from_json(a) for a in self._call("POST", "/memories/batch", body={"memories": docs})["acks"]]
 
-    def get(self, namespace: str | Sequence[str], key: str, *, as_of: AsOf | None = None, include_embedding: bool = False) -> Memory | None:
-        q = {"ns": _ns(namespace), **_as_of(as_of), "embedding": "true" if include_embedding else None}
+    def get(self, namespace: str | Sequence[str], key: str, *, as_of: AsOf | None = None, include_embedding: bool = False,
+            valid_at: ValidAt | None = None) -> Memory | None:
+        q = {"ns": _ns(namespace), **_as_of(as_of), "embedding": "true" if include_embedding else None, "validAt": cv.valid_at(valid_at)}
         try:
             return Memory.from_wire(self._call("GET", f"/memories/{_part(key, 'key')}", query=q))
         except EdgememError as e:
@@ -244,9 +254,10 @@ class RemoteStore:
         return self._call("DELETE", f"/memories/{_part(key, 'key')}", query={"ns": _ns(namespace), "ifVersion": if_version})["seq"]
 
     def list(self, prefix: str | Sequence[str] = (), *, filter: Filter | None = None, value_filter: Filter | None = None, limit: int | None = None,
-             cursor: str | None = None, offset: int = 0, as_of: AsOf | None = None, include_embeddings: bool = False) -> ListPage:
+             cursor: str | None = None, offset: int = 0, as_of: AsOf | None = None, include_embeddings: bool = False,
+             valid_at: ValidAt | None = None) -> ListPage:
         q = {
-            "prefix": _ns(prefix, "prefix"), "limit": limit, "cursor": cursor, **_as_of(as_of),
+            "prefix": _ns(prefix, "prefix"), "limit": limit, "cursor": cursor, **_as_of(as_of), "validAt": cv.valid_at(valid_at),
             "embeddings": "true" if include_embeddings else None,
             "filter": json.dumps(cv.conditions(filter)) if filter is not None else None,
             "valueFilter": json.dumps(cv.conditions(value_filter)) if value_filter is not None else None,
@@ -276,7 +287,7 @@ class RemoteStore:
 
     def search(self, text: str | None = None, *, vector: Sequence[float] | None = None, mode: SearchMode | None = None, k: int = 10,
                namespace: str | Sequence[str] = (), filter: Filter | None = None, value_filter: Filter | None = None, offset: int = 0,
-               as_of: AsOf | None = None, fusion: Mapping[str, Any] | None = None) -> list[SearchHit]:
+               as_of: AsOf | None = None, fusion: Mapping[str, Any] | None = None, valid_at: ValidAt | None = None) -> list[SearchHit]:
         if vector is None and text and self.embedder is not None and mode != "lexical":
             vector = self.embedder.embed([text], "query")[0]
         body: dict[str, Any] = {"k": k, "namespace": cv.namespace(namespace), "filter": cv.conditions(filter), "valueFilter": cv.conditions(value_filter)}
@@ -292,7 +303,57 @@ class RemoteStore:
             body["asOf"] = cv.as_of(as_of)
         if fusion is not None:
             body["fusion"] = dict(fusion)
+        if valid_at is not None:
+            body["validAt"] = cv.valid_at(valid_at)
         return [SearchHit.from_json(h) for h in self._call("POST", "/search", body=body)["hits"]]
+
+    def remember(self, namespace: str | Sequence[str], text: str | None = None, *, messages: Sequence[Mapping[str, str]] | None = None,
+                 key: str | None = None, value: Any = None, metadata: Mapping[str, Any] | None = None, embedding: Sequence[float] | None = None,
+                 pinned: bool = False, valid_from: int | None = None, settings: Mapping[str, Any] | None = None,
+                 decided: Mapping[str, Any] | None = None) -> list[Remembered]:
+        """:meth:`Store.remember <edgemem.Store.remember>` over ``POST /remember``: the extractor and the judge run
+        here (the client's), each fact decided by the agent's engine. A fact without a vector is embedded by the
+        client's embedder if it has one, else by the agent's."""
+        fact = fact_doc(namespace, text, key=key, value=value, metadata=metadata, embedding=embedding, pinned=pinned,
+                        valid_from=valid_from, settings=settings, decided=decided)
+        return remember_facts(self, self.embedder, self._models, fact, messages)
+
+    def assess(self, namespace: str | Sequence[str], text: str, *, key: str | None = None, value: Any = None,
+               metadata: Mapping[str, Any] | None = None, embedding: Sequence[float] | None = None, pinned: bool = False,
+               valid_from: int | None = None, settings: Mapping[str, Any] | None = None) -> Assessment:
+        if not isinstance(text, str):
+            raise invalid("assess takes a namespace and the fact's text")
+        fact = fact_doc(namespace, text, key=key, value=value, metadata=metadata, embedding=embedding, pinned=pinned,
+                        valid_from=valid_from, settings=settings, decided=None)
+        if self.embedder is not None and "embedding" not in fact and text.strip():
+            fact["embedding"] = [float(x) for x in self.embedder.embed([text], "passage")[0]]
+        return self._assess_fact(fact)
+
+    def _assess_fact(self, fact: dict[str, Any]) -> Assessment:
+        return Assessment.from_json(self._call("POST", "/remember/assess", body=fact))
+
+    def _remember_fact(self, fact: dict[str, Any]) -> Remembered:
+        return Remembered.from_json(self._call("POST", "/remember", body=fact))
+
+    def consolidate(self, namespace: str | Sequence[str], *, cursor: str | None = None, limit: int | None = None,
+                    settings: Mapping[str, Any] | None = None) -> ConsolidateReport:
+        body: dict[str, Any] = {"namespace": cv.namespace(namespace)}
+        if cursor is not None:
+            body["cursor"] = cursor
+        if limit is not None:
+            body["limit"] = limit
+        if settings is not None:
+            body["settings"] = camel(settings)
+        return ConsolidateReport.from_json(self._call("POST", "/consolidate", body=body))
+
+    def context(self, query: str | None = None, *, namespaces: Sequence[str | Sequence[str]] | None = None, budget: int | None = None,
+                valid_at: ValidAt | None = None, recent: int | None = None, vector: Sequence[float] | None = None) -> ContextBlock:
+        if vector is None and query and self.embedder is not None:
+            vector = self.embedder.embed([query], "query")[0]
+        body = _context_doc(query, namespaces, budget, valid_at, recent)
+        if vector is not None:
+            body["vector"] = [float(x) for x in vector]
+        return ContextBlock.from_json(self._call("POST", "/context", body=body))
 
     def put_checkpoint(self, thread_id: str, checkpoint_id: str, data: tuple[str, bytes], *, checkpoint_ns: str = "", parent_id: str | None = None,
                        metadata: Mapping[str, Any] | None = None, channel_versions: Mapping[str, Any] | None = None,
@@ -455,10 +516,12 @@ class RemoteStore:
         self.close()
 
 
-def connect(url: str, agent: str, token: TokenSource, *, embedder: Any = None, timeout: float = 30.0) -> RemoteStore:
+def connect(url: str, agent: str, token: TokenSource, *, embedder: Any = None, timeout: float = 30.0, extractor: Any = None,
+            judge: Any = None) -> RemoteStore:
     """The agent ``agent`` of the edgemem Worker at ``url``, with a token (scoped to it, or the admin token; a
-    function returning one is called before each request)."""
-    return RemoteStore(url, agent, token, embedder=embedder, timeout=timeout)
+    function returning one is called before each request). ``extractor`` / ``judge``: ``remember``'s models, run
+    by the client (as :func:`~edgemem.open_store` takes them)."""
+    return RemoteStore(url, agent, token, embedder=embedder, timeout=timeout, extractor=extractor, judge=judge)
 
 
 def connect_async(url: str, agent: str, token: TokenSource, **kwargs: Any) -> AsyncStore:

@@ -11,19 +11,25 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import _convert as cv
 from ._native import NativeStore
+from .coherence import Models, camel, fact_doc, remember_facts
 from .embedders import Embedder, as_embedder, check_record
 from .errors import EdgememError, invalid
 from .types import (
     AsOf,
+    Assessment,
     ChangesPage,
+    ConsolidateReport,
+    ContextBlock,
     Event,
     Filter,
     HistoryPage,
     ListPage,
     Memory,
     Namespace,
+    Remembered,
     SearchHit,
     SearchMode,
+    ValidAt,
     WriteAck,
 )
 
@@ -53,6 +59,8 @@ def _put_doc(
     ttl_ms: int | None,
     if_version: int | None,
     embedding: Sequence[float] | None,
+    valid_from: int | None = None,
+    valid_to: int | None = None,
 ) -> dict[str, Any]:
     d: dict[str, Any] = {"namespace": cv.namespace(namespace), "key": key, "value": value}
     if text is not None:
@@ -67,17 +75,51 @@ def _put_doc(
         d["ifVersion"] = if_version
     if embedding is not None:
         d["embedding"] = [float(x) for x in embedding]
+    if valid_from is not None:
+        d["validFrom"] = valid_from
+    if valid_to is not None:
+        d["validTo"] = valid_to
     return d
+
+
+_PUT_FIELDS = {"namespace", "key", "value", "text", "embedding", "metadata", "pinned", "ttl_ms", "if_version", "valid_from", "valid_to"}
+
+
+def _put_doc_of(m: Mapping[str, Any]) -> dict[str, Any]:
+    """One of ``put_many``'s mappings as a put's document."""
+    return _put_doc(
+        m["namespace"], m["key"], m.get("value"), m.get("text"), m.get("metadata"), m.get("pinned", False),
+        m.get("ttl_ms"), m.get("if_version"), m.get("embedding"), m.get("valid_from"), m.get("valid_to"),
+    )
+
+
+def _engine_fact(fact: dict[str, Any]) -> tuple[str, list[float] | None]:
+    """A fact (the Worker's body shape) as the engine's ``RememberInput`` JSON, which takes a decision as flat
+    fields, and its vector."""
+    f = dict(fact)
+    emb = f.pop("embedding", None)
+    d = f.pop("decided", None)
+    if d is not None:
+        f["decided"] = d["decision"]
+        if "target" in d:
+            f["target"] = d["target"]["key"]
+            f["targetVersion"] = d["target"]["version"]
+        if "reason" in d:
+            f["reason"] = d["reason"]
+    return _dumps(f), emb
 
 
 class Store:
     """An open edgemem store, in-process. Thread-safe (calls run one at a time on the store's own thread, with
     the GIL released). Use it as a context manager, or call :meth:`close`."""
 
-    def __init__(self, native: NativeStore, embedder: Embedder | None = None, path: str | None = None) -> None:
+    def __init__(
+        self, native: NativeStore, embedder: Embedder | None = None, path: str | None = None, models: Models | None = None
+    ) -> None:
         self._n = native
         self.embedder = embedder
         self.path = path
+        self._models = models or Models()
         self._subs: weakref.WeakSet[LocalSubscription] = weakref.WeakSet()
 
     # --- memories ----------------------------------------------------------------------------------------------
@@ -93,15 +135,17 @@ class Store:
         pinned: bool = False,
         ttl_ms: int | None = None,
         if_version: int | None = None,
+        valid_from: int | None = None,
+        valid_to: int | None = None,
     ) -> WriteAck:
         """Writes one memory (a new version of it). ``if_version`` makes it a compare-and-set (0: the key must not
         exist), else CONFLICT. With an embedder and no ``embedding``, its text (``text`` or a string value) is
-        embedded."""
+        embedded. ``valid_from`` / ``valid_to``: the fact's valid time (ms since the epoch; None: open)."""
         if embedding is None and self.embedder is not None:
             t = _text_of(value, text)
             if t:
                 embedding = self.embedder.embed([t], "passage")[0]
-        doc = _put_doc(namespace, key, value, text, metadata, pinned, ttl_ms, if_version, None)
+        doc = _put_doc(namespace, key, value, text, metadata, pinned, ttl_ms, if_version, None, valid_from, valid_to)
         return WriteAck.from_json(_loads(self._n.put(_dumps(doc), _floats(embedding))))
 
     def put_many(self, memories: Sequence[Mapping[str, Any]]) -> list[WriteAck]:
@@ -110,15 +154,10 @@ class Store:
         docs = []
         for m in memories:
             m = dict(m)
-            unknown = set(m) - {"namespace", "key", "value", "text", "embedding", "metadata", "pinned", "ttl_ms", "if_version"}
+            unknown = set(m) - _PUT_FIELDS
             if unknown:
                 raise invalid(f"put_many: unknown fields {sorted(unknown)}")
-            docs.append(
-                _put_doc(
-                    m["namespace"], m["key"], m.get("value"), m.get("text"), m.get("metadata"),
-                    m.get("pinned", False), m.get("ttl_ms"), m.get("if_version"), m.get("embedding"),
-                )
-            )
+            docs.append(_put_doc_of(m))
         if self.embedder is not None:
             todo = [(i, _text_of(d["value"], d.get("text"))) for i, d in enumerate(docs) if "embedding" not in d]
             todo = [(i, t) for i, t in todo if t]
@@ -135,11 +174,15 @@ class Store:
         *,
         as_of: AsOf | None = None,
         include_embedding: bool = False,
+        valid_at: ValidAt | None = None,
     ) -> Memory | None:
-        """The memory at (namespace, key) — now, or as it was ``as_of`` a seq or a time — or None."""
+        """The memory at (namespace, key) — now, or as it was ``as_of`` a seq or a time — or None. Only a memory
+        valid at ``valid_at`` (default: the read's time; ``"any"``: however valid) is answered."""
         # Built in Rust from the engine's row (no JSON in between), the namespace read there too.
         a = None if as_of is None else _dumps(cv.as_of(as_of))
-        return self._n.get_memory(namespace, key, a, include_embedding)
+        if valid_at is None:
+            return self._n.get_memory(namespace, key, a, include_embedding)
+        return self._n.get_memory(namespace, key, a, include_embedding, _dumps(cv.valid_at(valid_at)))
 
     def delete(self, namespace: str | Sequence[str], key: str, *, if_version: int | None = None) -> int:
         """Deletes a memory (its history stays); returns the delete's seq."""
@@ -156,8 +199,10 @@ class Store:
         offset: int = 0,
         as_of: AsOf | None = None,
         include_embeddings: bool = False,
+        valid_at: ValidAt | None = None,
     ) -> ListPage:
-        """One page of the memories under a namespace prefix, in (namespace, key) order."""
+        """One page of the memories under a namespace prefix, in (namespace, key) order; those valid at
+        ``valid_at`` (default: the read's time; ``"any"``: all)."""
         q: dict[str, Any] = {
             "prefix": cv.namespace(prefix),
             "filter": cv.conditions(filter),
@@ -171,6 +216,8 @@ class Store:
             q["cursor"] = cursor
         if as_of is not None:
             q["asOf"] = cv.as_of(as_of)
+        if valid_at is not None:
+            q["validAt"] = cv.valid_at(valid_at)
         page = _loads(self._n.list(_dumps(q)))
         return ListPage([Memory.from_json(m) for m in page["items"]], page["nextCursor"])
 
@@ -221,9 +268,11 @@ class Store:
         offset: int = 0,
         as_of: AsOf | None = None,
         fusion: Mapping[str, Any] | None = None,
+        valid_at: ValidAt | None = None,
     ) -> list[SearchHit]:
         """Vector, lexical or hybrid search (default: hybrid when both text and a vector are given, else
-        whichever is). With an embedder, a text query is also embedded unless ``mode="lexical"``."""
+        whichever is). With an embedder, a text query is also embedded unless ``mode="lexical"``. Only memories
+        valid at ``valid_at`` (default: the search's time; ``"any"``: all) are hits."""
         if vector is None and text and self.embedder is not None and mode != "lexical":
             vector = self.embedder.embed([text], "query")[0]
         q: dict[str, Any] = {
@@ -241,7 +290,108 @@ class Store:
             q["asOf"] = cv.as_of(as_of)
         if fusion is not None:
             q["fusion"] = dict(fusion)
+        if valid_at is not None:
+            q["validAt"] = cv.valid_at(valid_at)
         return self._n.search_hits(_dumps(q), _floats(vector))
+
+    # --- coherence: remember, assess, consolidate, context -----------------------------------------------------
+    def remember(
+        self,
+        namespace: str | Sequence[str],
+        text: str | None = None,
+        *,
+        messages: Sequence[Mapping[str, str]] | None = None,
+        key: str | None = None,
+        value: Any = None,
+        metadata: Mapping[str, Any] | None = None,
+        embedding: Sequence[float] | None = None,
+        pinned: bool = False,
+        valid_from: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+        decided: Mapping[str, Any] | None = None,
+    ) -> list[Remembered]:
+        """Remembers a fact against the namespace's current memories: folds it into the memory it duplicates
+        (``seen`` + 1), supersedes the memory it updates (closed in valid time, linked, kept in history) or writes
+        it as new — one :class:`~edgemem.Remembered` per fact. ``messages`` (``[{"role", "content"}]``, with a
+        store opened with an ``extractor``) instead of ``text``: each fact extracted is remembered in turn.
+        ``key`` names an attribute (the same key's other words supersede it); ``value`` defaults to the text;
+        ``valid_from``: when the fact became true. ``settings``: the rules' settings for this call.
+        ``decided``: a decision made outside the rules, ``{"decision", "target": a Target from assess,
+        "reason"}``, applied as it is (CONFLICT when the target changed since). With a ``judge``, the facts the
+        rules call uncertain are put to it first. A failing model is MODEL_FAILED and writes nothing."""
+        fact = fact_doc(namespace, text, key=key, value=value, metadata=metadata, embedding=embedding, pinned=pinned,
+                        valid_from=valid_from, settings=settings, decided=decided)
+        return remember_facts(self, self.embedder, self._models, fact, messages)
+
+    def assess(
+        self,
+        namespace: str | Sequence[str],
+        text: str,
+        *,
+        key: str | None = None,
+        value: Any = None,
+        metadata: Mapping[str, Any] | None = None,
+        embedding: Sequence[float] | None = None,
+        pinned: bool = False,
+        valid_from: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> Assessment:
+        """What :meth:`remember` would decide for a fact by the rules alone, writing nothing, with the memories the
+        rules could not place (``uncertain``: a judge's questions)."""
+        if not isinstance(text, str):
+            raise invalid("assess takes a namespace and the fact's text")
+        fact = fact_doc(namespace, text, key=key, value=value, metadata=metadata, embedding=embedding, pinned=pinned,
+                        valid_from=valid_from, settings=settings, decided=None)
+        if self.embedder is not None and "embedding" not in fact and text.strip():
+            fact["embedding"] = [float(x) for x in self.embedder.embed([text], "passage")[0]]
+        return self._assess_fact(fact)
+
+    def _assess_fact(self, fact: dict[str, Any]) -> Assessment:
+        j, emb = _engine_fact(fact)
+        return Assessment.from_json(_loads(self._n.remember(j, emb, True)))
+
+    def _remember_fact(self, fact: dict[str, Any]) -> Remembered:
+        j, emb = _engine_fact(fact)
+        return Remembered.from_json(_loads(self._n.remember(j, emb, False)))
+
+    def consolidate(
+        self,
+        namespace: str | Sequence[str],
+        *,
+        cursor: str | None = None,
+        limit: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> ConsolidateReport:
+        """Applies :meth:`remember`'s rules to up to ``limit`` (1..1000, default 100) memories a namespace (and
+        those under it) already holds, each against those learned before it: a duplicate is closed and linked to
+        the older memory, an update closes the older one. Never deletes; ``next_cursor`` resumes it."""
+        q: dict[str, Any] = {"namespace": cv.namespace(namespace)}
+        if cursor is not None:
+            q["cursor"] = cursor
+        if limit is not None:
+            q["limit"] = limit
+        if settings is not None:
+            q["settings"] = camel(settings)
+        return ConsolidateReport.from_json(_loads(self._n.consolidate(_dumps(q))))
+
+    def context(
+        self,
+        query: str | None = None,
+        *,
+        namespaces: Sequence[str | Sequence[str]] | None = None,
+        budget: int | None = None,
+        valid_at: ValidAt | None = None,
+        recent: int | None = None,
+        vector: Sequence[float] | None = None,
+    ) -> ContextBlock:
+        """A prompt-ready Markdown block within ``budget`` tokens (UTF-8 bytes / 4; default 1000): the pinned
+        memories, the current facts relevant to ``query`` with their valid time, and the latest ``recent``
+        supersedes (default 5). ``namespaces``: prefixes to draw from (default: the whole store). With an
+        embedder, the query is embedded (as a query)."""
+        if vector is None and query and self.embedder is not None:
+            vector = self.embedder.embed([query], "query")[0]
+        q = _context_doc(query, namespaces, budget, valid_at, recent)
+        return ContextBlock.from_json(_loads(self._n.context(_dumps(q), _floats(vector))))
 
     # --- checkpoints (LangGraph-shaped; edgemem.langgraph.EdgememSaver is the checkpointer) --------------------
     def put_checkpoint(
@@ -444,6 +594,29 @@ class Store:
         self.close()
 
 
+def _context_doc(
+    query: str | None,
+    namespaces: Sequence[str | Sequence[str]] | None,
+    budget: int | None,
+    valid_at: ValidAt | None,
+    recent: int | None,
+) -> dict[str, Any]:
+    q: dict[str, Any] = {}
+    if query is not None:
+        q["query"] = query
+    if namespaces is not None:
+        if isinstance(namespaces, str):
+            raise invalid("namespaces is a list of namespaces (each a list of segments)")
+        q["namespaces"] = [cv.namespace(n) for n in namespaces]
+    if budget is not None:
+        q["budget"] = budget
+    if valid_at is not None:
+        q["validAt"] = cv.valid_at(valid_at)
+    if recent is not None:
+        q["recent"] = recent
+    return q
+
+
 class LocalSubscription:
     """An in-process change feed (:meth:`Store.subscribe`): iterate it for :class:`~edgemem.Event`\\ s, or call
     :meth:`next`. Same interface as the remote client's :class:`~edgemem.Subscription`."""
@@ -552,6 +725,9 @@ def open_store(
     max_memories: int = 0,
     retention: Mapping[str, int] | None = None,
     sync_full: bool = False,
+    coherence: Mapping[str, Any] | None = None,
+    extractor: Any = None,
+    judge: Any = None,
     options: Mapping[str, Any] | None = None,
 ) -> Store:
     """Opens (creating if missing) a store: ``":memory:"``, or a file in the npm package's format — the same
@@ -562,8 +738,15 @@ def open_store(
     ``scalar`` f32 | f16 | i8 | i4, caps (``max_bytes``, ``max_memories``: least recently used unpinned memories
     are evicted), ``retention`` (``history_versions``, ``history_max_age_ms``, ``events_max``, ...),
     ``sync_full`` (flush to the disk on every commit: survives power loss; without it, a process crash).
+    ``coherence``: :meth:`Store.remember`'s rules' settings (``duplicate_similarity``, ``supersede_similarity``,
+    ``judge_similarity``, ...; absent ones the engine's). ``extractor`` / ``judge``: the caller's models for
+    ``remember`` — each a callable (``(messages) -> facts``; ``(JudgeQuestion) -> decision``) or an
+    OpenAI-compatible chat endpoint (:class:`~edgemem.ChatEndpoint`, or ``{"url", "model", "api_key"}``).
     ``options``: other engine options (camelCase)."""
     emb = as_embedder(embedder) if embedder is not None else None
+    models = Models.of(extractor, judge)
+    if coherence is not None:
+        options = {**(options or {}), "coherence": camel(coherence)}
     if dims is None:
         dims = getattr(emb, "dims", None) or 0 if emb is not None else 0
     p = os.fspath(path)
@@ -571,7 +754,7 @@ def open_store(
         _options(dims, metric, scalar, max_bytes, max_memories, retention, sync_full, options),
         None if p == ":memory:" else p,
     )
-    store = Store(native, emb, None if p == ":memory:" else p)
+    store = Store(native, emb, None if p == ":memory:" else p, models)
     if emb is not None:
         try:
             check_record(store, emb)

@@ -12,8 +12,9 @@ mod redo;
 mod worker;
 
 use edgemem_core::{
-    AsOf, ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, Error, EventFilter,
-    ListQuery, MemoryPut, NamespaceQuery, SearchQuery, Storage, Store, StoreConfig, StoreOptions,
+    AsOf, ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, ConsolidateQuery,
+    ContextQuery, Error, EventFilter, ListQuery, MemoryPut, NamespaceQuery, RememberInput, SearchQuery, Storage, Store,
+    StoreConfig, StoreOptions, ValidAt,
 };
 use objects::FrozenClass;
 use pyo3::exceptions::PyRuntimeError;
@@ -219,6 +220,12 @@ fn memory_to_py<'py>(py: Python<'py>, m: edgemem_core::Memory) -> PyResult<Bound
             m.seq.into_pyobject(py)?.into_any(),
             m.size.into_pyobject(py)?.into_any(),
             m.embedding.into_pyobject(py)?.into_any(),
+            m.valid_from.into_pyobject(py)?.into_any(),
+            m.valid_to.into_pyobject(py)?.into_any(),
+            m.seen.into_pyobject(py)?.into_any(),
+            m.last_seen.into_pyobject(py)?.into_any(),
+            m.replaces.into_pyobject(py)?.into_any(),
+            m.replaced_by.into_pyobject(py)?.into_any(),
         ],
     )
 }
@@ -242,6 +249,8 @@ fn hit_to_py<'py>(py: Python<'py>, class: &FrozenClass, h: edgemem_core::SearchH
             h.vector_score.into_pyobject(py)?.into_any(),
             h.lexical_rank.into_pyobject(py)?.into_any(),
             h.lexical_score.into_pyobject(py)?.into_any(),
+            h.valid_from.into_pyobject(py)?.into_any(),
+            h.valid_to.into_pyobject(py)?.into_any(),
         ],
     )
 }
@@ -330,8 +339,8 @@ impl NativeStore {
         })
     }
 
-    /// -> `Memory` JSON, or `null`.
-    #[pyo3(signature = (namespace, key, as_of_json=None, include_embedding=false))]
+    /// -> `Memory` JSON, or `null`. `valid_at_json`: a time or `"any"` (default: valid at the read's time).
+    #[pyo3(signature = (namespace, key, as_of_json=None, include_embedding=false, valid_at_json=None))]
     fn get(
         &self,
         py: Python<'_>,
@@ -339,16 +348,18 @@ impl NativeStore {
         key: String,
         as_of_json: Option<String>,
         include_embedding: bool,
+        valid_at_json: Option<String>,
     ) -> PyResult<String> {
         self.call(py, move |s| {
             let as_of: Option<AsOf> = as_of_json.map(|j| parse(&j, "as_of")).transpose()?;
-            s.get_json(&namespace, &key, as_of, include_embedding)
+            let valid_at: Option<ValidAt> = valid_at_json.map(|j| parse(&j, "valid_at")).transpose()?;
+            s.get_json_valid(&namespace, &key, as_of, include_embedding, valid_at)
         })
     }
 
     /// -> `edgemem.Memory` or None, built in Rust (the engine's parsed row; no JSON in between). `namespace`: a
     /// string (one segment) or a sequence of strings.
-    #[pyo3(signature = (namespace, key, as_of_json=None, include_embedding=false))]
+    #[pyo3(signature = (namespace, key, as_of_json=None, include_embedding=false, valid_at_json=None))]
     fn get_memory<'py>(
         &self,
         py: Python<'py>,
@@ -356,11 +367,13 @@ impl NativeStore {
         key: String,
         as_of_json: Option<String>,
         include_embedding: bool,
+        valid_at_json: Option<String>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let namespace = namespace_arg(py, namespace)?;
         let m = self.call(py, move |s| {
             let as_of: Option<AsOf> = as_of_json.map(|j| parse(&j, "as_of")).transpose()?;
-            s.get_at_with(&namespace, &key, as_of, include_embedding)
+            let valid_at: Option<ValidAt> = valid_at_json.map(|j| parse(&j, "valid_at")).transpose()?;
+            s.get_valid(&namespace, &key, as_of, include_embedding, valid_at)
         })?;
         m.map(|m| memory_to_py(py, m)).transpose()
     }
@@ -428,6 +441,48 @@ impl NativeStore {
         })?;
         let class = HIT_CLASS.get_or_try_init(py, || FrozenClass::load(py, "SearchHit"))?;
         hits.into_iter().map(|h| hit_to_py(py, class, h)).collect()
+    }
+
+    /// A fact (`RememberInput` JSON, + its embedding) remembered -> `Remembered` JSON; with `assess_only`, the
+    /// rules' decision without a write -> `Assessment` JSON.
+    #[pyo3(signature = (fact_json, embedding=None, assess_only=false))]
+    fn remember(
+        &self,
+        py: Python<'_>,
+        fact_json: String,
+        embedding: Option<Bound<'_, PyAny>>,
+        assess_only: bool,
+    ) -> PyResult<String> {
+        let embedding = embedding.map(|v| objects::vector(&v)).transpose()?;
+        self.call(py, move |s| {
+            let mut fact: RememberInput = parse(&fact_json, "fact")?;
+            if embedding.is_some() {
+                fact.embedding = embedding;
+            }
+            if assess_only {
+                to_json(&s.assess(&fact)?)
+            } else {
+                to_json(&s.remember(fact)?)
+            }
+        })
+    }
+
+    /// `ConsolidateQuery` JSON -> `ConsolidateReport` JSON.
+    fn consolidate(&self, py: Python<'_>, query_json: String) -> PyResult<String> {
+        self.call(py, move |s| to_json(&s.consolidate(&parse::<ConsolidateQuery>(&query_json, "consolidate options")?)?))
+    }
+
+    /// `ContextQuery` JSON (+ the query's vector) -> `ContextBlock` JSON.
+    #[pyo3(signature = (query_json, vector=None))]
+    fn context(&self, py: Python<'_>, query_json: String, vector: Option<Bound<'_, PyAny>>) -> PyResult<String> {
+        let vector = vector.map(|v| objects::vector(&v)).transpose()?;
+        self.call(py, move |s| {
+            let mut q: ContextQuery = parse(&query_json, "context options")?;
+            if vector.is_some() {
+                q.vector = vector;
+            }
+            to_json(&s.context(&q)?)
+        })
     }
 
     /// Stores a checkpoint; `data` and each blob's payload are `(kind, bytes)`. -> its seq.

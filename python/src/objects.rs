@@ -1,6 +1,6 @@
 //! Results built in Rust without a Python frame: the frozen, slotted dataclasses of `edgemem.types` (`Memory`,
 //! `SearchHit`) made as their own `__init__` makes them — allocated as `object.__new__` allocates them, each field
-//! stored through its slot as `object.__setattr__` stores it — but from here (a `Memory`'s 13 fields: ~1.3 µs
+//! stored through its slot as `object.__setattr__` stores it — but from here (a `Memory`'s first 13 fields: ~1.3 µs
 //! through the dataclass's `__init__`, well under half that here); and vectors read from a list of floats by
 //! index, not through the generic sequence protocol.
 
