@@ -431,3 +431,80 @@ def test_async_store_remembers(tmp_path):
             assert report.next_cursor is None
 
     asyncio.run(main())
+
+
+# --- LangGraph: EdgememStore(remember=...) ------------------------------------------------------------------
+def test_langgraph_store_remember_option(make):
+    from edgemem.langgraph import EdgememStore
+
+    base = make()
+    store = EdgememStore(base, remember=True)
+    store.put(("users", "ana"), "where", {"text": "Ana lives in Porto.", "source": "chat"})
+    assert store.get(("users", "ana"), "where").value == {"text": "Ana lives in Porto.", "source": "chat"}
+    # The same fact again, under another key: folded into the item that holds it.
+    store.put(("users", "ana"), "again", {"text": "ana lives in porto"})
+    assert store.get(("users", "ana"), "again") is None
+    assert base.get(("users", "ana"), "where").seen == 2
+    # A new value of the same thing: the old item is closed (kept in history), the new one is current.
+    store.put(("users", "ana"), "moved", {"text": "Ana now lives in Lisbon."})
+    assert store.get(("users", "ana"), "where") is None
+    assert [i.value["text"] for i in store.search(("users",), query="Ana")] == ["Ana now lives in Lisbon."]
+    assert base.get(("users", "ana"), "where", valid_at="any").replaced_by == "moved"
+    # A look-alike about someone else is a new item under its key; the same key with other words, a new version.
+    store.put(("users", "ana"), "bruno", {"text": "Bruno lives in Lisbon."})
+    assert store.get(("users", "ana"), "bruno").value["text"] == "Bruno lives in Lisbon."
+    store.put(("users", "ana"), "theme", {"text": "Prefers dark mode"})
+    store.put(("users", "ana"), "theme", {"text": "Prefers light mode"})
+    assert store.get(("users", "ana"), "theme").value["text"] == "Prefers light mode"
+    assert len(base.history(("users", "ana"), "theme").versions) == 2
+    # Its helpers: remember and context.
+    [r] = store.remember(("users", "ana"), "Ana likes jazz.")
+    assert r.decision == "new"
+    assert "Ana likes jazz." in store.context("jazz", namespaces=[("users",)]).text
+
+
+def test_langgraph_store_remember_field_and_namespaces(make):
+    from edgemem.langgraph import EdgememStore
+
+    base = make()
+    store = EdgememStore(base, remember={"field": "content", "namespaces": [("memories",)]})
+    fact = {"content": "The deploy window is Friday afternoon"}
+    store.put(("memories", "ops"), "a", fact)
+    store.put(("memories", "ops"), "b", fact)
+    assert sorted(i.key for i in store.search(("memories",))) == ["a"]
+    store.put(("scratch",), "a", fact)
+    store.put(("scratch",), "b", fact)
+    assert sorted(i.key for i in store.search(("scratch",))) == ["a", "b"]
+    store.put(("memories", "ops"), "c", fact, index=False)
+    store.put(("memories", "ops"), "d", {"text": "The deploy window is Friday afternoon"})
+    store.put(("memories", "ops"), "e", {"content": 42})
+    assert sorted(i.key for i in store.search(("memories",))) == ["a", "c", "d", "e"]
+
+
+def test_langgraph_store_remember_embeds_with_the_index():
+    from langchain_core.embeddings import Embeddings
+
+    from edgemem.langgraph import EdgememStore
+
+    class Fixed(Embeddings):
+        table = {"Ana lives in Porto.": [1.0, 0, 0], "Ana now lives in Lisbon.": [0.95, 0.3, 0], "Ana": [0.97, 0.2, 0]}
+
+        def embed_documents(self, texts):
+            return [self.table[t] for t in texts]
+
+        def embed_query(self, text):
+            return self.table[text]
+
+    with open_store(dims=3) as base:
+        store = EdgememStore(base, index={"dims": 3, "embed": Fixed(), "fields": ["text"]}, remember=True)
+        store.put(("u",), "a", {"text": "Ana lives in Porto."})
+        store.put(("u",), "b", {"text": "Ana now lives in Lisbon."})
+        assert base.get("u", "b", include_embedding=True).embedding == pytest.approx([0.95, 0.3, 0])
+        assert base.get("u", "b").replaces == "a"
+        assert [i.key for i in store.search(("u",), query="Ana")] == ["b"]
+
+        async def main():
+            await store.aput(("u",), "c", {"text": "Ana now lives in Lisbon."})
+
+        asyncio.run(main())
+        assert base.get("u", "c") is None and base.get("u", "b").seen == 2

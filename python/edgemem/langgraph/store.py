@@ -1,5 +1,7 @@
 """`EdgememStore`: LangGraph's `BaseStore` over an edgemem store (in-process or `connect()`), with edgemem's vector,
-lexical and hybrid search, filters, list_namespaces and TTL."""
+lexical and hybrid search, filters, list_namespaces and TTL — and, with the ``remember`` option, consolidation on
+write: puts of text items go through the store's ``remember``, so a duplicate is folded and an update supersedes
+what it replaces."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import asyncio
 import math
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Any, Literal, Mapping, Sequence
 
 from langgraph.store.base import (
     BaseStore,
@@ -34,6 +36,17 @@ _TTL_FIELD = "langgraph_ttl_minutes"
 _MAX_K = 1000
 
 SearchMode = Literal["vector", "lexical", "hybrid"]
+
+
+def _string_at(value: Any, path: str) -> str | None:
+    """The string at ``path`` in ``value`` (a dotted path walked as it is; other LangGraph paths must give one)."""
+    if path and not any(c in path for c in "[]{}*$"):
+        v = value
+        for part in path.split("."):
+            v = v.get(part) if isinstance(v, dict) else None
+        return v if isinstance(v, str) else None
+    texts = [] if path == "$" else get_text_at_path(value, tokenize_path(path))
+    return texts[0] if len(texts) == 1 else None
 
 
 def _time(ms: int) -> datetime:
@@ -104,8 +117,15 @@ class EdgememStore(BaseStore):
     LangGraph's ``TTLConfig`` (``default_ttl`` minutes, ``refresh_on_read``); expired items are invisible at once
     and swept by the engine.
 
+    ``remember``: consolidation on write — a put of a text item (a value with a non-empty string at ``field``,
+    default ``text``) goes through the store's ``remember`` instead of a plain put: the same fact told again is
+    folded into the memory that holds it, a new value of the same thing supersedes the old (closed, kept in
+    history), anything else is stored under its key. ``True`` takes the defaults; a mapping may give ``field``,
+    ``namespaces`` (only puts under these prefixes) and ``settings`` (the rules'). A put with ``index=False``, of
+    another value, or under another namespace is a plain put.
+
     As in LangGraph, a batch answers its reads first and then applies its writes (the last write of a key wins);
-    the writes go to the store together (all or nothing), deletes after them."""
+    the writes go to the store together (all or nothing), then the remembered facts one by one, deletes last."""
 
     supports_ttl = True
 
@@ -116,6 +136,7 @@ class EdgememStore(BaseStore):
         index: IndexConfig | None = None,
         search_mode: SearchMode = "hybrid",
         ttl: TTLConfig | None = None,
+        remember: bool | Mapping[str, Any] = False,
     ) -> None:
         self.store = store
         self.index_config = dict(index) if index else None
@@ -123,6 +144,45 @@ class EdgememStore(BaseStore):
         self.fields = [(p, tokenize_path(p) if p != "$" else p) for p in ((index or {}).get("fields") or ["$"])]
         self.search_mode = search_mode
         self.ttl_config = ttl
+        if remember is True:
+            remember = {}
+        if remember is not False and not isinstance(remember, Mapping):
+            raise EdgememError("INVALID_ARGUMENT", "remember is True or a mapping of field, namespaces, settings")
+        self.remember_rule: dict[str, Any] | None = (
+            None if remember is False else {"field": "text", "namespaces": None, "settings": None, **dict(remember)}
+        )
+
+    # --- coherence -----------------------------------------------------------------------------------------------
+    def remember(self, namespace: Sequence[str], text: str | None = None, **kwargs: Any) -> list[Any]:
+        """Remembers a fact (or, with ``messages=``, the facts the store's extractor finds) through the store's
+        ``remember``, embedded by the index's embeddings when it has them; answers with each decision."""
+        if text is not None and self.embeddings is not None and kwargs.get("embedding") is None and text.strip():
+            kwargs["embedding"] = self._checked(self.embeddings.embed_documents([text])[0])
+        return self.store.remember(tuple(namespace), text, **kwargs)
+
+    def context(self, query: str | None = None, **kwargs: Any) -> Any:
+        """The prompt-ready block of what the store knows about ``query`` (pinned memories, the relevant facts valid
+        now, the latest changes), within ``budget`` tokens; the query embedded by the index's embeddings if any."""
+        if query and self.embeddings is not None and kwargs.get("vector") is None:
+            kwargs["vector"] = self.embeddings.embed_query(query)
+        return self.store.context(query, **kwargs)
+
+    def _checked(self, v: Any) -> list[float]:
+        dims = (self.index_config or {}).get("dims")
+        if dims is not None and len(v) != dims:
+            raise EdgememError("DIMENSION_MISMATCH", f"EdgememStore: the embeddings gave {len(v)} dimensions, index dims is {dims}")
+        return list(v)
+
+    def _fact_of(self, op: PutOp) -> str | None:
+        """The fact a put gives ``remember`` (its text at the rule's field), or None for a plain put."""
+        rule = self.remember_rule
+        if rule is None or op.value is None or op.index is False:
+            return None
+        prefixes = rule["namespaces"]
+        if prefixes is not None and not any(tuple(op.namespace[: len(p)]) == tuple(p) for p in prefixes):
+            return None
+        text = _string_at(op.value, rule["field"])
+        return text.strip() or None if text is not None else None
 
     # --- batch ---------------------------------------------------------------------------------------------------
     def batch(self, ops: Iterable[Op]) -> list[Result]:
@@ -275,6 +335,8 @@ class EdgememStore(BaseStore):
     def _put_texts(self, puts: list[PutOp]) -> list[tuple[tuple[tuple[str, ...], str], str]]:
         out = []
         for op in puts:
+            if self._fact_of(op) is not None:
+                continue  # remembered: its fact is embedded then
             texts = self._texts(op)
             if texts:
                 out.append(((op.namespace, op.key), "\n".join(texts)))
@@ -296,10 +358,15 @@ class EdgememStore(BaseStore):
     def _write(self, puts: list[PutOp], vectors: dict[Any, list[float]]) -> None:
         docs = []
         deletes = []
+        facts: list[tuple[PutOp, str]] = []
         dims = (self.index_config or {}).get("dims")
         for op in puts:
             if op.value is None:
                 deletes.append(op)
+                continue
+            fact = self._fact_of(op)
+            if fact is not None:
+                facts.append((op, fact))
                 continue
             doc: dict[str, Any] = {"namespace": op.namespace, "key": op.key, "value": dict(op.value)}
             texts = self._texts(op)
@@ -318,6 +385,14 @@ class EdgememStore(BaseStore):
             docs.append(doc)
         if docs:
             self.store.put_many(docs)
+        if facts:
+            fact_vectors = self.embeddings.embed_documents([t for _, t in facts]) if self.embeddings is not None else []
+            settings = self.remember_rule["settings"] if self.remember_rule else None
+            for i, (op, text) in enumerate(facts):
+                self.store.remember(
+                    op.namespace, text, key=op.key, value=dict(op.value), settings=settings,
+                    embedding=self._checked(fact_vectors[i]) if self.embeddings is not None else None,
+                )
         for op in deletes:
             try:
                 self.store.delete(op.namespace, op.key)
