@@ -281,34 +281,39 @@ impl Store {
         among: Option<&Among>,
     ) -> Result<Vec<Candidate>> {
         let k = settings.candidates + usize::from(among.is_some());
-        let mut keys: Vec<String> = Vec::new();
         // By vector when the fact has one (a fact's duplicates, translations and updates are all close there; a
         // lexical search as well would cost more than the write), else by words.
+        let by_vector = input.embedding.is_some() && self.cfg.dims > 0;
         let q = match &input.embedding {
-            Some(v) if self.cfg.dims > 0 => {
+            Some(v) if by_vector => {
                 SearchQuery { mode: Some(SearchMode::Vector), vector: Some(v.clone()), ..query(input, k) }
             }
             _ => SearchQuery { mode: Some(SearchMode::Lexical), text: Some(input.text.clone()), ..query(input, k) },
         };
+        // A hit carries what the rules read (its text, version and time); with the cosine metric its vector score
+        // is the similarity itself (exact: f32 graphs score exactly, quantised ones rescore their top from the
+        // stored vectors), so only another metric reads the memory's vector.
+        let cosine_scores = self.cfg.metric == crate::config::Metric::Cosine;
+        let mut out: Vec<Candidate> = Vec::new();
         for h in self.search(&q)? {
-            if h.namespace == input.namespace && !keys.contains(&h.key) {
-                keys.push(h.key);
-            }
-        }
-        let mut out = Vec::with_capacity(keys.len());
-        for key in keys {
-            let Some(m) = self.get_valid(&input.namespace, &key, None, true, None)? else { continue };
-            if among
-                .is_some_and(|a| a.key == key || m.created_at > a.before || (m.created_at == a.before && key > a.key))
-            {
+            if h.namespace != input.namespace || out.iter().any(|c| c.key == h.key) {
                 continue;
             }
-            let text = m.text.clone().unwrap_or_default();
-            let cos = match (&input.embedding, &m.embedding) {
-                (Some(a), Some(b)) => Some(cosine(a, b)),
+            if among.is_some_and(|a| {
+                a.key == h.key || h.created_at > a.before || (h.created_at == a.before && h.key > a.key)
+            }) {
+                continue;
+            }
+            let cos = match (&input.embedding, by_vector, cosine_scores) {
+                (_, true, true) => h.vector_score,
+                (Some(a), true, false) => self
+                    .get_valid(&input.namespace, &h.key, None, true, None)?
+                    .and_then(|m| m.embedding)
+                    .map(|b| cosine(a, &b)),
                 _ => None,
             };
-            out.push(Candidate { key, version: m.version, facts: text::analyse(&text), text, cos });
+            let text = h.text.unwrap_or_default();
+            out.push(Candidate { key: h.key, version: h.version, facts: text::analyse(&text), text, cos });
         }
         Ok(out)
     }

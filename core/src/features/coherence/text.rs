@@ -11,32 +11,32 @@ const STOP: &str =
     "a an the is are was were be been being am has have had do does did of in on at to for from by with \
      and or but as it its this that these those i me my mine we our you your he him his she her they them \
      their there here so very really also just will would should can could may might into about than then \
-     which who whom what user o os as um uma de do da dos das em no na nos nas e é que el la los las un \
+     which who whom what user o os as um uma de do da dos das em no na nos nas e e que el la los las un \
      una del en y es le les des du et est der die das ein eine und ist im mit von zu su sus se son sont \
-     ele ela il elle er sie es ich je yo eu para por pour für au aux";
+     ele ela il elle er sie es ich je yo eu para por pour fur au aux";
 
 /// Negation, as a word or a contraction's tail ("no" is left out: it is also Portuguese for "in the").
 const NEGATION: &str =
     "not never none nobody nothing neither nor without cannot dont doesnt didnt isnt wasnt arent werent \
-     wont cant hasnt havent não nao nunca nem jamais pas ne nicht kein keine keinen nie ningún ninguna \
+     wont cant hasnt havent nao nao nunca nem jamais pas ne nicht kein keine keinen nie ningun ninguna \
      nadie sin";
 
 /// Words that say a fact changed: a new fact holding one is read as an update of what it resembles.
 const CHANGE_CUES: &str =
     "now moved moves moving changed changes switched switches longer anymore instead updated upgraded \
      downgraded migrated replaced became become becomes currently rescheduled postponed renamed relocated \
-     stopped quit left joined promoted transferred recently agora mudou passou ahora cambió maintenant \
-     désormais jetzt nun mittlerweile inzwischen umgezogen depuis";
+     stopped quit left joined promoted transferred recently agora mudou passou ahora cambio maintenant \
+     desormais jetzt nun mittlerweile inzwischen umgezogen depuis";
 
 /// Words that name a relation to another entity: a fact about "Ana's sister" is not a fact about Ana.
 const RELATIONS: &str =
     "sister brother mother father mom dad wife husband partner son daughter friend colleague boss manager \
      cousin aunt uncle grandmother grandfather neighbor neighbour roommate girlfriend boyfriend team \
-     client parents kids children dog cat irmã irmão mãe pai hermana hermano madre padre sœur frère mère \
-     père schwester bruder mutter vater";
+     client parents kids children dog cat irma irmao mae pai hermana hermano madre padre sœur frere mere \
+     pere schwester bruder mutter vater";
 
 /// Number words, read as their digits.
-const NUMBER_WORDS: &str = "zero=0 one=1 two=2 three=3 four=4 five=5 six=6 seven=7 eight=8 nine=9 ten=10 eleven=11 twelve=12 twice=2 once=1 dois=2 três=3 tres=3 deux=2 trois=3 zwei=2 drei=3";
+const NUMBER_WORDS: &str = "zero=0 one=1 two=2 three=3 four=4 five=5 six=6 seven=7 eight=8 nine=9 ten=10 eleven=11 twelve=12 twice=2 once=1 dois=2 tres=3 tres=3 deux=2 trois=3 zwei=2 drei=3";
 
 /// Weekdays and months: a date's words are slots like its digits.
 const DATE_WORDS: &str =
@@ -48,10 +48,10 @@ const DATE_WORDS: &str =
 /// different languages share few words however alike they are, so rules.rs compares them by their vectors.
 const LANGUAGES: [&str; 5] = [
     "the is are was in of to a an and on at with has have his her for from by it that this",
-    "o a os as do da dos das no na nos nas em de é um uma com para pelo pela que mora tem foi",
-    "el la los las en de es un una con para y del al que por su vive tiene está",
+    "o a os as do da dos das no na nos nas em de e um uma com para pelo pela que mora tem foi",
+    "el la los las en de es un una con para y del al que por su vive tiene esta",
     "le la les des du est un une et en de au aux sur pour avec il elle dans son sa ses",
-    "der die das ist und ein eine mit von zu im am für auf den dem des hat sich nicht",
+    "der die das ist und ein eine mit von zu im am fur auf den dem des hat sich nicht",
 ];
 
 /// A fact's words as the rules read them.
@@ -76,10 +76,10 @@ pub(crate) struct Facts {
     pub language: Option<usize>,
 }
 
-/// Whether `list` (words separated by single spaces) holds `word`. The lists are strings rather than arrays of
+/// Whether `list` (words separated by single spaces, written without diacritics as `fold` leaves words) holds `word`. The lists are strings rather than arrays of
 /// strings: an array's table of pointers and lengths cost the wasm module more than the words.
 fn has(list: &str, word: &str) -> bool {
-    list.split(' ').any(|w| w.chars().map(fold).eq(word.chars()))
+    list.split(' ').any(|w| w == word)
 }
 
 /// Reads `text`.
@@ -116,10 +116,7 @@ pub(crate) fn analyse(text: &str) -> Facts {
         }
         if word.chars().any(|c| c.is_ascii_digit()) {
             f.numbers.insert(word.trim_start_matches('v').trim_end_matches('.').to_string());
-        } else if let Some(d) = NUMBER_WORDS.split(' ').find_map(|p| {
-            let (w, d) = p.split_once('=')?;
-            w.chars().map(fold).eq(bare.chars()).then_some(d)
-        }) {
+        } else if let Some(d) = NUMBER_WORDS.split(' ').find_map(|p| p.strip_prefix(bare.as_str())?.strip_prefix('=')) {
             f.numbers.insert(d.to_string());
         } else if has(DATE_WORDS, &stem(&bare)) {
             f.numbers.insert(stem(&bare));
