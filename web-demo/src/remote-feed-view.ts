@@ -15,6 +15,8 @@ function describe(e: ChangeEvent): string {
       return `${path} (its TTL passed)`;
     case 'evict':
       return `${path} (evicted by the cap)`;
+    case 'supersede':
+      return `${path} v${e.version} (superseded by ${(e.payload as { by?: string } | undefined)?.by ?? 'a newer fact'})`;
     case 'checkpoint':
       return `thread ${e.channel}, checkpoint ${e.key}`;
     case 'notify':
