@@ -105,10 +105,11 @@ pub(crate) fn analyse(text: &str) -> Facts {
         }
         f.norm.push_str(&bare);
         let is_stop = has(STOP, &bare);
-        if lower.ends_with("n't") || lower.ends_with("n’t") || has(NEGATION, &bare) {
+        let (negation, cue) = (has(NEGATION, &bare), has(CHANGE_CUES, &bare));
+        if lower.ends_with("n't") || lower.ends_with("n’t") || negation {
             f.negated = true;
         }
-        if has(CHANGE_CUES, &bare) {
+        if cue {
             f.change_cue = true;
         }
         if has(RELATIONS, &bare) {
@@ -125,11 +126,14 @@ pub(crate) fn analyse(text: &str) -> Facts {
             // has the same word in lower case ("Prefers…" and "the user prefers…").
             f.names.insert(bare.clone());
         }
-        for (i, list) in LANGUAGES.iter().enumerate() {
-            votes[i] += u32::from(has(list, &bare));
+        // Function words are short: a longer word is in no language's list.
+        if bare.len() <= 6 {
+            for (i, list) in LANGUAGES.iter().enumerate() {
+                votes[i] += u32::from(has(list, &bare));
+            }
         }
         f.words.insert(bare.clone());
-        if !is_stop && !has(NEGATION, &bare) && !has(CHANGE_CUES, &bare) {
+        if !is_stop && !negation && !cue {
             f.order.push(stem(&bare));
             f.content.insert(stem(&bare));
         }
