@@ -469,7 +469,9 @@ impl NativeStore {
 
     /// `ConsolidateQuery` JSON -> `ConsolidateReport` JSON.
     fn consolidate(&self, py: Python<'_>, query_json: String) -> PyResult<String> {
-        self.call(py, move |s| to_json(&s.consolidate(&parse::<ConsolidateQuery>(&query_json, "consolidate options")?)?))
+        self.call(py, move |s| {
+            to_json(&s.consolidate(&parse::<ConsolidateQuery>(&query_json, "consolidate options")?)?)
+        })
     }
 
     /// `ContextQuery` JSON (+ the query's vector) -> `ContextBlock` JSON.
