@@ -306,12 +306,17 @@ impl NativeStore {
                 Worker::spawn(move || {
                     let durable = options.sync_full;
                     let mut cfg = StoreConfig::try_from(options)?;
+                    let mut host: Option<Rc<dyn worker::Host>> = None;
                     if let Some(p) = path {
-                        let pages = pages::FilePages::open(&p, durable)
-                            .map_err(|e| Error::invalid(format!("cannot open {}: {e}", p.display())))?;
-                        cfg.storage = Storage::Pages { store: Rc::new(pages), atomic: false };
+                        let pages = Rc::new(
+                            pages::FilePages::open(&p, durable)
+                                .map_err(|e| Error::invalid(format!("cannot open {}: {e}", p.display())))?,
+                        );
+                        // Each call one transaction, committed by the store's thread (pages.rs).
+                        cfg.storage = Storage::Pages { store: pages.clone(), atomic: true };
+                        host = Some(pages);
                     }
-                    Store::open(cfg)
+                    Ok((Store::open(cfg)?, host))
                 })
             })
             .map_err(|e| py_err(py, e))?;

@@ -13,12 +13,61 @@
 //! system call even with no one waiting, and two per call made a trivial call's round trip 1.3 µs, not 1.0.
 
 use edgemem_core::{Error, Result, Store};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-type Job = Box<dyn FnOnce(&mut Option<Store>) + Send>;
+/// What the store's thread does around calls for a host that commits each call on its own (a file store's redo
+/// log, pages.rs): `begin` before a call, `commit` after it (before the answer: an acknowledged write is
+/// committed), `abort` when it cannot be committed, `idle` as the thread goes to sleep, `close` at the end.
+pub trait Host {
+    fn begin(&self) -> std::result::Result<(), String>;
+    fn commit(&self) -> std::result::Result<(), String>;
+    fn abort(&self);
+    fn idle(&self);
+    fn close(&self) -> std::result::Result<(), String>;
+}
+
+/// The store's thread's state: the store (None once closed) and its host's hooks.
+pub struct Engine {
+    store: Option<Store>,
+    host: Option<Rc<dyn Host>>,
+}
+
+impl Engine {
+    /// Runs `f` as one call: `begin`, `f`, `commit`. A call the host cannot commit, or one that panicked (the
+    /// engine's state unknown), is dropped and closes the store: nothing half-done is ever committed, and the
+    /// files keep every earlier commit.
+    fn call<R>(&mut self, f: impl FnOnce(&mut Option<Store>) -> Result<R>) -> Result<R> {
+        let Some(host) = self.host.clone() else {
+            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store)))
+                .unwrap_or_else(|_| Err(Error::internal("the engine panicked")));
+        };
+        if let Err(e) = host.begin() {
+            return Err(self.fail(&*host, format!("the store's files could not be recovered ({e})")));
+        }
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store))) {
+            Ok(r) => match host.commit() {
+                Ok(()) => r,
+                Err(e) => Err(self.fail(&*host, format!("the write could not be committed ({e})"))),
+            },
+            Err(_) => Err(self.fail(&*host, "the engine panicked".into())),
+        }
+    }
+
+    /// Drops the call's writes and the store (whatever closing it writes is dropped too).
+    fn fail(&mut self, host: &dyn Host, why: String) -> Error {
+        host.abort();
+        let store = self.store.take();
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(store)));
+        host.abort();
+        Error::internal(format!("{why}; the store was closed without it: open it again"))
+    }
+}
+
+type Job = Box<dyn FnOnce(&mut Engine) + Send>;
 
 /// How long either side spins for the other before it sleeps (longer than a futex wake-up here, ~100 µs).
 const SPIN: Duration = Duration::from_micros(400);
@@ -58,13 +107,22 @@ pub struct Worker {
 /// Waits until `flag` holds a value `want` accepts: spins for `SPIN`, then sleeps on `cv` with `lock`, saying so
 /// in `sleeping`. The waker stores `flag`, then reads `sleeping` (`wake`); both sides' store-then-load are SeqCst,
 /// so either the waker sees the sleeper, or the sleeper sees the flag before it waits: no wake-up is lost.
-fn wait_until<T>(flag: &AtomicU8, want: impl Fn(u8) -> bool, lock: &Mutex<T>, cv: &Condvar, sleeping: &AtomicBool) {
+/// `before_sleep` runs once, just before the sleep (the store's thread checkpoints then).
+fn wait_until<T>(
+    flag: &AtomicU8,
+    want: impl Fn(u8) -> bool,
+    lock: &Mutex<T>,
+    cv: &Condvar,
+    sleeping: &AtomicBool,
+    before_sleep: impl FnOnce(),
+) {
     if want(flag.load(Ordering::Acquire)) {
         return;
     }
     let start = Instant::now();
     while !want(flag.load(Ordering::Acquire)) {
         if start.elapsed() > SPIN {
+            before_sleep();
             let mut g = lock.lock().unwrap_or_else(|e| e.into_inner());
             sleeping.store(true, Ordering::SeqCst);
             while !want(flag.load(Ordering::SeqCst)) {
@@ -89,7 +147,7 @@ fn wake<T>(lock: &Mutex<T>, cv: &Condvar, sleeping: &AtomicBool) {
 
 impl Worker {
     /// Starts the thread and opens the store there with `open`; its error is returned as the engine's.
-    pub fn spawn(open: impl FnOnce() -> Result<Store> + Send + 'static) -> Result<Worker> {
+    pub fn spawn(open: impl FnOnce() -> Result<(Store, Option<Rc<dyn Host>>)> + Send + 'static) -> Result<Worker> {
         let slot = Arc::new(Slot {
             state: AtomicU8::new(EMPTY),
             job: Mutex::new(None),
@@ -101,10 +159,20 @@ impl Worker {
         let thread = std::thread::Builder::new()
             .name("edgemem-store".into())
             .spawn(move || {
-                let mut store = match open() {
-                    Ok(st) => {
+                let opened = open().and_then(|(store, host)| {
+                    // Opening may write (a new store's schema, a hot journal rolled back): committed first.
+                    match &host {
+                        Some(h) => {
+                            h.commit().map_err(|e| Error::internal(format!("cannot commit the store's opening: {e}")))
+                        }
+                        None => Ok(()),
+                    }
+                    .map(|()| Engine { store: Some(store), host })
+                });
+                let mut engine = match opened {
+                    Ok(engine) => {
                         let _ = tx.send(Ok(()));
-                        Some(st)
+                        engine
                     }
                     Err(e) => {
                         let _ = tx.send(Err(e));
@@ -112,18 +180,24 @@ impl Worker {
                     }
                 };
                 loop {
-                    wait_until(&s.state, |v| v != EMPTY, &s.job, &s.wake, &s.sleeping);
+                    let idle = || {
+                        if let Some(h) = &engine.host {
+                            h.idle();
+                        }
+                    };
+                    wait_until(&s.state, |v| v != EMPTY, &s.job, &s.wake, &s.sleeping, idle);
                     if s.state.load(Ordering::Acquire) == STOP {
                         break;
                     }
                     let job = s.job.lock().unwrap_or_else(|e| e.into_inner()).take();
                     s.state.store(EMPTY, Ordering::Release);
                     if let Some(job) = job {
-                        job(&mut store);
+                        job(&mut engine);
                     }
                 }
-                if let Some(st) = store.take() {
-                    let _ = st.close();
+                let _ = engine.call(|s| s.take().map_or(Ok(()), |st| st.close()));
+                if let Some(h) = engine.host.take() {
+                    let _ = h.close();
                 }
             })
             .map_err(|e| Error::internal(format!("cannot start the store's thread: {e}")))?;
@@ -169,9 +243,8 @@ impl Worker {
             sleeping: AtomicBool::new(false),
         });
         let a = answer.clone();
-        let job: Job = Box::new(move |s| {
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(s)))
-                .unwrap_or_else(|_| Err(Error::internal("the engine panicked")));
+        let job: Job = Box::new(move |engine| {
+            let r = engine.call(f);
             *a.value.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
             a.ready.store(1, Ordering::SeqCst);
             wake(&a.value, &a.wake, &a.sleeping);
@@ -179,7 +252,7 @@ impl Worker {
         *self.slot.job.lock().unwrap_or_else(|e| e.into_inner()) = Some(job);
         self.slot.state.store(JOB, Ordering::SeqCst);
         wake(&self.slot.job, &self.slot.wake, &self.slot.sleeping);
-        wait_until(&answer.ready, |v| v != 0, &answer.value, &answer.wake, &answer.sleeping);
+        wait_until(&answer.ready, |v| v != 0, &answer.value, &answer.wake, &answer.sleeping, || {});
         let v = answer.value.lock().unwrap_or_else(|e| e.into_inner()).take();
         v.unwrap_or_else(|| Err(Error::internal("the store's thread gave no answer")))
     }

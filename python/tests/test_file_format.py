@@ -3,6 +3,7 @@ command line (`edgemem stats | search | export`), and the reverse — also after
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -214,7 +215,11 @@ def test_node_redo_log_is_replayed_by_python(tmp_path):
         assert s.stats()["memories"] == 150
         assert [s.get("r", f"k{i}").value for i in (0, 49, 50, 149)] == [0, 49, 50, 149]
         assert s.get("r", "k149", include_embedding=True).embedding == [1, 149]
-    assert os.path.getsize(f"{p}-redo") == 0  # replayed, flushed, emptied
+    # Replayed into the database file: it holds every commit without the log.
+    alone = tmp_path / "alone.db"
+    shutil.copy(p, alone)
+    with open_store(alone) as s:
+        assert s.stats()["memories"] == 150
     integrity(p)
     out = node("const s = await openStore({ storage: { file: argv[0] } }); console.log((await s.stats()).memories); await s.close();", str(p))
     assert int(out) == 150
@@ -249,34 +254,63 @@ def test_python_batches_killed_mid_write_stay_all_or_nothing(tmp_path):
     assert int(out) == sum(counts.values())
 
 
-def test_an_emptied_journal_keeps_its_blocks_and_is_no_hot_journal(tmp_path):
-    """Python ends a transaction as SQLite's PERSIST journal mode does (the journal's header zeroed, its blocks
-    kept for the next one): the files as a crash leaves them open in either package with every commit, and a
-    closed store leaves an empty journal."""
-    import shutil
+PY_LOG_WRITER = """
+import sys, time
+from edgemem import open_store
+s = open_store(sys.argv[1], dims=2)
+for i in range(50, 60):
+    s.put("r", f"k{i}", i, embedding=[1, i])
+print("done", flush=True)
+time.sleep(600)  # stay open until killed: no close
+"""
 
+
+def test_python_redo_log_is_replayed_by_python_and_node(tmp_path):
+    """Python commits through the redo log too, then writes in place: the log alone holds the last commits after
+    a power loss (simulated: the database file as it was before them, the log as the killed writer left it).
+    Both packages replay it."""
+    p = tmp_path / "pyredo.db"
+    with open_store(p, dims=2) as s:
+        for i in range(50):
+            s.put("r", f"k{i}", i, embedding=[1, i])
+    before = p.read_bytes()
+    proc = subprocess.Popen([sys.executable, "-c", PY_LOG_WRITER, str(p)], stdout=subprocess.PIPE, text=True, cwd=tmp_path)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "done"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    p.write_bytes(before)  # the in-place writes lost
+    node_copy = tmp_path / "node.db"
+    shutil.copy(p, node_copy)
+    shutil.copy(f"{p}-redo", f"{node_copy}-redo")
+    with open_store(p) as s:
+        assert s.stats()["memories"] == 60
+        assert s.get("r", "k59", include_embedding=True).embedding == [1, 59]
+    integrity(p)
+    out = node("const s = await openStore({ storage: { file: argv[0] } }); console.log((await s.stats()).memories); await s.close();", str(node_copy))
+    assert int(out) == 60
+    integrity(node_copy)
+
+
+def test_a_journal_an_earlier_version_emptied_is_no_hot_journal(tmp_path):
+    """Earlier versions of the Python package ended a transaction as SQLite's PERSIST journal mode does (the
+    journal's header zeroed, its blocks kept): such a journal, left by a crash, is no hot journal in either
+    package, and the store opens with every commit."""
     p = tmp_path / "j.db"
-    journal = Path(f"{p}-journal")
-    s = open_store(p)
-    for i in range(20):
-        s.put(("j",), f"k{i}", {"i": i, "pad": "x" * 3000})
-    assert journal.stat().st_size > 0 and journal.read_bytes()[:28] == bytes(28)
-    crashed = tmp_path / "crashed"
-    crashed.mkdir()
-    for f in (p, journal):
-        shutil.copy(f, crashed / f.name)  # the files as a killed process leaves them
-    s.close()
-    assert not journal.exists() or journal.stat().st_size == 0
+    with open_store(p) as s:
+        for i in range(20):
+            s.put(("j",), f"k{i}", {"i": i, "pad": "x" * 3000})
     for copy in ("py.db", "node.db"):
-        shutil.copy(crashed / p.name, crashed / copy)
-        shutil.copy(crashed / journal.name, crashed / f"{copy}-journal")
-    with open_store(crashed / "py.db") as c:
+        shutil.copy(p, tmp_path / copy)
+        Path(f"{tmp_path / copy}-journal").write_bytes(bytes(28) + b"\xaa" * (8192 * 3 - 28))
+    with open_store(tmp_path / "py.db") as c:
         assert c.stats()["memories"] == 20 and c.get(("j",), "k19").value["i"] == 19
         c.put(("j",), "after", 1)
-    integrity(crashed / "py.db")
+    with open_store(tmp_path / "py.db") as c:
+        assert c.stats()["memories"] == 21
+    integrity(tmp_path / "py.db")
     out = node(
         "const s = await openStore({ storage: { file: argv[0] } }); console.log((await s.stats()).memories); await s.close();",
-        str(crashed / "node.db"),
+        str(tmp_path / "node.db"),
     )
     assert int(out) == 20
-    integrity(crashed / "node.db")
+    integrity(tmp_path / "node.db")
