@@ -379,7 +379,8 @@ impl Store {
         };
         self.lexical.drop_mark(); // one a failed write left
         let tag = self.write_tag.take();
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        // Cached statements: `execute_batch` would parse the SQL again on every write.
+        self.conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
             if let Some((replica, op)) = &tag {
@@ -394,7 +395,7 @@ impl Store {
                 lexical_applied = true;
             }
             // No commit row: every seq has its event, which carries the commit's time (time_index.rs).
-            self.conn.execute_batch("COMMIT")?;
+            self.conn.prepare_cached("COMMIT")?.execute([])?;
             Ok(v)
         });
         let v = match out {

@@ -6,8 +6,8 @@
 //!
 //! The engine runs as for any host that commits atomically (SQLite's journal in memory, no syncs): the puts of a
 //! call are kept (reads see them) and, when the call ends, `commit` appends them to the log as one transaction —
-//! one write, flushed when `durable` — the commit point; then they are written in place, not flushed. `abort`
-//! drops them. A checkpoint (the files flushed when durable, then the log started over) runs once the log passes
+//! one write, flushed when `durable` — the commit point; once the call is answered, `after` writes them in place,
+//! not flushed (the caller goes on meanwhile; the next call begins after it). `abort` drops them. A checkpoint (the files flushed when durable, then the log started over) runs once the log passes
 //! `CHECKPOINT_BYTES`, when the store's thread goes idle with `IDLE_CHECKPOINT_BYTES` in it, and at close;
 //! opening replays the log's committed transactions, so a crash between a commit and its checkpoint loses nothing.
 //!
@@ -70,6 +70,8 @@ pub struct FilePages {
     spilled_any: Cell<bool>,
     /// A commit reached the log but not all of the files: the log is replayed before anything else.
     replay_due: Cell<bool>,
+    /// The last commit is in the log, not yet in place (`after`).
+    in_place_due: Cell<bool>,
     free: RefCell<Vec<Vec<u8>>>,
 }
 
@@ -105,6 +107,7 @@ impl FilePages {
             pending_bytes: Cell::new(0),
             spilled_any: Cell::new(false),
             replay_due: Cell::new(false),
+            in_place_due: Cell::new(false),
             free: RefCell::default(),
         };
         if !found.is_empty() {
@@ -262,10 +265,10 @@ impl FilePages {
         Ok(())
     }
 
-    /// Commits the running transaction: its chunks and the files' new lengths to the log (the commit point),
-    /// then in place. An error before the commit point drops the transaction.
+    /// Commits the running transaction: its chunks and the files' new lengths to the log, the commit point (`after`
+    /// writes them in place). An error drops the transaction.
     pub fn commit(&self) -> Result<(), String> {
-        let mut files = self.files.borrow_mut();
+        let files = self.files.borrow_mut();
         if !files.values().any(|o| o.changed) {
             return Ok(());
         }
@@ -283,12 +286,23 @@ impl FilePages {
             self.abort();
             return Err(e);
         }
+        self.in_place_due.set(true);
+        Ok(())
+    }
+
+    /// Writes the last committed transaction in place (the store's thread calls this once the call is answered:
+    /// the caller goes on meanwhile), then checkpoints when the log has grown past its limit.
+    pub fn after(&self) {
+        if !self.in_place_due.replace(false) {
+            return;
+        }
+        let mut files = self.files.borrow_mut();
         let mut removed = Vec::new();
         for (name, o) in files.iter_mut().filter(|(_, o)| o.changed) {
             if !o.exists {
                 removed.push(*name);
             } else if self.write_in_place(o).is_err() {
-                // Committed (the log has it), not all in place: the log is replayed before the next read.
+                // Committed (the log has it), not all in place: the log is replayed before the next call.
                 self.replay_due.set(true);
             }
         }
@@ -304,14 +318,14 @@ impl FilePages {
         self.pending_bytes.set(0);
         self.spilled_any.set(false);
         let limit = if self.durable { CHECKPOINT_BYTES } else { CHECKPOINT_BYTES_NOT_DURABLE };
-        if self.log.borrow().used() > limit {
-            self.checkpoint()?;
+        if !self.replay_due.get() && self.log.borrow().used() > limit {
+            let _ = self.checkpoint(); // nothing is lost on failure: the log keeps every commit
         }
-        Ok(())
     }
 
     /// Drops the running transaction's writes.
     pub fn abort(&self) {
+        self.after(); // a committed transaction not yet in place is no part of it
         for o in self.files.borrow_mut().values_mut().filter(|o| o.changed) {
             self.settle(o, false);
         }
@@ -322,6 +336,7 @@ impl FilePages {
 
     /// Checkpoints when the log holds enough to be worth it (the store's thread calls this as it goes idle).
     pub fn idle(&self) {
+        self.after();
         if self.replay_due.get() {
             let _ = self.recover();
         } else if self.log.borrow().used() >= IDLE_CHECKPOINT_BYTES {
@@ -331,6 +346,7 @@ impl FilePages {
 
     /// Before a call: the log replayed first when a commit did not reach the files in place.
     pub fn begin(&self) -> Result<(), String> {
+        self.after();
         if self.replay_due.get() {
             self.recover()?;
         }
@@ -645,6 +661,9 @@ impl crate::worker::Host for FilePages {
     }
     fn commit(&self) -> Result<(), String> {
         FilePages::commit(self)
+    }
+    fn after(&self) {
+        FilePages::after(self)
     }
     fn abort(&self) {
         FilePages::abort(self)

@@ -64,8 +64,9 @@ fn put_words(b: &mut [u8], words: &[u32]) {
 fn checksum(b: &[u8], sum: (u32, u32)) -> (u32, u32) {
     let (mut s1, mut s2) = sum;
     for pair in b.chunks_exact(8) {
-        s1 = s1.wrapping_add(word(pair, 0)).wrapping_add(s2);
-        s2 = s2.wrapping_add(word(pair, 1)).wrapping_add(s1);
+        let v = u64::from_le_bytes(pair.try_into().unwrap_or([0; 8]));
+        s1 = s1.wrapping_add(v as u32).wrapping_add(s2);
+        s2 = s2.wrapping_add((v >> 32) as u32).wrapping_add(s1);
     }
     (s1, s2)
 }
@@ -341,13 +342,16 @@ impl Log {
     /// Lays `chunks` out as page frames at the end of `buf`: each chunk's offset in `buf`.
     fn frames(&mut self, buf: &mut Vec<u8>, chunks: &[(u32, u64, &[u8])]) -> Vec<u64> {
         let mut offsets = Vec::with_capacity(chunks.len());
-        let mut body = vec![0u8; CHUNK as usize];
+        let zeros = [0u8; CHUNK as usize];
         for &(file, chunk, bytes) in chunks {
-            let n = bytes.len().min(CHUNK as usize);
-            body[..n].copy_from_slice(&bytes[..n]);
-            body[n..].fill(0);
             offsets.push((buf.len() + HEAD) as u64);
-            self.frame(buf, KIND_PAGE, file, chunk as u32, &body);
+            if bytes.len() >= CHUNK as usize {
+                self.frame(buf, KIND_PAGE, file, chunk as u32, &bytes[..CHUNK as usize]);
+            } else {
+                let mut body = bytes.to_vec();
+                body.extend_from_slice(&zeros[bytes.len()..]);
+                self.frame(buf, KIND_PAGE, file, chunk as u32, &body);
+            }
         }
         offsets
     }

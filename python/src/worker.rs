@@ -21,10 +21,12 @@ use std::time::{Duration, Instant};
 
 /// What the store's thread does around calls for a host that commits each call on its own (a file store's redo
 /// log, pages.rs): `begin` before a call, `commit` after it (before the answer: an acknowledged write is
-/// committed), `abort` when it cannot be committed, `idle` as the thread goes to sleep, `close` at the end.
+/// committed), `after` once the call is answered, `abort` when it cannot be committed, `idle` as the thread goes
+/// to sleep, `close` at the end.
 pub trait Host {
     fn begin(&self) -> std::result::Result<(), String>;
     fn commit(&self) -> std::result::Result<(), String>;
+    fn after(&self);
     fn abort(&self);
     fn idle(&self);
     fn close(&self) -> std::result::Result<(), String>;
@@ -193,6 +195,9 @@ impl Worker {
                     s.state.store(EMPTY, Ordering::Release);
                     if let Some(job) = job {
                         job(&mut engine);
+                        if let Some(h) = &engine.host {
+                            h.after();
+                        }
                     }
                 }
                 let _ = engine.call(|s| s.take().map_or(Ok(()), |st| st.close()));

@@ -35,6 +35,8 @@ _IN_MAX = 100
 #: Threads one `prune_threads` call takes (the engine's limit).
 _THREADS_MAX = 1000
 _SCALARS = (str, bool, int, float)
+#: The serializer type names stored before a payload's NUL byte, decoded once.
+_TYPES = {b"msgpack": "msgpack", b"pickle": "pickle", b"bytes": "bytes", b"bytearray": "bytearray", b"null": "null"}
 
 
 def _missing(what: str, call: str) -> EdgememError:
@@ -67,26 +69,24 @@ class EdgememSaver(BaseCheckpointSaver[str]):
         t, sep, rest = b.partition(b"\0")
         if not sep:  # written by another surface: plain bytes
             return self.serde.loads_typed(("bytes", b))
-        return self.serde.loads_typed((t.decode(), rest))
+        return self.serde.loads_typed((_TYPES.get(t) or t.decode(), rest))
 
     def _tuple(self, c: Any) -> CheckpointTuple:
         skeleton = self._load(c.data)
-        by_version = {(ch, v): data for ch, v, data in c.blobs}
-        values: dict[str, Any] = {}
-        for ch, ver in (skeleton.get("channel_versions") or {}).items():
-            data = by_version.get((ch, str(ver)))
-            if data is not None:
-                values[ch] = self._load(data)
-        checkpoint: Checkpoint = {**skeleton, "channel_values": values}
+        if "channel_versions" not in skeleton:  # left out by `put` (the store keeps them as they were)
+            skeleton["channel_versions"] = dict(c.channel_versions)
+        load = self._load
+        # The store returns the blobs the checkpoint's channel versions name, one per channel.
+        skeleton["channel_values"] = {ch: load(data) for ch, _ver, data in c.blobs}
         conf = {"thread_id": c.thread_id, "checkpoint_ns": c.checkpoint_ns}
         return CheckpointTuple(
             config={"configurable": {**conf, "checkpoint_id": c.checkpoint_id}},
-            checkpoint=checkpoint,
+            checkpoint=skeleton,
             metadata=c.metadata,
             parent_config=(
                 {"configurable": {**conf, "checkpoint_id": c.parent_id}} if c.parent_id else None
             ),
-            pending_writes=[(task, ch, self._load(v)) for task, _idx, ch, v in c.pending_writes],
+            pending_writes=[(task, ch, load(v)) for task, _idx, ch, v in c.pending_writes],
         )
 
     # --- BaseCheckpointSaver -----------------------------------------------------------------------------------
@@ -162,23 +162,23 @@ class EdgememSaver(BaseCheckpointSaver[str]):
             raise _missing("thread_id", "EdgememSaver.put")
         checkpoint_ns = conf.get("checkpoint_ns", "")
         c = dict(checkpoint)
-        values = c.pop("channel_values", {}) or {}
+        values = c.pop("channel_values", None) or {}
+        versions = c.get("channel_versions") or {}
+        if all(type(v) is str for v in versions.values()):
+            c.pop("channel_versions", None)  # stored once, as the checkpoint's channel versions (`_tuple` puts them back)
         blobs = [(ch, str(v), self._dump(values[ch])) for ch, v in new_versions.items() if ch in values]
         md = get_checkpoint_metadata(config, metadata)
+        args = (thread_id, checkpoint["id"], self._dump(c))
+        kw = {
+            "checkpoint_ns": checkpoint_ns,
+            "parent_id": conf.get("checkpoint_id"),
+            "channel_versions": {k: str(v) for k, v in versions.items()},
+            "blobs": blobs,
+        }
         try:
-            json.dumps(md)
-        except (TypeError, ValueError):
-            md = json.loads(json.dumps(md, default=str))
-        self.store.put_checkpoint(
-            thread_id,
-            checkpoint["id"],
-            self._dump(c),
-            checkpoint_ns=checkpoint_ns,
-            parent_id=conf.get("checkpoint_id"),
-            metadata=md,
-            channel_versions={k: str(v) for k, v in c.get("channel_versions", {}).items()},
-            blobs=blobs,
-        )
+            self.store.put_checkpoint(*args, metadata=md, **kw)
+        except (TypeError, ValueError):  # metadata JSON cannot hold as it is: its values as strings
+            self.store.put_checkpoint(*args, metadata=json.loads(json.dumps(md, default=str)), **kw)
         return {"configurable": {"thread_id": thread_id, "checkpoint_ns": checkpoint_ns, "checkpoint_id": checkpoint["id"]}}
 
     def put_writes(
