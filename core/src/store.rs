@@ -347,6 +347,14 @@ impl Store {
         self.seq
     }
 
+    /// Runs `sql` as a cached statement (`execute_batch` would parse it again each time): not inlined into
+    /// `write_tx`'s many instantiations.
+    #[inline(never)]
+    fn run_cached(&self, sql: &str) -> Result<()> {
+        self.conn.prepare_cached(sql)?.execute([])?;
+        Ok(())
+    }
+
     /// Runs `f` in one SQLite transaction. Seqs, events, index changes and usage take effect
     /// only if COMMIT succeeds; on any error everything rolls back.
     pub(crate) fn write_tx<T>(&mut self, f: impl FnOnce(&mut Store, &mut Tx) -> Result<T>) -> Result<T> {
@@ -379,8 +387,7 @@ impl Store {
         };
         self.lexical.drop_mark(); // one a failed write left
         let tag = self.write_tag.take();
-        // Cached statements: `execute_batch` would parse the SQL again on every write.
-        self.conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+        self.run_cached("BEGIN IMMEDIATE")?;
         let mut lexical_applied = false;
         let out = f(self, &mut tx).and_then(|v| {
             if let Some((replica, op)) = &tag {
@@ -395,7 +402,7 @@ impl Store {
                 lexical_applied = true;
             }
             // No commit row: every seq has its event, which carries the commit's time (time_index.rs).
-            self.conn.prepare_cached("COMMIT")?.execute([])?;
+            self.run_cached("COMMIT")?;
             Ok(v)
         });
         let v = match out {

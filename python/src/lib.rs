@@ -693,13 +693,22 @@ impl NativeStore {
     }
 
     /// For the bench (suite `python`): runs one call `iters` times in Rust on the store's thread, no Python and no
-    /// hand-off, and returns each run's time in µs — the native cost of exactly what the binding's call does.
+    /// hand-off, and returns each run's time in µs — the native cost of exactly what the binding's call does (a
+    /// write's commit included).
     /// `op`: `get` (`[namespace, key]`, the memory as JSON text), `get_memory` (the same, as the engine's
     /// `Memory`: what `get_memory` calls), `get_checkpoint` (`[thread, ns, id or null]`), `put` (a `MemoryPut`,
     /// its key suffixed with the run's number), `search` (a `SearchQuery`), `checkpoint` (a `CheckpointPut`, its
     /// id suffixed likewise).
     fn _bench_native(&self, py: Python<'_>, op: String, args_json: String, iters: usize) -> PyResult<Vec<f64>> {
-        self.call(py, move |s| {
+        let run = move |s: &mut Store, host: Option<&dyn worker::Host>| {
+            // A write is committed (and written in place) as a call's is, inside its timing.
+            let commit = || -> Result<(), Error> {
+                if let Some(h) = host {
+                    h.commit().map_err(Error::internal)?;
+                    h.after();
+                }
+                Ok(())
+            };
             let mut out = Vec::with_capacity(iters);
             match op.as_str() {
                 "get" => {
@@ -733,6 +742,7 @@ impl NativeStore {
                         p.key = format!("{}{i}", p.key);
                         let t = std::time::Instant::now();
                         std::hint::black_box(s.put(p)?);
+                        commit()?;
                         out.push(t.elapsed().as_secs_f64() * 1e6);
                     }
                 }
@@ -751,13 +761,15 @@ impl NativeStore {
                         c.checkpoint_id = format!("{}{i:08}", c.checkpoint_id);
                         let t = std::time::Instant::now();
                         std::hint::black_box(s.put_checkpoint(c)?);
+                        commit()?;
                         out.push(t.elapsed().as_secs_f64() * 1e6);
                     }
                 }
                 other => return Err(Error::invalid(format!("unknown bench op {other:?}"))),
             }
             Ok(out)
-        })
+        };
+        py.detach(|| self.worker.run_with_host(run)).map_err(|e| py_err(py, e))
     }
 
     /// Flushes and closes; later calls raise INVALID_ARGUMENT. Closing twice is a no-op.

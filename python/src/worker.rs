@@ -42,15 +42,15 @@ impl Engine {
     /// Runs `f` as one call: `begin`, `f`, `commit`. A call the host cannot commit, or one that panicked (the
     /// engine's state unknown), is dropped and closes the store: nothing half-done is ever committed, and the
     /// files keep every earlier commit.
-    fn call<R>(&mut self, f: impl FnOnce(&mut Option<Store>) -> Result<R>) -> Result<R> {
+    fn call<R>(&mut self, f: impl FnOnce(&mut Option<Store>, Option<&dyn Host>) -> Result<R>) -> Result<R> {
         let Some(host) = self.host.clone() else {
-            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store)))
+            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store, None)))
                 .unwrap_or_else(|_| Err(Error::internal("the engine panicked")));
         };
         if let Err(e) = host.begin() {
             return Err(self.fail(&*host, format!("the store's files could not be recovered ({e})")));
         }
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store))) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store, Some(&*host)))) {
             Ok(r) => match host.commit() {
                 Ok(()) => r,
                 Err(e) => Err(self.fail(&*host, format!("the write could not be committed ({e})"))),
@@ -200,7 +200,7 @@ impl Worker {
                         }
                     }
                 }
-                let _ = engine.call(|s| s.take().map_or(Ok(()), |st| st.close()));
+                let _ = engine.call(|s, _| s.take().map_or(Ok(()), |st| st.close()));
                 if let Some(h) = engine.host.take() {
                     let _ = h.close();
                 }
@@ -223,15 +223,23 @@ impl Worker {
 
     /// Runs `f` on the store's thread and returns its answer; INVALID_ARGUMENT once the store is closed.
     pub fn run<R: Send + 'static>(&self, f: impl FnOnce(&mut Store) -> Result<R> + Send + 'static) -> Result<R> {
-        self.run_opt(move |s| match s.as_mut() {
-            Some(st) => f(st),
+        self.run_with_host(move |s, _| f(s))
+    }
+
+    /// `run`, `f` also given the host (the bench commits each of its writes as a call's would be).
+    pub fn run_with_host<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Store, Option<&dyn Host>) -> Result<R> + Send + 'static,
+    ) -> Result<R> {
+        self.run_opt(move |s, host| match s.as_mut() {
+            Some(st) => f(st, host),
             None => Err(Error::invalid("the store is closed")),
         })
     }
 
     fn run_opt<R: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Option<Store>) -> Result<R> + Send + 'static,
+        f: impl FnOnce(&mut Option<Store>, Option<&dyn Host>) -> Result<R> + Send + 'static,
     ) -> Result<R> {
         if std::process::id() != self.pid {
             // Waiting for a thread that does not exist in this process would hang.
@@ -267,7 +275,7 @@ impl Worker {
         if std::process::id() != self.pid {
             return Ok(()); // a forked child's copy: the parent's thread and file are the parent's to close
         }
-        let r = self.run_opt(|s| match s.take() {
+        let r = self.run_opt(|s, _| match s.take() {
             Some(st) => st.close(),
             None => Ok(()),
         });
