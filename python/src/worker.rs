@@ -47,6 +47,9 @@ impl Engine {
             return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store, None)))
                 .unwrap_or_else(|_| Err(Error::internal("the engine panicked")));
         };
+        if self.store.is_none() {
+            return f(&mut self.store, Some(&*host)); // closed: nothing to begin or commit
+        }
         if let Err(e) = host.begin() {
             return Err(self.fail(&*host, format!("the store's files could not be recovered ({e})")));
         }
