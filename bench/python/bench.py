@@ -4,7 +4,8 @@ package's costs, printed as one JSON document (milliseconds).
 - binding: PUT / GET / CHECKPOINT / hybrid SEARCH called from Python vs the same engine call (same arguments) run
   natively in Rust on the same store (`NativeStore._bench_native`: no Python, no thread hand-off), 10k memories of
   LoCoMo vectors; GET over varied keys and SEARCH over varied questions from Python alone, beside; the floor of a
-  call from Python (a trivial call's round trip, a `Memory` made in Python) and GET against it.
+  call from Python (a trivial call's round trip, a `Memory` made in Python) and GET against it; the engine's GET
+  made once through the hand-off (no Python result) and GET against that.
 - langgraph_step: put + put_writes + get_tuple of a 20-channel checkpoint, EdgememSaver on a file store vs
   langgraph-checkpoint-sqlite's SqliteSaver at equal durability (both flushing each commit: edgemem sync_full,
   SQLite synchronous=FULL; and neither: edgemem's default, SQLite synchronous=NORMAL) and InMemorySaver.
@@ -92,6 +93,10 @@ def binding(data: Path, n: int, iters: int, rng: random.Random) -> dict:
         # The floor of any call from Python: a trivial one's round trip to the store's thread (`seq`), and a
         # Memory made in Python from its 13 fields (what any GET from Python hands back).
         out["call_floor"] = (timed(lambda i: nat.seq(), iters), None)
+        # The same engine GET made once through the hand-off, no Python object made of it: what one call costs the
+        # engine's thread (cold from its wait), against which the binding adds its arguments and the `Memory`.
+        get_args = json.dumps([["conv", "3"], "m13"])
+        out["get_through_handoff"] = (timed(lambda i: nat._bench_native("get_memory", get_args, 1), iters), None)
         m = s.get(("conv", "3"), "m13")
         from edgemem.types import Memory
 
@@ -125,6 +130,7 @@ def binding(data: Path, n: int, iters: int, rng: random.Random) -> dict:
     floor = res["get"]["native"]["p50"] + res["call_floor"]["python"]["p50"]
     res["get"]["floor_p50"] = round(floor, 4)
     res["get"]["ratio_to_floor_p50"] = round(res["get"]["python"]["p50"] / floor, 3)
+    res["get"]["ratio_to_handoff_p50"] = round(res["get"]["python"]["p50"] / res["get_through_handoff"]["python"]["p50"], 3)
     res["memories"] = n
     return res
 
