@@ -79,10 +79,7 @@ impl NativeStore {
                     let mut cfg = StoreConfig::try_from(options)?;
                     let mut host: Option<Rc<dyn worker::Host>> = None;
                     if let Some(p) = path {
-                        let pages = Rc::new(
-                            pages::FilePages::open(&p, durable)
-                                .map_err(|e| Error::invalid(format!("cannot open {}: {e}", p.display())))?,
-                        );
+                        let pages = Rc::new(pages::FilePages::open(&p, durable)?);
                         // Each call one transaction, committed by the store's thread (pages.rs).
                         cfg.storage = Storage::Pages { store: pages.clone(), atomic: true };
                         host = Some(pages);

@@ -16,12 +16,13 @@
 //! no hot journal and reads as empty.
 
 use crate::redo::{Entry, Log, Logged, Op, CHUNK};
-use edgemem_core::PageStore;
+use edgemem_core::{Error, ErrorCode, PageStore};
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The files a store keeps, by their id in the redo log.
 const FILES: [&str; 3] = ["db", "journal", "wal"];
@@ -33,6 +34,28 @@ const CHECKPOINT_BYTES: u64 = 16 << 20;
 const CHECKPOINT_BYTES_NOT_DURABLE: u64 = 1 << 20;
 /// The log's size from which an idle store's thread checkpoints.
 const IDLE_CHECKPOINT_BYTES: u64 = 1 << 20;
+
+/// The database paths open in this process (their directory resolved): a second store on one would write over the
+/// first one's log.
+static OPEN: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// Claims `path` for this process: CONFLICT when a store has it open.
+fn claim(path: &Path) -> Result<PathBuf, Error> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let key =
+        std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()).join(path.file_name().unwrap_or_default());
+    if !OPEN.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone()) {
+        return Err(Error::new(
+            ErrorCode::Conflict,
+            format!("{} is already open in this process; close that store first", path.display()),
+        ));
+    }
+    Ok(key)
+}
+
+fn release(key: &Path) {
+    OPEN.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+}
 
 /// One file as the store holds it open.
 struct Open {
@@ -72,6 +95,12 @@ pub struct FilePages {
     replay_due: Cell<bool>,
     /// The last commit is in the log, not yet in place (`after`).
     in_place_due: Cell<bool>,
+    /// A read or write of the files failed during the running call: it is not committed.
+    failed: Cell<bool>,
+    /// Given up after a failure (`poison`): nothing is written any more, the log is left for the next open.
+    poisoned: Cell<bool>,
+    /// This process's claim on the path (released by `poison` and on drop).
+    claim: RefCell<Option<PathBuf>>,
     free: RefCell<Vec<Vec<u8>>>,
 }
 
@@ -96,8 +125,16 @@ fn file_name(id: u32) -> Result<&'static str, String> {
 impl FilePages {
     /// Opens the store's files at `path` (the database is created by the engine on its first write) and its redo
     /// log, replaying the transactions a crashed writer (either package) committed there.
-    pub fn open(path: &Path, durable: bool) -> Result<FilePages, String> {
-        let (log, found) = Log::open(&Self::path_at(path, "redo"), durable)?;
+    pub fn open(path: &Path, durable: bool) -> Result<FilePages, Error> {
+        let claim = claim(path)?;
+        let cannot = |e: String| Error::invalid(format!("cannot open {}: {e}", path.display()));
+        let (log, found) = match Log::open(&Self::path_at(path, "redo"), durable) {
+            Ok(opened) => opened,
+            Err(e) => {
+                release(&claim);
+                return Err(cannot(e));
+            }
+        };
         let pages = FilePages {
             path: path.to_path_buf(),
             durable,
@@ -108,13 +145,37 @@ impl FilePages {
             spilled_any: Cell::new(false),
             replay_due: Cell::new(false),
             in_place_due: Cell::new(false),
+            failed: Cell::new(false),
+            poisoned: Cell::new(false),
+            claim: RefCell::new(Some(claim)),
             free: RefCell::default(),
         };
         if !found.is_empty() {
-            pages.replay(&found)?;
-            pages.checkpoint()?;
+            if let Err(e) = pages.replay(&found).and_then(|()| pages.checkpoint()) {
+                pages.poison(); // the log stays as it is, for the next open to replay
+                return Err(Error::new(
+                    ErrorCode::Internal,
+                    format!("cannot recover {} from its redo log: {e}", path.display()),
+                ));
+            }
         }
         Ok(pages)
+    }
+
+    /// Gives up after a failure: nothing more is written (not even a checkpoint), and the path is free to open again.
+    pub fn poison(&self) {
+        self.poisoned.set(true);
+        if let Some(c) = self.claim.borrow_mut().take() {
+            release(&c);
+        }
+    }
+
+    /// Notes a failed read or write of the files: the running call is not committed.
+    fn note<T>(&self, r: Result<T, String>) -> Result<T, String> {
+        if r.is_err() {
+            self.failed.set(true);
+        }
+        r
     }
 
     fn path_at(path: &Path, name: &str) -> PathBuf {
@@ -268,6 +329,13 @@ impl FilePages {
     /// Commits the running transaction: its chunks and the files' new lengths to the log, the commit point (`after`
     /// writes them in place). An error drops the transaction.
     pub fn commit(&self) -> Result<(), String> {
+        if self.poisoned.get() {
+            return Err("the store was closed after a failure".into());
+        }
+        if self.failed.replace(false) {
+            self.abort();
+            return Err("a read or write of the store's files failed during the call".into());
+        }
         let files = self.files.borrow_mut();
         if !files.values().any(|o| o.changed) {
             return Ok(());
@@ -284,6 +352,7 @@ impl FilePages {
         if let Err(e) = logged {
             drop(files);
             self.abort();
+            self.failed.set(true); // a caller committing inside a call (the bench) fails the call too
             return Err(e);
         }
         self.in_place_due.set(true);
@@ -293,7 +362,7 @@ impl FilePages {
     /// Writes the last committed transaction in place (the store's thread calls this once the call is answered:
     /// the caller goes on meanwhile), then checkpoints when the log has grown past its limit.
     pub fn after(&self) {
-        if !self.in_place_due.replace(false) {
+        if self.poisoned.get() || !self.in_place_due.replace(false) {
             return;
         }
         let mut files = self.files.borrow_mut();
@@ -336,6 +405,9 @@ impl FilePages {
 
     /// Checkpoints when the log holds enough to be worth it (the store's thread calls this as it goes idle).
     pub fn idle(&self) {
+        if self.poisoned.get() {
+            return;
+        }
         self.after();
         if self.replay_due.get() {
             let _ = self.recover();
@@ -346,6 +418,10 @@ impl FilePages {
 
     /// Before a call: the log replayed first when a commit did not reach the files in place.
     pub fn begin(&self) -> Result<(), String> {
+        if self.poisoned.get() {
+            return Err("the store was closed after a failure".into());
+        }
+        self.failed.set(false);
         self.after();
         if self.replay_due.get() {
             self.recover()?;
@@ -355,6 +431,9 @@ impl FilePages {
 
     /// Checkpoints: the files then hold every commit (flushed when durable). Call after the last commit.
     pub fn close(&self) -> Result<(), String> {
+        if self.poisoned.get() {
+            return Ok(());
+        }
         self.begin()?;
         if self.log.borrow().used() > 0 {
             self.checkpoint()?;
@@ -537,8 +616,8 @@ fn write_run(o: &mut Open, run: &[&[u8]], first: u64, p: &Path) -> Result<(), St
     Ok(())
 }
 
-impl PageStore for FilePages {
-    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
+impl FilePages {
+    fn get_files(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
         let (name, part) = split(key)?;
         Ok(self
             .with(name, false, |o| {
@@ -560,7 +639,7 @@ impl PageStore for FilePages {
             .flatten())
     }
 
-    fn read_into(&self, key: &str, offset: usize, dst: &mut [u8]) -> Result<Option<usize>, String> {
+    fn read_into_files(&self, key: &str, offset: usize, dst: &mut [u8]) -> Result<Option<usize>, String> {
         let (name, part) = split(key)?;
         if part == "size" {
             return Ok(self.get(key)?.map(|b| {
@@ -587,7 +666,7 @@ impl PageStore for FilePages {
             .flatten())
     }
 
-    fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
+    fn put_files(&self, key: &str, value: &[u8]) -> Result<(), String> {
         let (name, part) = split(key)?;
         let added = self
             .with(name, true, |o| {
@@ -633,7 +712,7 @@ impl PageStore for FilePages {
         Ok(())
     }
 
-    fn delete(&self, key: &str) -> Result<(), String> {
+    fn delete_files(&self, key: &str) -> Result<(), String> {
         let (name, part) = split(key)?;
         if part != "size" {
             return Ok(()); // chunks past the end go with the truncation that precedes this
@@ -647,6 +726,24 @@ impl PageStore for FilePages {
             Ok(())
         })?;
         Ok(())
+    }
+}
+
+impl PageStore for FilePages {
+    fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String> {
+        self.note(self.get_files(key))
+    }
+
+    fn read_into(&self, key: &str, offset: usize, dst: &mut [u8]) -> Result<Option<usize>, String> {
+        self.note(self.read_into_files(key, offset, dst))
+    }
+
+    fn put(&self, key: &str, value: &[u8]) -> Result<(), String> {
+        self.note(self.put_files(key, value))
+    }
+
+    fn delete(&self, key: &str) -> Result<(), String> {
+        self.note(self.delete_files(key))
     }
 
     /// Nothing: each call's writes are committed when it ends (`commit`), and SQLite runs without syncs.
@@ -674,12 +771,21 @@ impl crate::worker::Host for FilePages {
     fn close(&self) -> Result<(), String> {
         FilePages::close(self)
     }
+    fn poison(&self) {
+        FilePages::poison(self)
+    }
 }
 
 impl Drop for FilePages {
-    /// The last resort (the store's thread closes the store): an unfinished call's writes dropped, a checkpoint.
+    /// The last resort (the store's thread closes the store): an unfinished call's writes dropped, a checkpoint;
+    /// nothing after a failure. The path is free again.
     fn drop(&mut self) {
-        self.abort();
-        let _ = self.close();
+        if !self.poisoned.get() {
+            self.abort();
+            let _ = self.close();
+        }
+        if let Some(c) = self.claim.get_mut().take() {
+            release(&c);
+        }
     }
 }

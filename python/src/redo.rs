@@ -232,7 +232,7 @@ impl Log {
     pub fn append(&mut self, chunks: &[(u32, u64, &[u8])]) -> Result<Vec<u64>, String> {
         let mut offsets = Vec::with_capacity(chunks.len());
         for part in chunks.chunks(BATCH) {
-            let start = self.end;
+            let (start, sum) = (self.end, self.sum);
             let mut buf = std::mem::take(&mut self.buf);
             buf.clear();
             for at in self.frames(&mut buf, part) {
@@ -240,7 +240,10 @@ impl Log {
             }
             let r = self.write(&buf);
             self.buf = buf;
-            r?;
+            if let Err(e) = r {
+                self.sum = sum; // the frames never were: the chain goes on from before them
+                return Err(e);
+            }
         }
         Ok(offsets)
     }
@@ -253,6 +256,7 @@ impl Log {
             self.append(&chunks[..chunks.len() - BATCH])?;
             chunks = &chunks[chunks.len() - BATCH..];
         }
+        let (start, sum) = (self.end, self.sum);
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         self.frames(&mut buf, chunks);
@@ -262,10 +266,21 @@ impl Log {
                 [e.file, e.exists as u32, e.floor as u32, (e.floor >> 32) as u32, e.size as u32, (e.size >> 32) as u32];
             put_words(&mut body[i * ENTRY..], &w);
         }
+        let commit_at = start + buf.len() as u64;
         self.frame(&mut buf, KIND_COMMIT, entries.len() as u32, 0, &body);
-        let r = self.write(&buf).and_then(|()| self.flush());
+        let written = self.write(&buf);
         self.buf = buf;
-        r?;
+        if let Err(e) = written {
+            self.sum = sum;
+            return Err(e);
+        }
+        if let Err(e) = self.flush() {
+            // Not committed after all: the commit frame's head is wiped, so no scan counts the transaction.
+            let _ = self.file.write_all_at(&[0u8; HEAD], commit_at);
+            self.end = start;
+            self.sum = sum;
+            return Err(e);
+        }
         self.committed_end = self.end;
         self.committed_sum = self.sum;
         Ok(())
@@ -273,11 +288,12 @@ impl Log {
 
     /// Logs a cut of `file` to `size` bytes, in order with the running transaction's logged chunks.
     pub fn cut(&mut self, file: u32, size: u64) -> Result<(), String> {
+        let sum = self.sum;
         let mut buf = Vec::with_capacity(HEAD + 8);
         let mut body = [0u8; 8];
         put_words(&mut body, &[size as u32, (size >> 32) as u32]);
         self.frame(&mut buf, KIND_CUT, file, 0, &body);
-        self.write(&buf)
+        self.write(&buf).inspect_err(|_| self.sum = sum)
     }
 
     /// Forgets the running transaction's frames: the next frames overwrite them.

@@ -30,6 +30,8 @@ pub trait Host {
     fn abort(&self);
     fn idle(&self);
     fn close(&self) -> std::result::Result<(), String>;
+    /// Gives up after a failure: nothing more is written.
+    fn poison(&self);
 }
 
 /// The store's thread's state: the store (None once closed) and its host's hooks.
@@ -54,21 +56,44 @@ impl Engine {
             return Err(self.fail(&*host, format!("the store's files could not be recovered ({e})")));
         }
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut self.store, Some(&*host)))) {
-            Ok(r) => match host.commit() {
-                Ok(()) => r,
-                Err(e) => Err(self.fail(&*host, format!("the write could not be committed ({e})"))),
+            Ok(r) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| host.commit())) {
+                Ok(Ok(())) => r,
+                Ok(Err(e)) => Err(self.fail(&*host, format!("the write could not be committed ({e})"))),
+                Err(_) => Err(self.fail(&*host, "its commit panicked".into())),
             },
             Err(_) => Err(self.fail(&*host, "the engine panicked".into())),
         }
     }
 
-    /// Drops the call's writes and the store (whatever closing it writes is dropped too).
+    /// Drops the call's writes and the store (whatever closing it writes is dropped too), and the host gives up:
+    /// the files keep every earlier commit, the log is left for the next open.
     fn fail(&mut self, host: &dyn Host, why: String) -> Error {
-        host.abort();
         let store = self.store.take();
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || drop(store)));
-        host.abort();
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+            host.abort();
+            drop(store);
+            host.abort();
+        }));
+        host.poison();
         Error::internal(format!("{why}; the store was closed without it: open it again"))
+    }
+
+    /// The host's work once a call is answered; a panic in it gives the host up (the next call fails and closes).
+    fn after(&self) {
+        if let Some(h) = &self.host {
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.after())).is_err() {
+                h.poison();
+            }
+        }
+    }
+
+    /// The host's work as the thread goes idle, as `after`.
+    fn idle(&self) {
+        if let Some(h) = &self.host {
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| h.idle())).is_err() {
+                h.poison();
+            }
+        }
     }
 }
 
@@ -185,11 +210,7 @@ impl Worker {
                     }
                 };
                 loop {
-                    let idle = || {
-                        if let Some(h) = &engine.host {
-                            h.idle();
-                        }
-                    };
+                    let idle = || engine.idle();
                     wait_until(&s.state, |v| v != EMPTY, &s.job, &s.wake, &s.sleeping, idle);
                     if s.state.load(Ordering::Acquire) == STOP {
                         break;
@@ -198,9 +219,7 @@ impl Worker {
                     s.state.store(EMPTY, Ordering::Release);
                     if let Some(job) = job {
                         job(&mut engine);
-                        if let Some(h) = &engine.host {
-                            h.after();
-                        }
+                        engine.after();
                     }
                 }
                 let _ = engine.call(|s, _| s.take().map_or(Ok(()), |st| st.close()));
