@@ -12,7 +12,6 @@ import {
   toEdgememError,
   wellFormed,
 } from '../api/errors.js';
-import { checkFusion } from '../api/fusion.js';
 import type * as engine from '../api/generated/engine.js';
 import { lineChunks, ndjsonLines, placedChunks } from '../api/ndjson.js';
 import type {
@@ -61,6 +60,7 @@ import { withEmbeddings } from '../embed/text-embedding.js';
 import type { PageStore } from '../pages/page-store.js';
 import { StoreBase } from '../store/base.js';
 import * as conv from './conversions.js';
+import { consolidateArgs, contextArgs, factArgs, searchArgs } from './engine-args.js';
 import { EnginePages } from './engine-pages.js';
 import { takesJsonText, Utf8Json } from './json-text.js';
 import type { PullApplied, PulledMemory, ReplicaOp } from './replica-engine.js';
@@ -452,86 +452,31 @@ export class LocalStore extends StoreBase implements ChunkedTransfer, SearchWrit
 
   /** The engine's JSON text of `query`'s hits (synchronous: the engine call runs before the caller's first await). */
   #searchJson(query: SearchQuery): string {
-    const [json, vector] = argument('search', () => {
-      if (typeof query !== 'object' || query === null) throw invalid('search takes a query object');
-      let vector = conv.f32(query.vector, 'vector');
-      const q: Record<string, unknown> = {
-        ...query,
-        vector: undefined,
-        k: conv.optSafe(query.k, 'k'),
-        namespace: query.namespace ?? [],
-        filter: query.filter ?? [],
-        valueFilter: query.valueFilter ?? [],
-        offset: conv.optSafe(query.offset, 'offset'),
-        asOf: conv.asOfArg(query.asOf),
-        validAt: conv.validAtArg(query.validAt),
-        fusion: checkFusion(query.fusion),
-      };
-      if (vector && vector.length === 0) {
-        q.vector = [];
-        vector = undefined;
-      }
-      return [JSON.stringify(q), vector] as const;
-    });
+    const [json, vector] = searchArgs(query);
     return this.#call((w) => w.search(json, vector));
   }
 
-  /** A fact's JSON for the engine and its vector. */
-  #factArgs(fact: RememberFact, what: string) {
-    return argument(what, () => {
-      if (typeof fact !== 'object' || fact === null) throw invalid(`${what} takes { namespace, text }`);
-      const emb = conv.f32(fact.embedding, 'embedding');
-      const { decided, ...rest } = fact;
-      const raw: Record<string, unknown> = { ...rest, embedding: emb && emb.length === 0 ? [] : undefined };
-      if (decided !== undefined) {
-        // The engine takes a decision as flat fields.
-        if (typeof decided !== 'object' || decided === null) throw invalid('decided must be { decision, target }');
-        raw.decided = decided.decision;
-        raw.target = decided.target?.key;
-        raw.targetVersion = decided.target?.version;
-        raw.reason = decided.reason;
-      }
-      return [JSON.stringify(raw), emb && emb.length > 0 ? emb : undefined] as const;
-    });
-  }
-
   protected async rememberEmbedded(fact: RememberFact): Promise<Remembered> {
-    const [json, emb] = this.#factArgs(fact, 'remember');
+    const [json, emb] = factArgs(fact, 'remember');
     const r = JSON.parse(this.#call((w) => w.remember(json, emb, false))) as Remembered;
     this.#wrote();
     return r;
   }
 
   protected async assessEmbedded(fact: RememberFact): Promise<Assessment> {
-    const [json, emb] = this.#factArgs(fact, 'assess');
+    const [json, emb] = factArgs(fact, 'assess');
     return JSON.parse(this.#call((w) => w.remember(json, emb, true))) as Assessment;
   }
 
   async consolidate(options: ConsolidateOptions): Promise<ConsolidateReport> {
-    const json = argument('consolidate', () => {
-      const o = opts(options, 'consolidate options');
-      return JSON.stringify({ ...o, limit: conv.optSafe(o.limit, 'limit') });
-    });
+    const json = consolidateArgs(options);
     const r = JSON.parse(this.#call((w) => w.consolidate(json))) as ConsolidateReport;
     if (r.decisions.length > 0) this.#wrote();
     return r;
   }
 
   protected async contextEmbedded(options: ContextOptions): Promise<ContextBlock> {
-    const [json, vector] = argument('context', () => {
-      const o = opts(options, 'context options');
-      const vector = conv.f32(o.vector, 'vector');
-      return [
-        JSON.stringify({
-          ...o,
-          vector: undefined,
-          budget: conv.optSafe(o.budget, 'budget'),
-          recent: conv.optSafe(o.recent, 'recent'),
-          validAt: conv.validAtArg(o.validAt),
-        }),
-        vector,
-      ] as const;
-    });
+    const [json, vector] = contextArgs(options);
     return JSON.parse(this.#call((w) => w.context(json, vector))) as ContextBlock;
   }
 
