@@ -295,6 +295,30 @@ def remember_facts(t: Transport, embedder: Any, models: Models, fact: dict[str, 
     return out
 
 
+def assess_fact(t: Transport, embedder: Any, fact: dict[str, Any]) -> Assessment:
+    """What the rules decide for one fact (``fact["text"]``, embedded with the store's embedder), writing nothing."""
+    text = fact.get("text")
+    if not isinstance(text, str):
+        raise invalid("assess takes a namespace and the fact's text")
+    if embedder is not None and "embedding" not in fact and text.strip():
+        fact = {**fact, "embedding": [float(x) for x in embedder.embed([text], "passage")[0]]}
+    return t._assess_fact(fact)
+
+
+def consolidate_doc(
+    namespace: str | Sequence[str], cursor: str | None, limit: int | None, settings: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """`consolidate`'s arguments as the engine's (and the Worker's) ``ConsolidateQuery``."""
+    q: dict[str, Any] = {"namespace": cv.namespace(namespace)}
+    if cursor is not None:
+        q["cursor"] = cursor
+    if limit is not None:
+        q["limit"] = limit
+    if settings is not None:
+        q["settings"] = camel(settings)
+    return q
+
+
 def _judged(t: Transport, judge: Callable[[JudgeQuestion], Decision], fact: dict[str, Any]) -> Remembered:
     """One fact with a judge: its uncertain memories put to it, its decision applied (decided again, at most twice,
     when the memory changed between the question and the write)."""

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
 from . import _convert as cv
-from .coherence import Models, camel, fact_doc, remember_facts
+from .coherence import Models, assess_fact, consolidate_doc, fact_doc, remember_facts
 from .embedders import Embedder, as_embedder
 from .errors import ERROR_CODES, EdgememError, invalid
 from .store import AsyncStore, Checkpoint, _context_doc, _put_doc, _put_doc_of, _text_of
@@ -321,13 +321,9 @@ class RemoteStore:
     def assess(self, namespace: str | Sequence[str], text: str, *, key: str | None = None, value: Any = None,
                metadata: Mapping[str, Any] | None = None, embedding: Sequence[float] | None = None, pinned: bool = False,
                valid_from: int | None = None, settings: Mapping[str, Any] | None = None) -> Assessment:
-        if not isinstance(text, str):
-            raise invalid("assess takes a namespace and the fact's text")
         fact = fact_doc(namespace, text, key=key, value=value, metadata=metadata, embedding=embedding, pinned=pinned,
                         valid_from=valid_from, settings=settings, decided=None)
-        if self.embedder is not None and "embedding" not in fact and text.strip():
-            fact["embedding"] = [float(x) for x in self.embedder.embed([text], "passage")[0]]
-        return self._assess_fact(fact)
+        return assess_fact(self, self.embedder, fact)  # checks the text
 
     def _assess_fact(self, fact: dict[str, Any]) -> Assessment:
         return Assessment.from_json(self._call("POST", "/remember/assess", body=fact))
@@ -337,13 +333,7 @@ class RemoteStore:
 
     def consolidate(self, namespace: str | Sequence[str], *, cursor: str | None = None, limit: int | None = None,
                     settings: Mapping[str, Any] | None = None) -> ConsolidateReport:
-        body: dict[str, Any] = {"namespace": cv.namespace(namespace)}
-        if cursor is not None:
-            body["cursor"] = cursor
-        if limit is not None:
-            body["limit"] = limit
-        if settings is not None:
-            body["settings"] = camel(settings)
+        body = consolidate_doc(namespace, cursor, limit, settings)
         return ConsolidateReport.from_json(self._call("POST", "/consolidate", body=body))
 
     def context(self, query: str | None = None, *, namespaces: Sequence[str | Sequence[str]] | None = None, budget: int | None = None,

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from . import _convert as cv
 from ._native import NativeStore
-from .coherence import Models, camel, fact_doc, remember_facts
+from .coherence import Models, assess_fact, camel, consolidate_doc, fact_doc, remember_facts
 from .embedders import Embedder, as_embedder, check_record
 from .errors import EdgememError, invalid
 from .types import (
@@ -338,13 +338,9 @@ class Store:
     ) -> Assessment:
         """What :meth:`remember` would decide for a fact by the rules alone, writing nothing, with the memories the
         rules could not place (``uncertain``: a judge's questions)."""
-        if not isinstance(text, str):
-            raise invalid("assess takes a namespace and the fact's text")
         fact = fact_doc(namespace, text, key=key, value=value, metadata=metadata, embedding=embedding, pinned=pinned,
                         valid_from=valid_from, settings=settings, decided=None)
-        if self.embedder is not None and "embedding" not in fact and text.strip():
-            fact["embedding"] = [float(x) for x in self.embedder.embed([text], "passage")[0]]
-        return self._assess_fact(fact)
+        return assess_fact(self, self.embedder, fact)  # checks the text
 
     def _assess_fact(self, fact: dict[str, Any]) -> Assessment:
         j, emb = _engine_fact(fact)
@@ -365,13 +361,7 @@ class Store:
         """Applies :meth:`remember`'s rules to up to ``limit`` (1..1000, default 100) memories a namespace (and
         those under it) already holds, each against those learned before it: a duplicate is closed and linked to
         the older memory, an update closes the older one. Never deletes; ``next_cursor`` resumes it."""
-        q: dict[str, Any] = {"namespace": cv.namespace(namespace)}
-        if cursor is not None:
-            q["cursor"] = cursor
-        if limit is not None:
-            q["limit"] = limit
-        if settings is not None:
-            q["settings"] = camel(settings)
+        q = consolidate_doc(namespace, cursor, limit, settings)
         return ConsolidateReport.from_json(_loads(self._n.consolidate(_dumps(q))))
 
     def context(
