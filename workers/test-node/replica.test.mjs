@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, afterEach, describe, it } from 'node:test';
 import { connect, createAgent, mintToken, openStore } from 'edgemem';
+import { WebSocket as NodeWebSocket } from 'ws';
 import { testWorker } from './test-worker.mjs';
 
 const ADMIN = 'replica-admin';
@@ -20,6 +21,21 @@ const dir = mkdtempSync(join(tmpdir(), 'edgemem-replica-files-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
+
+/** Replicas a test opened: closed after it even when it fails, so no socket or timer keeps the process alive. */
+/** @type {Set<import('edgemem').MemoryStore>} */
+const opened = new Set();
+afterEach(async () => {
+  await Promise.all([...opened].map((s) => s.close().catch(() => undefined)));
+  opened.clear();
+});
+
+/** Opens a store and remembers it for `afterEach`. */
+async function tracked(/** @type {Parameters<typeof openStore>[0]} */ options) {
+  const s = await openStore(options);
+  opened.add(s);
+  return s;
+}
 
 /**
  * A fresh agent (4-d vectors unless told) and what a replica or a plain client needs to reach it.
@@ -49,10 +65,10 @@ function cuttable() {
 /**
  * A replica of `a` kept in memory (or `file`), polling unless `live`.
  * @param {{ agent: string, full: string }} a
- * @param {{ live?: boolean, token?: string, fetch?: typeof fetch, file?: string }} [o]
+ * @param {{ live?: boolean, token?: string, fetch?: typeof fetch, file?: string, WebSocket?: any }} [o]
  */
 function replicaOf(a, o = {}) {
-  return openStore({
+  return tracked({
     storage: o.file ? { file: o.file } : 'memory',
     replicaOf: {
       url: worker().url,
@@ -61,6 +77,7 @@ function replicaOf(a, o = {}) {
       live: o.live ?? false,
       pollMs: 60_000,
       ...(o.fetch ? { fetch: o.fetch } : {}),
+      ...(o.WebSocket ? { WebSocket: o.WebSocket } : {}),
     },
   });
 }
@@ -145,6 +162,49 @@ describe('replica: first sync, reads, writes both ways', () => {
       ],
     );
     await Promise.all([r1.close(), r2.close()]);
+  });
+
+  it("a write the agent commits while a replica's feed socket is still opening reaches that replica", async () => {
+    const a = await freshAgent();
+    /** @type {() => void} */
+    let connect = () => undefined;
+    const held = new Promise((resolve) => {
+      connect = () => resolve(undefined);
+    });
+    /** A WebSocket that opens only once the test lets it: the write below lands before the socket subscribes. */
+    class HeldWebSocket extends EventTarget {
+      /** @param {string} url */
+      constructor(url) {
+        super();
+        /** @type {NodeWebSocket | undefined} */
+        this.inner = undefined;
+        void held.then(() => {
+          const ws = new NodeWebSocket(url);
+          this.inner = ws;
+          for (const type of ['open', 'message', 'close', 'error'])
+            ws.addEventListener(type, (/** @type {any} */ e) => {
+              const ev = new Event(type);
+              Object.assign(ev, { data: e.data, code: e.code, reason: e.reason });
+              this.dispatchEvent(ev);
+            });
+        });
+      }
+      /** @param {string} data */
+      send(data) {
+        this.inner?.send(data);
+      }
+      /** @param {number} [code] @param {string} [reason] */
+      close(code, reason) {
+        if (this.inner) this.inner.close(code, reason);
+        else void held.then(() => this.inner?.close(code, reason));
+      }
+    }
+    const r = await replicaOf(a, { live: true, WebSocket: HeldWebSocket });
+    await r.sync();
+    await a.remote.put({ namespace: ['n'], key: 'early', value: 'before the socket' });
+    connect();
+    await eventually(async () => (await r.get(['n'], 'early'))?.value === 'before the socket', 'the early write');
+    assert.equal(r.status().pending, 0);
   });
 
   it('offline: writes are applied and queued, reads go on; back online they are pushed in order', async () => {
@@ -319,7 +379,7 @@ describe('replica: an interrupted first sync', () => {
       return fetch(input, init);
     };
     const open = () =>
-      openStore({
+      tracked({
         storage: { file },
         replicaOf: {
           url: worker().url,

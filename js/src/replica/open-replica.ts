@@ -246,6 +246,8 @@ export async function openReplica(
         feed = await remote.subscribe({}, (e) => {
           if (e.seq > sync.status.agentSeq) sync.kick();
         });
+        // The socket hears what commits after it is subscribed; a pull now takes what committed before that.
+        sync.kick();
       } catch {
         startPolling();
       }
