@@ -45,9 +45,26 @@ export async function api<T = any>(
 
 /** Mints a scoped token with the admin token. */
 export async function token(agent: string, scopes: string[], ttlSeconds?: number): Promise<string> {
+  return (await mint(agent, scopes, ttlSeconds)).token;
+}
+
+/**
+ * Mints a token and says when it expires (`expiresAt`, ms): the expiry is whole seconds from the second it was
+ * minted in, so a token of `ttlSeconds` lasts between `ttlSeconds - 1` and `ttlSeconds`.
+ */
+export async function mint(
+  agent: string,
+  scopes: string[],
+  ttlSeconds?: number,
+): Promise<{ token: string; expiresAt: number }> {
   const r = await api('POST', '/v1/tokens', { body: { agent, scopes, ttlSeconds } });
   if (r.status !== 200) throw new Error(`mint failed: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.token;
+  return { token: r.body.token, expiresAt: r.body.expiresAt };
+}
+
+/** Waits until just past `expiresAt` (ms since the epoch). */
+export function pastExpiry(expiresAt: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 100));
 }
 
 /** Asserts an error response's status and code. */

@@ -4,7 +4,7 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { AgentMemory } from '../src/agent-memory';
-import { agentId, api, token } from './helpers';
+import { agentId, api, mint, pastExpiry } from './helpers';
 import { TestSocket } from './socket';
 
 const put = (a: string, key: string, ns = 'n', value: unknown = key) =>
@@ -41,13 +41,15 @@ describe('WebSocket', () => {
 
   it('closes a socket (4401) once its scoped token expires: no push and no answer after that', async () => {
     const a = agentId('ws');
-    // 3 s: time enough to open and subscribe on a loaded machine before it expires.
-    const s = await TestSocket.open(a, await token(a, ['subscribe'], 3));
+    // The agent opened first; 6 s (5 to 6: whole seconds): time enough to open and subscribe on a loaded machine.
+    expect((await api('GET', `/v1/agents/${a}/stats`)).status).toBe(200);
+    const { token: t, expiresAt } = await mint(a, ['subscribe'], 6);
+    const s = await TestSocket.open(a, t);
     s.send({ type: 'subscribe' });
     await s.until('subscribed');
     await put(a, 'k1');
     expect(await s.next()).toMatchObject({ type: 'event', seq: 1 });
-    await new Promise((r) => setTimeout(r, 3100));
+    await pastExpiry(expiresAt);
     await put(a, 'k2');
     expect(await s.closed()).toBe(4401);
     expect(s.messages.map((m) => m.seq)).toEqual([0, 1]);
