@@ -44,7 +44,7 @@ export class TestSocket {
   }
 
   /** The next unread message (waits up to `ms`). */
-  async next(ms = 3000): Promise<ServerMessage> {
+  async next(ms = 10_000): Promise<ServerMessage> {
     const deadline = Date.now() + ms;
     while (this.#read >= this.messages.length) {
       const left = deadline - Date.now();
@@ -61,7 +61,7 @@ export class TestSocket {
   }
 
   /** Reads messages until one of `type` (returns it and the events before it). */
-  async until(type: ServerMessage['type'], ms = 3000): Promise<{ msg: ServerMessage; before: ServerMessage[] }> {
+  async until(type: ServerMessage['type'], ms = 10_000): Promise<{ msg: ServerMessage; before: ServerMessage[] }> {
     const before: ServerMessage[] = [];
     for (;;) {
       const m = await this.next(ms);
@@ -78,7 +78,7 @@ export class TestSocket {
   }
 
   /** Waits up to `ms` for the server to close the socket; its close code. */
-  async closed(ms = 3000): Promise<number> {
+  async closed(ms = 10_000): Promise<number> {
     const deadline = Date.now() + ms;
     while (this.closedWith === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     if (this.closedWith === undefined) throw new Error(`not closed within ${ms} ms`);

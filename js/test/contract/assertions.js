@@ -53,7 +53,7 @@ export async function rejectsCorruptImports(fresh, doc, corruptions) {
  * Polls `check` until it returns true (subscriptions may deliver asynchronously on remote stores).
  * @param {() => boolean} check
  */
-export async function waitFor(check, ms = 2000) {
+export async function waitFor(check, ms = 10_000) {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) assert.fail('timed out waiting for a condition');
