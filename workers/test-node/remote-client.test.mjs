@@ -37,13 +37,17 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The `ws` WebSocket, keeping every socket the client opens so a test can cut them. */
+/**
+ * The `ws` WebSocket, keeping every socket the client opens so a test can cut them; while `down`, a socket goes
+ * to a closed port instead (refused, as with the network down), so the client cannot reconnect.
+ */
 class TrackedWebSocket extends WsWebSocket {
   /** @type {TrackedWebSocket[]} */
   static opened = [];
+  static down = false;
   /** @param {string} url */
   constructor(url) {
-    super(url);
+    super(TrackedWebSocket.down ? 'ws://127.0.0.1:9/' : url);
     TrackedWebSocket.opened.push(this);
   }
 }
@@ -144,9 +148,15 @@ describe('remote client', () => {
     await store.subscribe({}, (e) => seqs.push(e.seq));
     await writer.notify('c', 0);
     await waitFor(() => seqs.length === 1);
-    TrackedWebSocket.opened[before]?.terminate();
-    for (let i = 1; i <= 10; i++) await writer.notify('c', i);
-    await writer.sweep(); // applies the retention: only the last 2 events remain
+    // Cut, and kept from reconnecting until the events it missed are pruned.
+    TrackedWebSocket.down = true;
+    try {
+      TrackedWebSocket.opened[before]?.terminate();
+      for (let i = 1; i <= 10; i++) await writer.notify('c', i);
+      await writer.sweep(); // applies the retention: only the last 2 events remain
+    } finally {
+      TrackedWebSocket.down = false;
+    }
     await waitFor(() => errors.length === 1);
     assert.ok(errors[0] instanceof EdgememError);
     assert.equal(errors[0].code, 'RESUME_GAP');
