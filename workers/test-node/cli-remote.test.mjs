@@ -61,35 +61,44 @@ describe('edgemem CLI: remote only', () => {
     const t = await freshAgent();
     await cliJson(['put', 'notes', 'old', '1', ...t.args], { env: t.env });
 
-    const live = startCli(['tail', ...t.args], { env: t.env });
-    await live.waitFor('stderr', /following agent/);
-    await cliJson(['put', 'notes', 'new', '"hi"', ...t.args], { env: t.env });
-    await live.waitFor('stdout', /\tput\tnotes new v1\n/);
-    live.child.kill('SIGINT');
-    const ended = await live.done;
-    assert.equal(ended.status, 0, ended.stderr);
-    assert.doesNotMatch(ended.stdout, /notes old/); // from now: no replay without --since
+    /** @type {ReturnType<typeof startCli>[]} */
+    const children = [];
+    try {
+      const live = startCli(['tail', ...t.args], { env: t.env });
+      children.push(live);
+      await live.waitFor('stderr', /following agent/);
+      await cliJson(['put', 'notes', 'new', '"hi"', ...t.args], { env: t.env });
+      await live.waitFor('stdout', /\tput\tnotes new v1\n/);
+      live.child.kill('SIGINT');
+      const ended = await live.done;
+      assert.equal(ended.status, 0, ended.stderr);
+      assert.doesNotMatch(ended.stdout, /notes old/); // from now: no replay without --since
 
-    const replay = startCli(['tail', '--since', '0', '--json', '--prefix', 'notes', ...t.args], { env: t.env });
-    await replay.waitFor('stderr', /following agent/);
-    await cliJson(['put', 'other', 'x', '2', ...t.args], { env: t.env });
-    await cliJson(['put', 'notes', 'newer', '3', ...t.args], { env: t.env });
-    await replay.waitFor('stdout', /"newer"/);
-    replay.child.kill('SIGTERM');
-    const out = await replay.done;
-    assert.equal(out.status, 0, out.stderr);
-    const events = out.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    assert.deepEqual(
-      events.map((e) => [e.seq, e.key]),
-      [
-        [1, 'old'],
-        [2, 'new'],
-        [4, 'newer'],
-      ],
-    );
+      const replay = startCli(['tail', '--since', '0', '--json', '--prefix', 'notes', ...t.args], { env: t.env });
+      children.push(replay);
+      await replay.waitFor('stderr', /following agent/);
+      await cliJson(['put', 'other', 'x', '2', ...t.args], { env: t.env });
+      await cliJson(['put', 'notes', 'newer', '3', ...t.args], { env: t.env });
+      await replay.waitFor('stdout', /"newer"/);
+      replay.child.kill('SIGTERM');
+      const out = await replay.done;
+      assert.equal(out.status, 0, out.stderr);
+      const events = out.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(
+        events.map((e) => [e.seq, e.key]),
+        [
+          [1, 'old'],
+          [2, 'new'],
+          [4, 'newer'],
+        ],
+      );
+    } finally {
+      // A failed wait leaves a `tail` running: it would retry its socket for as long as the run lasts.
+      for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    }
   });
 
   it('mcp serves a remote agent over stdio: the SDK client writes the graph there, the CLI reads it back', async () => {
