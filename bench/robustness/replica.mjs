@@ -55,7 +55,7 @@ try {
         writers: WRITERS,
         rounds: 12,
         ops: 150,
-        killAfterMs: [100, 1500],
+        killAfterMs: [20, 800],
         log: (l) => console.error(`[replica] run ${run + 1}: ${l}`),
       });
       totals.kills += r.kills;

@@ -78,26 +78,26 @@ export async function runReplicaFuzz(o) {
     down = false;
   })();
 
-  /** Runs one writer process; kills it after `killMs` unless it ends first. */
+  /** Runs one writer process; kills it `killMs` after its first output (not its start: that is Node's and the wasm's start-up) unless it ends first. */
   const runChild = (/** @type {string[]} */ args, /** @type {number | null} */ killMs) =>
     new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [CHILD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
       let killed = false;
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
       child.stdout.on('data', (d) => {
         out += d;
+        if (killMs !== null && timer === undefined)
+          timer = setTimeout(() => {
+            killed = true;
+            child.kill('SIGKILL');
+          }, killMs);
       });
       child.stderr.on('data', (d) => {
         err += d;
       });
-      const timer =
-        killMs === null
-          ? undefined
-          : setTimeout(() => {
-              killed = true;
-              child.kill('SIGKILL');
-            }, killMs);
       child.on('exit', (code, signal) => {
         clearTimeout(timer);
         const lines = out.split('\n').filter(Boolean);

@@ -27,7 +27,7 @@ it('replicas killed at random converge with the agent, and no acknowledged write
     writers: 2,
     rounds: 4,
     ops: 80,
-    killAfterMs: [150, 1200],
+    killAfterMs: [20, 500], // after a writer's first acknowledged write
     log: (l) => console.log(l),
   });
   console.log(`replica fuzz (FUZZ_SEED=${seed}): ${JSON.stringify(report)}`);
