@@ -8,7 +8,7 @@ export type ReplicaPhase = 'starting' | 'snapshot' | 'catching-up' | 'live' | 'o
 
 export interface ReplicaStatus {
   phase: ReplicaPhase;
-  /** The last exchange with the agent succeeded (and, with a `subscribe` token, its feed socket is open). */
+  /** The last exchange with the agent succeeded (a push, a pull or the snapshot; the feed socket is not counted). */
   connected: boolean;
   /** Local writes not yet applied by the agent. */
   pending: number;
