@@ -1,6 +1,7 @@
 import itertools
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,10 @@ def worker(tmp_path_factory):
     d = tmp_path_factory.mktemp("worker")
     env = {**os.environ, "CLOUDFLARE_CF_FETCH_ENABLED": "false", "WRANGLER_SEND_METRICS": "false"}
     proc = subprocess.Popen(["node", str(HERE / "worker_server.mjs"), str(d)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    # Its first line says where it listens; a start that hangs fails the session instead of blocking it.
+    if not select.select([proc.stdout], [], [], 180)[0]:
+        proc.kill()
+        raise RuntimeError("the Worker did not start within 180 s (tests/worker_server.mjs)")
     line = proc.stdout.readline()
     if not line:
         proc.wait()
@@ -27,7 +32,11 @@ def worker(tmp_path_factory):
     info = json.loads(line)
     yield info
     proc.stdin.close()
-    proc.wait(timeout=60)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise
 
 
 def remote_store(worker, **settings):
