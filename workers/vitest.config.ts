@@ -21,6 +21,8 @@ export default defineConfig({
     include: ['workers/test/**/*.test.ts'],
     // An OpenAI-compatible embeddings endpoint on a local port for agents with an embedder (agent-embedder.test.ts).
     globalSetup: [here('./test/embeddings-endpoint.mjs')],
+    // Generous: a loaded 2-core machine runs workerd's first requests slowly (a hook's token mints timed out at 10 s).
     testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });
