@@ -9,6 +9,16 @@ from .errors import invalid
 _OPS = {"$eq": "eq", "$ne": "ne", "$gt": "gt", "$gte": "gte", "$lt": "lt", "$lte": "lte", "$in": "in", "$nin": "nin"}
 
 
+def present(**fields: Any) -> dict[str, Any]:
+    """The fields given a value (not None): a query's optional arguments, left out when absent."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def vector(v: Sequence[float] | None) -> list[float] | None:
+    """A vector as JSON numbers (None stays None)."""
+    return None if v is None else [float(x) for x in v]
+
+
 def namespace(ns: str | Sequence[str]) -> list[str]:
     """A namespace argument: a sequence of segments, or one string (one segment)."""
     if isinstance(ns, str):

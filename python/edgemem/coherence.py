@@ -235,26 +235,20 @@ def fact_doc(
     decided: Any,
 ) -> dict[str, Any]:
     """A fact as the Worker's ``RememberBody`` (camelCase; ``text`` filled in later for extracted facts)."""
-    d: dict[str, Any] = {"namespace": cv.namespace(namespace)}
-    if text is not None:
-        d["text"] = text
-    if key is not None:
-        d["key"] = key
-    if value is not None:
-        d["value"] = value
-    if metadata is not None:
-        d["metadata"] = dict(metadata)
-    if embedding is not None:
-        d["embedding"] = [float(x) for x in embedding]
-    if pinned:
-        d["pinned"] = True
-    if valid_from is not None:
-        d["validFrom"] = valid_from
-    if settings is not None:
-        d["settings"] = camel(settings)
-    if decided is not None:
-        d["decided"] = decided_doc(decided)
-    return d
+    return {
+        "namespace": cv.namespace(namespace),
+        **cv.present(
+            text=text,
+            key=key,
+            value=value,
+            metadata=None if metadata is None else dict(metadata),
+            embedding=cv.vector(embedding),
+            pinned=True if pinned else None,
+            validFrom=valid_from,
+            settings=None if settings is None else camel(settings),
+            decided=None if decided is None else decided_doc(decided),
+        ),
+    }
 
 
 def messages_of(messages: Any) -> list[dict[str, str]]:
@@ -309,14 +303,10 @@ def consolidate_doc(
     namespace: str | Sequence[str], cursor: str | None, limit: int | None, settings: Mapping[str, Any] | None
 ) -> dict[str, Any]:
     """`consolidate`'s arguments as the engine's (and the Worker's) ``ConsolidateQuery``."""
-    q: dict[str, Any] = {"namespace": cv.namespace(namespace)}
-    if cursor is not None:
-        q["cursor"] = cursor
-    if limit is not None:
-        q["limit"] = limit
-    if settings is not None:
-        q["settings"] = camel(settings)
-    return q
+    return {
+        "namespace": cv.namespace(namespace),
+        **cv.present(cursor=cursor, limit=limit, settings=None if settings is None else camel(settings)),
+    }
 
 
 def _judged(t: Transport, judge: Callable[[JudgeQuestion], Decision], fact: dict[str, Any]) -> Remembered:

@@ -13,7 +13,7 @@ from . import _convert as cv
 from .coherence import Models, assess_fact, consolidate_doc, fact_doc, remember_facts
 from .embedders import Embedder, as_embedder
 from .errors import ERROR_CODES, EdgememError, invalid
-from .store import AsyncStore, Checkpoint, _context_doc, _put_doc, _put_doc_of, _text_of
+from .store import AsyncStore, Checkpoint, _context_doc, _put_doc, _put_doc_of, _search_options, _text_of
 from .types import (
     AsOf,
     Assessment,
@@ -293,18 +293,7 @@ class RemoteStore:
         body: dict[str, Any] = {"k": k, "namespace": cv.namespace(namespace), "filter": cv.conditions(filter), "valueFilter": cv.conditions(value_filter)}
         if offset:
             body["offset"] = offset
-        if text is not None:
-            body["text"] = text
-        if vector is not None:
-            body["vector"] = [float(x) for x in vector]
-        if mode is not None:
-            body["mode"] = mode
-        if as_of is not None:
-            body["asOf"] = cv.as_of(as_of)
-        if fusion is not None:
-            body["fusion"] = dict(fusion)
-        if valid_at is not None:
-            body["validAt"] = cv.valid_at(valid_at)
+        body.update(_search_options(text, mode, as_of, fusion, valid_at), **cv.present(vector=cv.vector(vector)))
         return [SearchHit.from_json(h) for h in self._call("POST", "/search", body=body)["hits"]]
 
     def remember(self, namespace: str | Sequence[str], text: str | None = None, *, messages: Sequence[Mapping[str, str]] | None = None,

@@ -42,6 +42,19 @@ def _floats(v: Sequence[float] | None) -> list[float] | None:
     return v if v is None or isinstance(v, list) else list(v)
 
 
+def _search_options(
+    text: str | None, mode: str | None, as_of: Any, fusion: Mapping[str, Any] | None, valid_at: Any
+) -> dict[str, Any]:
+    """A search's optional arguments, as the engine's (and the Worker's) search query has them."""
+    return cv.present(
+        text=text,
+        mode=mode,
+        asOf=cv.as_of(as_of),
+        fusion=None if fusion is None else dict(fusion),
+        validAt=cv.valid_at(valid_at),
+    )
+
+
 def _text_of(value: Any, text: str | None) -> str | None:
     """The text a put indexes: ``text``, or a string value (as the engine derives it)."""
     if text is not None:
@@ -62,24 +75,21 @@ def _put_doc(
     valid_from: int | None = None,
     valid_to: int | None = None,
 ) -> dict[str, Any]:
-    d: dict[str, Any] = {"namespace": cv.namespace(namespace), "key": key, "value": value}
-    if text is not None:
-        d["text"] = text
-    if metadata is not None:
-        d["metadata"] = dict(metadata)
-    if pinned:
-        d["pinned"] = True
-    if ttl_ms is not None:
-        d["ttlMs"] = ttl_ms
-    if if_version is not None:
-        d["ifVersion"] = if_version
-    if embedding is not None:
-        d["embedding"] = [float(x) for x in embedding]
-    if valid_from is not None:
-        d["validFrom"] = valid_from
-    if valid_to is not None:
-        d["validTo"] = valid_to
-    return d
+    return {
+        "namespace": cv.namespace(namespace),
+        "key": key,
+        "value": value,
+        **cv.present(
+            text=text,
+            metadata=None if metadata is None else dict(metadata),
+            pinned=True if pinned else None,
+            ttlMs=ttl_ms,
+            ifVersion=if_version,
+            embedding=cv.vector(embedding),
+            validFrom=valid_from,
+            validTo=valid_to,
+        ),
+    }
 
 
 _PUT_FIELDS = {"namespace", "key", "value", "text", "embedding", "metadata", "pinned", "ttl_ms", "if_version", "valid_from", "valid_to"}
@@ -209,15 +219,8 @@ class Store:
             "valueFilter": cv.conditions(value_filter),
             "offset": offset,
             "includeEmbeddings": include_embeddings,
+            **cv.present(limit=limit, cursor=cursor, asOf=cv.as_of(as_of), validAt=cv.valid_at(valid_at)),
         }
-        if limit is not None:
-            q["limit"] = limit
-        if cursor is not None:
-            q["cursor"] = cursor
-        if as_of is not None:
-            q["asOf"] = cv.as_of(as_of)
-        if valid_at is not None:
-            q["validAt"] = cv.valid_at(valid_at)
         page = _loads(self._n.list(_dumps(q)))
         return ListPage([Memory.from_json(m) for m in page["items"]], page["nextCursor"])
 
@@ -241,11 +244,7 @@ class Store:
         offset: int = 0,
     ) -> list[Namespace]:
         """The namespaces holding live memories (``*`` in ``prefix`` / ``suffix`` matches any one segment)."""
-        q: dict[str, Any] = {"prefix": list(prefix), "suffix": list(suffix), "offset": offset}
-        if max_depth is not None:
-            q["maxDepth"] = max_depth
-        if limit is not None:
-            q["limit"] = limit
+        q = {"prefix": list(prefix), "suffix": list(suffix), "offset": offset, **cv.present(maxDepth=max_depth, limit=limit)}
         return [tuple(ns) for ns in _loads(self._n.list_namespaces(_dumps(q)))]
 
     def history(
@@ -281,17 +280,8 @@ class Store:
             "filter": cv.conditions(filter),
             "valueFilter": cv.conditions(value_filter),
             "offset": offset,
+            **_search_options(text, mode, as_of, fusion, valid_at),
         }
-        if text is not None:
-            q["text"] = text
-        if mode is not None:
-            q["mode"] = mode
-        if as_of is not None:
-            q["asOf"] = cv.as_of(as_of)
-        if fusion is not None:
-            q["fusion"] = dict(fusion)
-        if valid_at is not None:
-            q["validAt"] = cv.valid_at(valid_at)
         return self._n.search_hits(_dumps(q), _floats(vector))
 
     # --- coherence: remember, assess, consolidate, context -----------------------------------------------------
@@ -420,15 +410,10 @@ class Store:
         filter: Filter | None = None,
     ) -> tuple[list["Checkpoint"], str | None]:
         """A page of checkpoints, newest first, and the ``before`` of the next page (None: the last page)."""
-        q: dict[str, Any] = {"filter": cv.conditions(filter)}
-        if thread_id is not None:
-            q["threadId"] = thread_id
-        if checkpoint_ns is not None:
-            q["checkpointNs"] = checkpoint_ns
-        if before is not None:
-            q["before"] = before
-        if limit is not None:
-            q["limit"] = limit
+        q = {
+            "filter": cv.conditions(filter),
+            **cv.present(threadId=thread_id, checkpointNs=checkpoint_ns, before=before, limit=limit),
+        }
         items, next_before = self._n.list_checkpoints(_dumps(q))
         return [Checkpoint.from_native(t) for t in items], next_before
 
@@ -591,20 +576,15 @@ def _context_doc(
     valid_at: ValidAt | None,
     recent: int | None,
 ) -> dict[str, Any]:
-    q: dict[str, Any] = {}
-    if query is not None:
-        q["query"] = query
-    if namespaces is not None:
-        if isinstance(namespaces, str):
-            raise invalid("namespaces is a list of namespaces (each a list of segments)")
-        q["namespaces"] = [cv.namespace(n) for n in namespaces]
-    if budget is not None:
-        q["budget"] = budget
-    if valid_at is not None:
-        q["validAt"] = cv.valid_at(valid_at)
-    if recent is not None:
-        q["recent"] = recent
-    return q
+    if isinstance(namespaces, str):
+        raise invalid("namespaces is a list of namespaces (each a list of segments)")
+    return cv.present(
+        query=query,
+        namespaces=None if namespaces is None else [cv.namespace(n) for n in namespaces],
+        budget=budget,
+        validAt=cv.valid_at(valid_at),
+        recent=recent,
+    )
 
 
 class LocalSubscription:
