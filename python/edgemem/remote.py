@@ -293,7 +293,9 @@ class RemoteStore:
         body: dict[str, Any] = {"k": k, "namespace": cv.namespace(namespace), "filter": cv.conditions(filter), "valueFilter": cv.conditions(value_filter)}
         if offset:
             body["offset"] = offset
-        body.update(_search_options(text, mode, as_of, fusion, valid_at), **cv.present(vector=cv.vector(vector)))
+        body.update(_search_options(text, mode, as_of, fusion, valid_at))
+        if vector is not None:
+            body["vector"] = [float(x) for x in vector]
         return [SearchHit.from_json(h) for h in self._call("POST", "/search", body=body)["hits"]]
 
     def remember(self, namespace: str | Sequence[str], text: str | None = None, *, messages: Sequence[Mapping[str, str]] | None = None,

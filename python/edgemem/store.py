@@ -45,14 +45,20 @@ def _floats(v: Sequence[float] | None) -> list[float] | None:
 def _search_options(
     text: str | None, mode: str | None, as_of: Any, fusion: Mapping[str, Any] | None, valid_at: Any
 ) -> dict[str, Any]:
-    """A search's optional arguments, as the engine's (and the Worker's) search query has them."""
-    return cv.present(
-        text=text,
-        mode=mode,
-        asOf=cv.as_of(as_of),
-        fusion=None if fusion is None else dict(fusion),
-        validAt=cv.valid_at(valid_at),
-    )
+    """A search's optional arguments, as the engine's (and the Worker's) search query has them (on every search's
+    path: field by field, as `_put_doc`)."""
+    q: dict[str, Any] = {}
+    if text is not None:
+        q["text"] = text
+    if mode is not None:
+        q["mode"] = mode
+    if as_of is not None:
+        q["asOf"] = cv.as_of(as_of)
+    if fusion is not None:
+        q["fusion"] = dict(fusion)
+    if valid_at is not None:
+        q["validAt"] = cv.valid_at(valid_at)
+    return q
 
 
 def _text_of(value: Any, text: str | None) -> str | None:
@@ -75,21 +81,25 @@ def _put_doc(
     valid_from: int | None = None,
     valid_to: int | None = None,
 ) -> dict[str, Any]:
-    return {
-        "namespace": cv.namespace(namespace),
-        "key": key,
-        "value": value,
-        **cv.present(
-            text=text,
-            metadata=None if metadata is None else dict(metadata),
-            pinned=True if pinned else None,
-            ttlMs=ttl_ms,
-            ifVersion=if_version,
-            embedding=cv.vector(embedding),
-            validFrom=valid_from,
-            validTo=valid_to,
-        ),
-    }
+    # On every put's path: field by field (half the time of building it with cv.present).
+    d: dict[str, Any] = {"namespace": cv.namespace(namespace), "key": key, "value": value}
+    if text is not None:
+        d["text"] = text
+    if metadata is not None:
+        d["metadata"] = dict(metadata)
+    if pinned:
+        d["pinned"] = True
+    if ttl_ms is not None:
+        d["ttlMs"] = ttl_ms
+    if if_version is not None:
+        d["ifVersion"] = if_version
+    if embedding is not None:
+        d["embedding"] = [float(x) for x in embedding]
+    if valid_from is not None:
+        d["validFrom"] = valid_from
+    if valid_to is not None:
+        d["validTo"] = valid_to
+    return d
 
 
 _PUT_FIELDS = {"namespace", "key", "value", "text", "embedding", "metadata", "pinned", "ttl_ms", "if_version", "valid_from", "valid_to"}
